@@ -1,0 +1,78 @@
+import { SchemaCompileError } from './compile-error.js';
+import { detectDialect } from './dialect.js';
+import { compileCompliant } from './engines/compliant.js';
+import { assertSchemaLimits } from './limits.js';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
+import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationResult } from './types.js';
+
+const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as unknown as SchemaError[] }) as ValidationResult;
+
+class Compiled implements CompiledSchema {
+  readonly schema: object | boolean;
+  readonly dialect: Dialect;
+  readonly engine: 'fast' | 'compliant';
+  readonly validate: (instance: unknown) => ValidationResult;
+  constructor(schema: object | boolean, dialect: Dialect, engine: 'fast' | 'compliant', check: (instance: unknown) => SchemaError[] | undefined) {
+    this.schema = schema;
+    this.dialect = dialect;
+    this.engine = engine;
+    this.validate = (instance: unknown) => {
+      const errors = check(instance);
+      return errors === undefined || errors.length === 0 ? VALID : { valid: false, errors };
+    };
+  }
+}
+
+// Rule 7: compile once. By identity first (O(1) for the common "same object again" case), then by content.
+const byIdentity = new WeakMap<object, Map<string, Compiled>>();
+const byContent = new Map<string, Compiled>();
+const CONTENT_CACHE_LIMIT = 1000;
+
+function optionsKey(options: CompileOptions | undefined): string | undefined {
+  if (!options) return '';
+  if (options.remotes && Object.keys(options.remotes).length > 0) return undefined; // remotes: identity of the map matters; content key is costly
+  return `${options.formatAssertion === true ? 'F' : ''}|${options.maxDepth ?? ''}|${options.maxNodes ?? ''}`;
+}
+
+/**
+ * Compile a JSON Schema (2020-12 by default; 2019-09 and draft-07 via `$schema`) into a reusable
+ * validator. Throws {@link SchemaCompileError} for an unsupported dialect, a schema that breaks its
+ * meta-schema, an unresolvable `$ref`, a size/depth over the limits, or a dangerous `pattern`.
+ * Results are cached by schema identity and content.
+ */
+export function compileSchema(schema: object | boolean, options?: CompileOptions): CompiledSchema {
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+    throw new SchemaCompileError('', `a schema must be an object or a boolean, got ${Array.isArray(schema) ? 'array' : schema === null ? 'null' : typeof schema}`);
+  }
+  const key = optionsKey(options);
+  const identityBucket = typeof schema === 'object' && key !== undefined ? byIdentity.get(schema) : undefined;
+  const hit = identityBucket?.get(key!);
+  if (hit) return hit;
+
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxNodes = options?.maxNodes ?? DEFAULT_MAX_NODES;
+  assertSchemaLimits(schema, maxDepth, maxNodes);
+
+  const contentKey = key === undefined ? undefined : `${key}\u0000${JSON.stringify(schema)}`;
+  let compiled = contentKey === undefined ? undefined : byContent.get(contentKey);
+  if (!compiled) {
+    compiled = build(schema, options);
+    if (contentKey !== undefined) {
+      if (byContent.size >= CONTENT_CACHE_LIMIT) byContent.delete(byContent.keys().next().value!);
+      byContent.set(contentKey, compiled);
+    }
+  }
+  if (typeof schema === 'object' && key !== undefined) {
+    let bucket = byIdentity.get(schema);
+    if (!bucket) byIdentity.set(schema, (bucket = new Map()));
+    bucket.set(key, compiled);
+  }
+  return compiled;
+}
+
+function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
+  const dialect = detectDialect(schema, options?.remotes);
+  const formatAssertion = options?.formatAssertion === true;
+  const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
+  return new Compiled(schema, dialect, 'compliant', check);
+}

@@ -1,0 +1,102 @@
+import { compileSchema as jslCompile, draft07, draft2019, draft2020, extendDraft, isJsonError, isSchemaNode } from 'json-schema-library';
+import type { Draft, JsonError, JsonSchema, Keyword, SchemaNode } from 'json-schema-library';
+import { remotes as builtInMetaSchemas } from 'json-schema-library/remotes';
+import { addFormats } from 'json-schema-library/formats';
+import { SchemaCompileError } from '../compile-error.js';
+import { compilePattern, PatternError } from '../safe-regex.js';
+import { normaliseCompliantErrors } from '../normalise-compliant.js';
+import type { Dialect, SchemaError } from '../types.js';
+
+/** Patterns in the compliant engine go through our safe regex factory, like the fast engine. */
+function safePatternKeywords(draft: Draft): Keyword[] {
+  const out: Keyword[] = [];
+  for (const keyword of draft.keywords) {
+    if (keyword.keyword !== 'pattern' && keyword.keyword !== 'patternProperties') continue;
+    const parse = keyword.parse;
+    out.push({
+      ...keyword,
+      parse(node: SchemaNode) {
+        const result = parse?.(node);
+        const holder = node as unknown as { pattern?: unknown; patternProperties?: Array<{ name: string; pattern: unknown }> };
+        if (keyword.keyword === 'pattern' && typeof node.schema.pattern === 'string' && holder.pattern) {
+          holder.pattern = compilePattern(node.schema.pattern);
+        }
+        if (keyword.keyword === 'patternProperties' && Array.isArray(holder.patternProperties)) {
+          for (const entry of holder.patternProperties) entry.pattern = compilePattern(entry.name);
+        }
+        return result;
+      },
+    });
+  }
+  return out;
+}
+
+const drafts: Draft[] = [draft07, draft2019, draft2020].map((draft) => extendDraft(draft, { keywords: safePatternKeywords(draft) }));
+addFormats(drafts);
+const DRAFT_NAME: Record<Dialect, string> = { '2020-12': 'draft-2020-12', '2019-09': 'draft-2019-09', 'draft-07': 'draft-07' };
+
+type JslRoot = ReturnType<typeof jslCompile>;
+const baseByDialect = new Map<Dialect, JslRoot>();
+
+/** A root holding the built-in meta-schemas, so `$ref` to them resolves without any fetch. */
+function metaSchemaBase(dialect: Dialect): JslRoot {
+  let base = baseByDialect.get(dialect);
+  if (!base) {
+    base = jslCompile({ $schema: builtInMetaSchemas[0]!.$id } as JsonSchema, { drafts, draft: DRAFT_NAME[dialect] });
+    for (const meta of builtInMetaSchemas) base.addRemoteSchema(String(meta.$id ?? meta.id), structuredClone(meta) as JsonSchema);
+    baseByDialect.set(dialect, base);
+  }
+  return base;
+}
+
+/** A private copy of the base whose registry compiling this schema may extend without leaking into others. */
+function remoteFor(dialect: Dialect, remotes: Readonly<Record<string, object | boolean>> | undefined): JslRoot {
+  const base = metaSchemaBase(dialect);
+  const own = { ...base, context: { ...base.context, remotes: { ...base.context.remotes } } } as JslRoot;
+  if (remotes) {
+    for (const [uri, doc] of Object.entries(remotes)) own.addRemoteSchema(uri, structuredClone(doc) as JsonSchema);
+  }
+  return own;
+}
+
+export interface CompliantValidator { (instance: unknown): SchemaError[] }
+
+function pointerOf(location: string): string {
+  return location.startsWith('#') ? location.slice(1) : location;
+}
+
+/**
+ * Compile with json-schema-library: slower, but correct on every keyword of the three dialects
+ * (dynamic references, unevaluated*, vocabularies, draft-07 `$ref` siblings). Every `$ref` is
+ * resolved here, so an unresolvable one is a compile error rather than a validation-time surprise.
+ */
+export function compileCompliant(schema: object | boolean, dialect: Dialect, options: { remotes?: Readonly<Record<string, object | boolean>>; formatAssertion: boolean }): CompliantValidator {
+  const own = structuredClone(schema);
+  let root: JslRoot;
+  try {
+    root = jslCompile(own as JsonSchema, {
+      drafts, draft: DRAFT_NAME[dialect], remote: remoteFor(dialect, options.remotes),
+      formatAssertion: options.formatAssertion, throwOnInvalidSchema: false,
+    });
+  } catch (error) {
+    if (error instanceof PatternError) throw new SchemaCompileError('', error.message);
+    throw error;
+  }
+  const schemaErrors = (root.schemaErrors ?? []).filter((e: JsonError) => e.code === 'schema-error');
+  if (schemaErrors.length > 0) {
+    const first = schemaErrors[0]!;
+    throw new SchemaCompileError(pointerOf(String(first.data.pointer ?? '#')), String(first.data.message ?? first.message));
+  }
+  for (const node of root.toSchemaNodes()) {
+    const ref = node.schema?.$ref;
+    if (typeof ref !== 'string') continue;
+    const target = (node as unknown as { resolveRef: () => unknown }).resolveRef();
+    if (!isSchemaNode(target) || isJsonError(target)) {
+      throw new SchemaCompileError(`${pointerOf(node.schemaLocation)}/$ref`, `cannot resolve $ref ${JSON.stringify(ref)}: not in this document, not in remotes, not a built-in meta-schema (nothing is fetched)`);
+    }
+  }
+  return (instance: unknown) => {
+    const result = root.validate(instance);
+    return result.valid ? [] : normaliseCompliantErrors(result.errors, own);
+  };
+}

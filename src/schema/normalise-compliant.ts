@@ -1,0 +1,93 @@
+import type { JsonError } from 'json-schema-library';
+import { describeValue, displayPath, renderJson } from './describe-value.js';
+import { walkSchema } from './walk.js';
+import type { SchemaError } from './types.js';
+
+const KEYWORD_OF_CODE: Record<string, string> = {
+  'additional-items-error': 'additionalItems', 'additional-properties-error': 'additionalProperties',
+  'no-additional-properties-error': 'additionalProperties', 'all-of-error': 'allOf', 'any-of-error': 'anyOf',
+  'const-error': 'const', 'contains-any-error': 'contains', 'contains-array-error': 'contains', 'contains-error': 'contains',
+  'contains-min-error': 'minContains', 'contains-max-error': 'maxContains', 'enum-error': 'enum',
+  'exclusive-maximum-error': 'exclusiveMaximum', 'exclusive-minimum-error': 'exclusiveMinimum',
+  'forbidden-property-error': 'properties', 'invalid-property-name-error': 'propertyNames', 'maximum-error': 'maximum',
+  'max-items-error': 'maxItems', 'max-length-error': 'maxLength', 'max-properties-error': 'maxProperties',
+  'minimum-error': 'minimum', 'min-items-error': 'minItems', 'min-items-one-error': 'minItems', 'min-length-error': 'minLength',
+  'min-length-one-error': 'minLength', 'min-properties-error': 'minProperties', 'missing-dependency-error': 'dependentRequired',
+  'multiple-of-error': 'multipleOf', 'multiple-one-of-error': 'oneOf', 'not-error': 'not', 'one-of-error': 'oneOf',
+  'pattern-error': 'pattern', 'pattern-properties-error': 'patternProperties', 'ref-error': '$ref',
+  'required-property-error': 'required', 'type-error': 'type', 'unevaluated-property-error': 'unevaluatedProperties',
+  'unevaluated-items-error': 'unevaluatedItems', 'unique-items-error': 'uniqueItems', 'invalid-data-error': 'false',
+};
+
+function instancePathOf(pointer: unknown): string {
+  const text = typeof pointer === 'string' ? pointer : '#';
+  return text.startsWith('#') ? text.slice(1) : text;
+}
+
+function problemOf(code: string, data: Record<string, unknown>): string {
+  const value = data.value;
+  switch (code) {
+    case 'type-error': return `expected ${Array.isArray(data.expected) ? data.expected.join(' or ') : String(data.expected)}, got ${describeValue(value)}`;
+    case 'required-property-error': return `missing required property ${JSON.stringify(data.key)}`;
+    case 'no-additional-properties-error': case 'additional-properties-error': case 'forbidden-property-error':
+      return `unexpected property ${JSON.stringify(data.property ?? data.key)}`;
+    case 'enum-error': return `expected one of ${renderJson(data.values)}, got ${describeValue(value)}`;
+    case 'const-error': return `expected ${renderJson(data.expected)}, got ${describeValue(value)}`;
+    case 'minimum-error': return `expected number >= ${String(data.minimum)}, got ${describeValue(value ?? data.length)}`;
+    case 'maximum-error': return `expected number <= ${String(data.maximum)}, got ${describeValue(value ?? data.length)}`;
+    case 'exclusive-minimum-error': return `expected number > ${String(data.minimum)}, got ${describeValue(value ?? data.length)}`;
+    case 'exclusive-maximum-error': return `expected number < ${String(data.maximum)}, got ${describeValue(value ?? data.length)}`;
+    case 'multiple-of-error': return `expected a multiple of ${String(data.multipleOf)}, got ${describeValue(value)}`;
+    case 'min-length-error': case 'min-length-one-error': return `expected string of at least ${String(data.minLength ?? 1)} characters, got ${String(data.length ?? 0)}`;
+    case 'max-length-error': return `expected string of at most ${String(data.maxLength)} characters, got ${String(data.length)}`;
+    case 'min-items-error': case 'min-items-one-error': return `expected at least ${String(data.minItems ?? 1)} items, got ${String(data.length ?? 0)}`;
+    case 'max-items-error': return `expected at most ${String(data.maximum)} items, got ${String(data.length)}`;
+    case 'min-properties-error': return `expected at least ${String(data.minProperties)} properties, got ${String(data.length)}`;
+    case 'max-properties-error': return `expected at most ${String(data.maxProperties)} properties, got ${String(data.length)}`;
+    case 'pattern-error': return `expected string matching ${JSON.stringify(data.pattern)}, got ${describeValue(value ?? data.received)}`;
+    case 'unique-items-error': return `expected unique items, ${describeValue(value)} is repeated`;
+    case 'any-of-error': return `expected a value matching at least one of the anyOf alternatives, got ${describeValue(value)}`;
+    case 'one-of-error': return `expected a value matching exactly one of the oneOf alternatives, got ${describeValue(value)} matching none`;
+    case 'multiple-one-of-error': return `expected a value matching exactly one of the oneOf alternatives, got ${describeValue(value)} matching several`;
+    case 'not-error': return `value must not match the "not" schema, got ${describeValue(value)}`;
+    case 'invalid-data-error': return `no value is allowed here, got ${describeValue(value)}`;
+    case 'unevaluated-property-error': return `unexpected property (not covered by any subschema)`;
+    case 'unevaluated-items-error': return `unexpected array item (not covered by any subschema)`;
+    case 'missing-dependency-error': return `missing property ${JSON.stringify(data.missingProperty)} (required when a dependent property is present)`;
+    case 'contains-error': case 'contains-any-error': case 'contains-min-error': return `array does not contain enough items matching "contains"`;
+    case 'contains-max-error': return `array contains too many items matching "contains"`;
+    case 'ref-error': return `could not resolve $ref ${JSON.stringify(data.ref)}`;
+    default:
+      if (code.startsWith('format-')) return `expected a valid ${code.slice(7, -6)}, got ${describeValue(value)}`;
+      return `${code.replace(/-error$/, '').replace(/-/g, ' ')} failed, got ${describeValue(value)}`;
+  }
+}
+
+/** Map json-schema-library errors to SchemaError; `root` lets us find each failing subschema's location. */
+export function normaliseCompliantErrors(errors: readonly JsonError[], root: object | boolean): SchemaError[] {
+  let locations: Map<unknown, string> | undefined;
+  const out: SchemaError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const data = (error.data ?? {}) as Record<string, unknown>;
+    let instancePath = instancePathOf(data.pointer);
+    const code = String(error.code);
+    const keyword = KEYWORD_OF_CODE[code] ?? (code.startsWith('format-') ? 'format' : code.replace(/-error$/, ''));
+    if ((keyword === 'additionalProperties' || keyword === 'properties') && typeof (data.property ?? data.key) === 'string' && instancePath.endsWith(`/${String(data.property ?? data.key)}`)) {
+      instancePath = instancePath.slice(0, instancePath.lastIndexOf('/'));
+    }
+    if (!locations) {
+      locations = new Map();
+      const found = locations;
+      walkSchema(root, (visit) => { if (!found.has(visit.schema)) found.set(visit.schema, visit.pointer); });
+    }
+    const at = locations.get(data.schema);
+    const schemaPath = `#${at ?? ''}/${keyword}`;
+    const message = `${displayPath(instancePath)}: ${problemOf(code, data)}`;
+    const key = `${instancePath}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ instancePath, keyword, message, schemaPath });
+  }
+  return out;
+}

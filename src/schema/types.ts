@@ -1,0 +1,46 @@
+/** JSON Schema dialects the engine implements with their own semantics. */
+export type Dialect = '2020-12' | '2019-09' | 'draft-07';
+
+/** One validation problem, normalised across engines. */
+export interface SchemaError {
+  /** JSON pointer into the validated instance ("" is the root). */
+  instancePath: string;
+  /** The keyword that failed, e.g. "type", "required", "additionalProperties". */
+  keyword: string;
+  /** A sentence a model can act on: path, what was expected, what was found. */
+  message: string;
+  /** JSON pointer of the failing keyword in the schema, e.g. "#/properties/x/type". */
+  schemaPath: string;
+}
+
+/** Outcome of one validation. `errors` is empty exactly when `valid` is true. */
+export interface ValidationResult {
+  valid: boolean;
+  errors: SchemaError[];
+}
+
+/** Options for {@link compileSchema}. */
+export interface CompileOptions {
+  /** Documents `$ref` may resolve against, keyed by absolute URI. Nothing is ever fetched. */
+  remotes?: Record<string, object | boolean>;
+  /** Treat `format` as an assertion (default false: in 2020-12 `format` is an annotation). */
+  formatAssertion?: boolean;
+  /** Deepest allowed subschema nesting (root = 0). Default {@link DEFAULT_MAX_DEPTH}. */
+  maxDepth?: number;
+  /** Most subschemas allowed in one schema document. Default {@link DEFAULT_MAX_NODES}. */
+  maxNodes?: number;
+}
+
+/** A schema compiled once and ready to validate many instances. */
+export interface CompiledSchema {
+  validate(instance: unknown): ValidationResult;
+  /** The schema as given to {@link compileSchema}. */
+  readonly schema: object | boolean;
+  /** The dialect its root is read with. */
+  readonly dialect: Dialect;
+  /** Which engine runs it: "fast" (compiled code) or "compliant" (interpreter for the rare keywords). */
+  readonly engine: 'fast' | 'compliant';
+}
+
+export const DEFAULT_MAX_DEPTH = 64;
+export const DEFAULT_MAX_NODES = 20_000;
