@@ -1,6 +1,8 @@
 import { SchemaCompileError } from './compile-error.js';
-import { detectDialect } from './dialect.js';
+import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
+import { compileFast } from './engines/fast.js';
+import { fastPathBlocker } from './route.js';
 import { assertSchemaLimits } from './limits.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
 import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationResult } from './types.js';
@@ -72,7 +74,10 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
 
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
   const dialect = detectDialect(schema, options?.remotes);
-  const formatAssertion = options?.formatAssertion === true;
+  const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
+  if (fastPathBlocker(schema, dialect, formatAssertion) === undefined) {
+    return new Compiled(schema, dialect, 'fast', compileFast(schema, dialect, formatAssertion));
+  }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', check);
 }

@@ -81,3 +81,18 @@ function dialectOfMetaSchemaUri(uri: string, remotes: Readonly<Record<string, ob
   }
   return dialect;
 }
+
+/**
+ * True when the schema's custom meta-schema (from `remotes`) lists the 2019-09 format or the
+ * 2020-12 format-assertion vocabulary: then `format` asserts, whether the vocabulary is required
+ * or optional, because this engine implements it.
+ */
+export function metaSchemaAssertsFormat(schema: object | boolean, remotes?: Readonly<Record<string, object | boolean>>): boolean {
+  if (typeof schema !== 'object' || schema === null || !remotes) return false;
+  const uri = (schema as { $schema?: unknown }).$schema;
+  if (typeof uri !== 'string' || KNOWN.has(uri)) return false;
+  const meta = remotes[uri] ?? remotes[uri.replace(/#$/, '')];
+  const vocabulary = typeof meta === 'object' && meta !== null ? (meta as { $vocabulary?: unknown }).$vocabulary : undefined;
+  if (typeof vocabulary !== 'object' || vocabulary === null) return false;
+  return Object.prototype.hasOwnProperty.call(vocabulary, 'https://json-schema.org/draft/2020-12/vocab/format-assertion');
+}

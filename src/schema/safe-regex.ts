@@ -3,6 +3,8 @@ import { RE2JS } from 're2js';
 /** What `pattern`/`patternProperties` need from a compiled regular expression. */
 export interface PatternMatcher {
   test(input: string): boolean;
+  /** Distinct per pattern: Ajv keys compiled patterns by it. */
+  toString(): string;
 }
 
 /** Why a pattern was refused; the caller adds the schema location. */
@@ -152,7 +154,8 @@ export function compilePattern(pattern: string): PatternMatcher {
       const reason = error instanceof PatternError ? error.message : (error as Error).message;
       throw new PatternError(`pattern ${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${reason}; rewrite it without nested repetition`);
     }
-    matcher = { test: (input: string) => re2.matcher(input).find() };
+    // toString is a cache key for Ajv's compiled code: it must differ per pattern.
+    matcher = { test: (input: string) => re2.matcher(input).find(), toString: () => `re2js:/${pattern}/` };
   }
   if (cache.size > 5000) cache.clear();
   cache.set(pattern, matcher);

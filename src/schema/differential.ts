@@ -1,0 +1,21 @@
+import { detectDialect } from './dialect.js';
+import { compileCompliant } from './engines/compliant.js';
+import { compileFast } from './engines/fast.js';
+import { fastPathBlocker } from './route.js';
+import type { SchemaError } from './types.js';
+
+/** Both engines compiled on one schema, for the differential test and the suite runner. */
+export interface BothEngines {
+  compliant: (instance: unknown) => SchemaError[];
+  fast: ((instance: unknown) => SchemaError[]) | undefined;
+}
+
+/** Compile `schema` with the compliant engine, and with the fast one when it is eligible. Internal: tests only. */
+export function compileBothEngines(schema: object | boolean, options: { remotes?: Record<string, object | boolean>; formatAssertion?: boolean }): BothEngines {
+  const dialect = detectDialect(schema, options.remotes);
+  const compliant = compileCompliant(schema, dialect, { remotes: options.remotes, formatAssertion: options.formatAssertion === true });
+  const formatAssertion = options.formatAssertion === true;
+  if (fastPathBlocker(schema, dialect, formatAssertion) !== undefined) return { compliant, fast: undefined };
+  const fast = compileFast(schema, dialect, formatAssertion);
+  return { compliant, fast: (instance) => fast(instance) ?? [] };
+}

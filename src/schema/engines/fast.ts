@@ -1,0 +1,53 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { SchemaCompileError } from '../compile-error.js';
+import { compilePattern } from '../safe-regex.js';
+import { normaliseFastErrors } from '../normalise-fast.js';
+import type { Dialect, SchemaError } from '../types.js';
+
+type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv>;
+
+const safeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign((pattern: string) => compilePattern(pattern), { code: 'toolwrightSafePattern' });
+
+let serial = 0;
+const instances = new Map<string, AjvInstance>();
+
+/**
+ * One Ajv per dialect and format mode. Meta-schema checks and `$ref` resolution are ours (done
+ * before this point), so Ajv runs with validateSchema off and no meta-schemas: that keeps the
+ * first compile cheap. ownProperties: inherited names like "constructor" must not satisfy
+ * `required`. strict off: spec-valid schemas (`if` without `then`, ...) must compile.
+ */
+function ajvFor(dialect: Dialect, formatAssertion: boolean): AjvInstance {
+  const key = `${dialect}|${formatAssertion}`;
+  let ajv = instances.get(key);
+  if (!ajv) {
+    const options: Options = {
+      strict: false, allErrors: true, ownProperties: true, verbose: true, validateSchema: false, meta: false,
+      addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
+    };
+    ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    if (formatAssertion) (addFormats as unknown as (ajv: AjvInstance) => void)(ajv);
+    instances.set(key, ajv);
+  }
+  return ajv;
+}
+
+/** Validation by Ajv's generated code: returns undefined when valid. */
+export type FastValidator = (instance: unknown) => SchemaError[] | undefined;
+
+/** Compile on the fast engine. Only call for schemas {@link isFastPathEligible} accepted. */
+export function compileFast(schema: object | boolean, dialect: Dialect, formatAssertion: boolean): FastValidator {
+  let validate: ValidateFunction;
+  try {
+    // A private base URI lets "#" (root) references resolve without registering the schema anywhere.
+    const rooted = typeof schema === 'boolean' ? schema : { ...schema, $id: `urn:toolwright:fast:${++serial}` };
+    validate = ajvFor(dialect, formatAssertion).compile(rooted as object);
+  } catch (error) {
+    throw new SchemaCompileError('', `fast engine refused the schema: ${(error as Error).message}`);
+  }
+  return (instance: unknown) => (validate(instance) ? undefined : normaliseFastErrors(validate.errors as ErrorObject[]));
+}

@@ -1,0 +1,56 @@
+import { dialectOfUri } from './dialect.js';
+import { walkSchema } from './walk.js';
+import type { Dialect } from './types.js';
+
+/** Keywords whose semantics the fast engine is known to get wrong or handle only partly. */
+const SLOW_KEYWORDS = ['$id', 'id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor',
+  'unevaluatedProperties', 'unevaluatedItems', '$vocabulary'];
+
+/** Keywords that may stand beside a draft-07 `$ref` without changing its meaning for Ajv. */
+const INERT_BESIDE_REF = new Set(['$ref', '$comment', 'title', 'description', 'default', 'examples', 'definitions', '$defs', 'readOnly', 'writeOnly', 'deprecated']);
+
+function decodeFragment(ref: string): string | undefined {
+  try { return decodeURIComponent(ref.slice(1)); } catch { return undefined; }
+}
+
+/**
+ * Decide whether Ajv's generated code validates this schema exactly as the spec says. Only a
+ * proven subset goes fast: plain keywords, and `$ref`s that are JSON-pointer fragments to a
+ * subschema of the same document. Returns the reason when the compliant engine must run it.
+ * The suite runner and the differential test check that both engines agree on everything
+ * this accepts.
+ */
+export function fastPathBlocker(schema: object | boolean, dialect: Dialect, formatAssertion: boolean): string | undefined {
+  if (typeof schema === 'boolean') return undefined;
+  const rootSchema = (schema as { $schema?: unknown }).$schema;
+  if (rootSchema !== undefined && (typeof rootSchema !== 'string' || dialectOfUri(rootSchema) === undefined)) return 'custom meta-schema';
+  const visited = new Set<string>();
+  const refs: Array<[string, string]> = [];
+  let blocker: string | undefined;
+  walkSchema(schema, (node) => {
+    if (blocker || typeof node.schema === 'boolean') return blocker ? 'skip' : undefined;
+    visited.add(node.pointer);
+    const s = node.schema as Record<string, unknown>;
+    if (node.depth > 0 && s.$schema !== undefined) { blocker = `$schema at ${node.pointer}`; return 'skip'; }
+    for (const keyword of SLOW_KEYWORDS) {
+      if (Object.prototype.hasOwnProperty.call(s, keyword)) { blocker = `${keyword} at ${node.pointer}`; return 'skip'; }
+    }
+    if (Object.prototype.hasOwnProperty.call(s, 'enum') && (!Array.isArray(s.enum) || s.enum.length === 0)) { blocker = `empty enum at ${node.pointer}`; return 'skip'; }
+    // Ajv's generated code mishandles an own "__proto__" property.
+    if ((typeof s.properties === 'object' && s.properties !== null && Object.prototype.hasOwnProperty.call(s.properties, '__proto__'))
+      || (Array.isArray(s.required) && s.required.includes('__proto__'))) { blocker = `"__proto__" property at ${node.pointer}`; return 'skip'; }
+    if (formatAssertion && s.format !== undefined) { blocker = `asserted format at ${node.pointer}`; return 'skip'; }
+    if (Object.prototype.hasOwnProperty.call(s, '$ref')) {
+      if (typeof s.$ref !== 'string' || !s.$ref.startsWith('#')) { blocker = `non-local $ref at ${node.pointer}`; return 'skip'; }
+      if (dialect === 'draft-07' && Object.keys(s).some((k) => !INERT_BESIDE_REF.has(k))) { blocker = `draft-07 $ref with siblings at ${node.pointer}`; return 'skip'; }
+      refs.push([node.pointer, s.$ref]);
+    }
+    return undefined;
+  }, { dialect });
+  if (blocker) return blocker;
+  for (const [at, ref] of refs) {
+    const target = decodeFragment(ref);
+    if (target === undefined || !visited.has(target)) return `$ref ${JSON.stringify(ref)} at ${at} does not point at a subschema`;
+  }
+  return undefined;
+}
