@@ -1,0 +1,40 @@
+import { childPointer, isObject } from '../../tool-view.js';
+import { forEachSchemaNode } from '../schema-nodes.js';
+import type { WireTool } from '../../types.js';
+
+/** One piece of text a model (or a user approving a call) reads, with where it is. */
+export interface TextSite {
+  pointer: string;
+  text: string;
+}
+
+/**
+ * Every string of a tool that reaches the model or the approval UI: name, title, description,
+ * annotation title, and in the schemas every description, title, string enum/const/default/examples
+ * value and property name.
+ */
+export function modelFacingText(tool: WireTool): TextSite[] {
+  const sites: TextSite[] = [];
+  const add = (pointer: string, value: unknown): void => {
+    if (typeof value === 'string' && value.length > 0) sites.push({ pointer, text: value });
+  };
+  add('/name', tool.name);
+  add('/title', tool.title);
+  add('/description', tool.description);
+  if (isObject(tool.annotations)) add('/annotations/title', tool.annotations.title);
+  forEachSchemaNode(tool, ({ schema, pointer }) => {
+    add(childPointer(pointer, 'description'), schema.description);
+    add(childPointer(pointer, 'title'), schema.title);
+    add(childPointer(pointer, 'default'), schema.default);
+    add(childPointer(pointer, 'const'), schema.const);
+    if (Array.isArray(schema.enum)) schema.enum.forEach((v, i) => add(childPointer(pointer, 'enum', i), v));
+    if (Array.isArray(schema.examples)) schema.examples.forEach((v, i) => add(childPointer(pointer, 'examples', i), v));
+    if (isObject(schema.properties)) for (const name of Object.keys(schema.properties)) add(childPointer(pointer, 'properties', name), name);
+  });
+  return sites;
+}
+
+/** Prose only: descriptions and titles (where instructions to the model would hide). */
+export function proseText(tool: WireTool): TextSite[] {
+  return modelFacingText(tool).filter((site) => /\/(?:description|title)$/.test(site.pointer));
+}

@@ -1,0 +1,182 @@
+/**
+ * Word patterns the quality and security rules look for in descriptions. English and Chinese,
+ * because the robot-arm guidance this project follows is written in both. Each pattern is
+ * documented in docs/lint-rules.md with the rule that uses it; change both together.
+ */
+
+/** Usage guidance: when to use the tool (or when not to). */
+export const USAGE_GUIDANCE = new RegExp([
+  String.raw`\buse (?:this|it|when|to|for|if|after|before|only|once|instead)\b`,
+  String.raw`\b(?:call|invoke|run) (?:this|it)?\s*(?:when|after|before|to|first|only)\b`,
+  String.raw`\bwhen (?:the )?(?:user|you|a user|an agent|asked|needed|you need)\b`,
+  String.raw`\b(?:useful|intended|suitable|designed|appropriate|meant) (?:for|when|to)\b`,
+  String.raw`\b(?:typically|commonly|usually|often) used\b`,
+  String.raw`\b(?:do not|don't|never) (?:use|call)\b`,
+  String.raw`\bprefer (?:this|it)?\b`,
+  String.raw`\b(?:before|after) (?:calling|using|running|you)\b`,
+  String.raw`\bonly (?:when|if|after|for)\b`,
+  String.raw`\bif you (?:need|want)\b`,
+  String.raw`\bfor (?:example|use (?:when|with|in))\b`,
+  '当.{0,40}?时', '用于', '适用于', '适合', '需要.{0,20}?时', '不要', '之前', '之后', '先调用',
+].join('|'), 'i');
+
+/** Words that state an order between tools. */
+export const ORDER_WORDS = /\b(?:after|before|prior to) (?:calling|using|running|invoking|moving|you|it|the (?:arm|robot|gripper|tool|previous|other))\b|\bfollowed by\b|\b(?:call|run|use|invoke) .{0,40}\bfirst\b|\bmust (?:first|already)\b|\bhas (?:already )?been (?:called|run|moved)\b|之前|之后|前.{0,6}先|先调用|然后调用/i;
+
+/** Units and range statements for numeric parameters. */
+export const UNIT_OR_RANGE = new RegExp([
+  // units
+  String.raw`\b(?:mm|cm|km|nm|µm|um|m|ms|us|µs|ns|sec|secs|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|hz|khz|mhz|ghz|rpm|n|newtons?|nm|n·m|kn|pa|kpa|mpa|bar|psi|deg|degrees?|rad|radians?|kg|g|grams?|mg|lbs?|pounds?|v|volts?|mv|a|amps?|amperes?|ma|w|watts?|kw|j|joules?|bytes?|kb|mb|gb|tb|kib|mib|gib|bits?|px|pixels?|dpi|pt|em|percent|percentage|ratio|fraction|factor|celsius|fahrenheit|kelvin|meters?|metres?|millimet(?:er|re)s?|centimet(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?|feet|foot|miles?|lines?|items?|results?|entries|records?|rows?|characters?|chars?|tokens?|pages?|words?|times|attempts|retries|steps|frames|samples|points|epoch|unix|usd|eur|cents?|dollars?)\b`,
+  String.raw`[%°℃℉]|m/s|mm/s|rad/s|deg/s|m/s²|m/s\^2`,
+  // ranges stated in words or numbers
+  String.raw`\bbetween -?\d[\d.,]*\s*(?:and|&)\s*-?\d`,
+  String.raw`\bfrom -?\d[\d.,]*\s*to\s*-?\d`,
+  String.raw`-?\d[\d.]*\s*(?:-|–|—|~|to|\.\.|到|至)\s*-?\d`,
+  String.raw`\b(?:range|at (?:least|most)|minimum|maximum|max(?:imum)?|min(?:imum)?|up to|no more than|positive|non-negative|zero-based|one-based|0-based|1-based)\b`,
+  // Chinese: unit, range, and common units
+  '单位', '范围', '毫米', '厘米', '米', '毫秒', '秒', '分钟', '小时', '牛', '度', '弧度', '百分', '赫兹', '千克', '克', '个', '次', '条', '最大', '最小', '不超过', '至少',
+].join('|'), 'i');
+
+/** A numeric parameter whose name already says it counts things (`limit`, `max_results`, `page`). */
+export const COUNT_LIKE_NAME = /(?:^|_|(?<=[a-z]))(?:count|limit|num|number|page|pages|size|index|offset|top|depth|retries|attempts|results|items|lines|n|k)$/i;
+
+/** Reference-frame statements for coordinates. */
+export const FRAME = new RegExp([
+  String.raw`\bframe\b`, String.raw`\brelative to\b`, String.raw`\bwith respect to\b`, String.raw`\bw\.r\.t\.`,
+  String.raw`\bcoordinate system\b`, String.raw`\b(?:robot |arm )?base(?:[_ ]link)?\b`, String.raw`\bworld\b`,
+  String.raw`\b(?:camera|tool|tcp|flange|map|odom|global|local|image|screen|pixel|viewport|page)\s*(?:frame|coordinates?|space)\b`,
+  String.raw`\b(?:wgs ?84|latitude|longitude|epsg)\b`,
+  '坐标系', '相对', '基座', '基坐标',
+].join('|'), 'i');
+
+/** Parameter names that denote coordinates. */
+export const COORDINATE_NAME = /^(?:x|y|z|rx|ry|rz|roll|pitch|yaw|qx|qy|qz|qw)$|(?:^|_)(?:position|pose|coordinates?|waypoints?|point|orientation|quaternion)$|(?:Position|Pose|Coordinates?|Point|Orientation)$/;
+
+/** Parameter names that look like secrets or credentials. */
+export const SECRET_NAME = /pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apikey|(?:^|_|-)key$|[a-z]Key$|^key$|access[_-]?key|private[_-]?key|credential|^auth(?:orization)?$|cookie|session[_-]?id|^ssn$|^otp$|^pin$/i;
+
+/** Names of the parameter that selects "which operation" in an all-in-one tool. */
+export const SWITCH_NAME = /^(?:action|actions|operation|op|mode|command|cmd|verb|method|task|function|func|kind|subcommand|operation_type|action_type)$/i;
+
+/** Generic tool names that say nothing about which tool to pick. */
+export const GENERIC_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'search', 'get', 'run', 'execute', 'exec', 'call', 'query', 'do', 'process', 'handle', 'tool', 'action',
+  'invoke', 'fetch', 'list', 'update', 'create', 'delete', 'help', 'control', 'manage', 'perform', 'main', 'api', 'request',
+]);
+
+/** Short name segments that are fine even though they are short. */
+export const ALLOWED_SHORT_WORDS: ReadonlySet<string> = new Set([
+  'x', 'y', 'z', 'w', 'h', 'r', 'g', 'b', 'a', 'i', 'j', 'k', 'n', 'q', 'id', 'ip', 'os', 'ui', 'db', 'io', 'ok', 'to', 'at', 'by',
+  'of', 'in', 'on', 'up', 'is', 'as', 'or', 'if', 'no', 'rx', 'ry', 'rz', 'qx', 'qy', 'qz', 'qw', 'ms', 'mm', 'cm', 'km', 'kg', 'hz', 'v2', 'v1',
+  'v3', 'ai', 'pr', 'ci', 'cd', 'vm', 'tz', 'dm', 'fs', 'gb', 'mb', 'kb', 'url', 'uri', 'api', 'sql', 'csv', 'pdf', 'html', 'json', 'xml', 'dns',
+  'ssh', 'tcp', 'udp', 'http', 'https', 'utc', 'iso', 'cpu', 'gpu', 'ram', 'sha', 'md5', 'jwt', 'uid', 'gid', 'pid', 'ttl', 'max', 'min',
+  'src', 'dst', 'ref', 'app', 'env', 'tag', 'log', 'raw', 'new', 'old', 'all', 'any', 'end', 'key', 'row', 'col', 'sub', 'top', 'ft', 'fx', 'fy', 'fz',
+  'mx', 'my', 'mz', 'en', 'zh', 'de', 'fr', 'es', 'ja', 'us', 'eu', 'uk', 'dir', 'git', 'npm', 'eta', 'rgb', 'hex', 'pos',
+]);
+
+/** Cryptic abbreviations and the words they stand for. */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  cfg: 'config', conf: 'config', tmp: 'temporary', msg: 'message', val: 'value', num: 'number', cnt: 'count', idx: 'index',
+  str: 'string', ptr: 'pointer', usr: 'user', pwd: 'password', qty: 'quantity', amt: 'amount', desc: 'description',
+  fn: 'function', obj: 'object', arr: 'array', res: 'result', req: 'request', resp: 'response', ctx: 'context', tgt: 'target',
+  spd: 'speed', vel: 'velocity', acc: 'acceleration', frc: 'force', strat: 'strategy', tmo: 'timeout', prm: 'parameter', params: 'parameters',
+};
+
+/** Instructions aimed at the model (prompt injection), after mcp-scan E001/E003. */
+export const INJECTION_PHRASES = new RegExp([
+  String.raw`\bignore (?:all |any |the )?(?:previous|prior|above|earlier|other|preceding|system)\b`,
+  String.raw`\bdisregard (?:all |any |the )?(?:previous|prior|above|earlier|other|system)\b`,
+  String.raw`\bforget (?:all |any |everything |your )?(?:previous|prior|above|instructions)\b`,
+  String.raw`\b(?:do not|don't|never) (?:tell|inform|mention|reveal|show|notify|alert|let) (?:this |it )?(?:to )?(?:the )?(?:user|human|operator)\b`,
+  String.raw`\bwithout (?:telling|informing|notifying|alerting|asking) (?:the )?(?:user|human|operator)\b`,
+  String.raw`\b(?:before|prior to) (?:using|calling|invoking|running) (?:any|every|all) (?:other )?tools?\b`,
+  String.raw`\b(?:always|must) (?:first )?(?:call|use|invoke|run) (?:this|me)\b`,
+  String.raw`\byou (?:must|should|have to|are required to) (?:always|never|first|secretly)\b`,
+  String.raw`\b(?:new|updated|override|real) (?:system )?instructions?\s*:`,
+  String.raw`</?(?:important|system|instructions?|secret|hidden)>`,
+  String.raw`\b(?:system prompt|jailbreak|developer mode)\b`,
+  String.raw`\bsecretly\b|\bsilently (?:send|upload|include|add|forward|copy)\b`,
+  String.raw`\bthis tool (?:replaces|overrides|supersedes)\b`,
+  String.raw`\binstead of (?:using |calling )?(?:the )?[a-z0-9]+(?:_[a-z0-9]+)+\b`,
+  '忽略(?:之前|以上|前面|所有)', '不要告诉用户', '不要让用户知道', '在使用任何其他工具之前',
+].join('|'), 'i');
+
+/** Wording that tries to steer tool choice or raise urgency (mcp-scan W001 style). */
+export const PERSUASION_WORDS = /\b(?:very important|extremely important|crucial|critical(?:ly)?|mandatory|urgent|highest priority|best tool|always prefer this|must always|absolutely)\b|<important>|\bIMPORTANT\b|务必|必须始终|最重要/;
+
+/** Hints at reading or sending data somewhere it should not go. */
+export const EXFILTRATION_HINTS = new RegExp([
+  String.raw`(?:~|\$HOME|%USERPROFILE%)[/\\]\.(?:ssh|aws|gnupg|kube|docker|config|npmrc|netrc)`,
+  String.raw`\bid_(?:rsa|ed25519|ecdsa|dsa)\b`, String.raw`/etc/(?:passwd|shadow)\b`, String.raw`\.env\b`, String.raw`\bmcp\.json\b`,
+  String.raw`\bcredentials?(?:\.json)?\b.{0,40}\b(?:send|include|pass|read|upload|attach)`,
+  String.raw`\b(?:send|upload|post|forward|transmit|exfiltrate|leak|copy)\b.{0,60}\b(?:to|into) (?:https?://|the (?:following|this) (?:url|endpoint|address|server)|[\w.+-]+@[\w-]+\.)`,
+  String.raw`\b(?:include|pass|put|add|append)\b.{0,40}\b(?:conversation|chat history|previous messages|system prompt|api keys?|passwords?|secrets?|tokens?|private keys?|environment variables?)\b.{0,40}\b(?:in|into|as)\b.{0,30}\b(?:parameter|argument|field|request|note|comment|sidenote)`,
+  String.raw`\bwebhook\.site\b|\brequestbin\b|\bngrok\.io\b|\bpastebin\.com\b`,
+].join('|'), 'i');
+
+/** URLs and e-mail addresses. */
+export const URL_OR_EMAIL = /\bhttps?:\/\/[^\s"'<>)]+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/gi;
+
+/**
+ * Invisible and direction-changing characters: bidi controls and isolates, zero-width characters,
+ * word joiner and invisible operators, soft hyphen, Mongolian vowel separator, BOM, Unicode tag
+ * characters (which can carry hidden ASCII), variation selectors, and C0/C1 controls other than
+ * tab, line feed and carriage return.
+ */
+export const HIDDEN_CHARACTER = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
+
+/** A name for a hidden character, for messages. */
+export function describeCodePoint(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (cp >= 0x202a && cp <= 0x202e) return `${hex} (bidirectional override/embedding)`;
+  if (cp >= 0x2066 && cp <= 0x2069) return `${hex} (bidirectional isolate)`;
+  if (cp === 0x200e || cp === 0x200f || cp === 0x061c) return `${hex} (direction mark)`;
+  if (cp >= 0x200b && cp <= 0x200d) return `${hex} (zero-width character)`;
+  if (cp === 0xfeff) return `${hex} (zero-width no-break space / BOM)`;
+  if (cp >= 0xe0000 && cp <= 0xe007f) return `${hex} (Unicode tag character, can hide ASCII text)`;
+  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return `${hex} (variation selector)`;
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return `${hex} (control character)`;
+  return `${hex} (invisible formatting character)`;
+}
+
+/**
+ * Lower-case words of a text for similarity checks: Latin words of 2+ letters, and each CJK
+ * character as its own token (Chinese has no spaces).
+ */
+export function wordsOf(text: string): string[] {
+  const words = text.toLowerCase().match(/[a-z0-9]{2,}|[\u4e00-\u9fff]/g);
+  return words ?? [];
+}
+
+/** Splits an identifier into lower-case segments: `graspStrategy`, `grasp_strategy`, `grasp-strategy`. */
+export function nameSegments(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_.\-]+/)
+    .filter((s) => s.length > 0)
+    .map((s) => s.toLowerCase());
+}
+
+/** The naming style of an identifier, or `mixed`. */
+export type NameStyle = 'snake_case' | 'camelCase' | 'PascalCase' | 'kebab-case' | 'dot.case' | 'lower' | 'SCREAMING_SNAKE' | 'mixed';
+
+/** Classifies an identifier's naming style. A single lower-case word is `lower` (fits any lower style). */
+export function nameStyle(name: string): NameStyle {
+  if (/^[a-z][a-z0-9]*$/.test(name)) return 'lower';
+  if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(name)) return 'snake_case';
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name)) return 'SCREAMING_SNAKE';
+  if (/^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/.test(name)) return 'camelCase';
+  if (/^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$/.test(name)) return 'PascalCase';
+  if (/^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(name)) return 'kebab-case';
+  if (/^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+$/.test(name)) return 'dot.case';
+  return 'mixed';
+}
+
+/** Length with CJK characters counted double: one Chinese character carries about a word. */
+export function weightedLength(text: string): number {
+  let length = 0;
+  for (const ch of text.trim()) length += /[\u3000-\u9fff\uac00-\ud7af]/.test(ch) ? 2 : 1;
+  return length;
+}

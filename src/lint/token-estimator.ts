@@ -1,0 +1,21 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { WireTool } from './types.js';
+
+/**
+ * Token counts use OpenAI's `o200k_base` encoding (GPT-4o and later) through gpt-tokenizer.
+ * Other providers tokenise differently (Claude and Gemini counts typically land within about
+ * ±20% for English; CJK text varies more), and every provider wraps tools in its own template,
+ * so these are estimates of what the definition costs, not exact billing.
+ */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : countTokens(text);
+}
+
+/**
+ * What a whole tool costs: the compact JSON of the parts a host forwards to a model
+ * (`name`, `description`, `inputSchema`). `outputSchema`, `annotations` and `_meta` are not
+ * usually shown to the model and are left out.
+ */
+export function estimateToolTokens(tool: WireTool): number {
+  return estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+}
