@@ -1,0 +1,24 @@
+/** Why a host-side operation refused its input. */
+export type HostErrorCode =
+  | 'unknown_provider'
+  | 'invalid_tool'
+  | 'unmappable_tool'
+  | 'name_collision'
+  | 'invalid_options';
+
+/**
+ * Thrown for input the host layer cannot work with: an unknown provider, a tool that is not a
+ * valid MCP tool, a tool that cannot be lowered under the options asked for. `code` is stable;
+ * `message` names the tool and the exact reason.
+ */
+export class HostError extends Error {
+  readonly code: HostErrorCode;
+  /** The MCP tool name concerned, when there is one. */
+  readonly tool: string | undefined;
+  constructor(code: HostErrorCode, message: string, tool?: string) {
+    super(message);
+    this.name = 'HostError';
+    this.code = code;
+    this.tool = tool;
+  }
+}

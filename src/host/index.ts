@@ -1,0 +1,20 @@
+/**
+ * toolwright/host: turn MCP tools into what a model provider receives (with a loss report), repair
+ * the arguments a model sends back, and choose which tools to offer.
+ */
+export type {
+  ProviderName, LossAction, LossEntry, StrictMode, MapOptions, MappedTool, MappingFailure, MappedCatalog, ToolDescriptor,
+} from './types.js';
+export { PROVIDER_NAMES } from './types.js';
+export { HostError } from './host-error.js';
+export type { HostErrorCode } from './host-error.js';
+export { PROFILES } from './profiles.js';
+export type { ProviderProfile, LoweringPolicy, NameRule, RefStyle } from './profiles.js';
+export { mapTool, mapTools, getProfile, assertTool } from './map-tools.js';
+export { lowerInputSchema } from './lower-schema.js';
+export type { LoweredSchema } from './lower-schema.js';
+export { createNameMap, sanitizeToolName } from './provider-names.js';
+export type { NameMap, NameMapOptions } from './provider-names.js';
+export { checkProviderTool, OPENAI_STRICT_LIMITS } from './check-provider-tool.js';
+export type { ProviderViolation } from './check-provider-tool.js';
+export { estimateTokens } from './token-estimate.js';
