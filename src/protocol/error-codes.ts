@@ -1,0 +1,23 @@
+/**
+ * JSON-RPC error codes emitted by Toolwright. The -32020..-32022 codes are the ones the 2026-07-28
+ * revision defines; the -31xxx codes are Toolwright's own, deliberately outside -32768..-32000
+ * which the spec reserves (digest R-08).
+ */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  /** Toolwright: the bearer token is missing or invalid (HTTP 401). */
+  Unauthorized: -31401,
+  /** Toolwright: the caller lacks a scope the tool requires (HTTP 403). */
+  InsufficientScope: -31403,
+  /** Toolwright: the request was refused by a transport rule (Origin, Host, size, media type). */
+  TransportRejected: -31400,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,40 @@
+/** Wire-level pieces of MCP 2026-07-28 shared by server, client and linter. */
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, META, HEADER } from './constants.js';
+export { ErrorCode } from './error-codes.js';
+export type { ErrorCodeValue } from './error-codes.js';
+export {
+  ProtocolError,
+  parseError,
+  invalidRequest,
+  methodNotFound,
+  invalidParams,
+  internalError,
+  headerMismatch,
+  missingClientCapability,
+  unsupportedProtocolVersion,
+} from './protocol-error.js';
+export { isJsonObject, isJsonRpcId } from './json-rpc.js';
+export type {
+  JsonRpcId,
+  JsonValue,
+  JsonObject,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcErrorObject,
+  JsonRpcResultResponse,
+  JsonRpcErrorResponse,
+  JsonRpcResponse,
+} from './json-rpc.js';
+export type * from './wire-types.js';
+export {
+  X_MCP_HEADER,
+  PARAM_HEADER_PREFIX,
+  scanHeaderAnnotations,
+  encodeHeaderValue,
+  decodeHeaderValue,
+  compareHeaderWithBody,
+  checkParamHeaders,
+  buildParamHeaders,
+  readArgumentAt,
+} from './x-mcp-header.js';
+export type { HeaderAnnotation, HeaderAnnotationProblem, HeaderScan, HeaderValueType, DecodedHeaderValue } from './x-mcp-header.js';

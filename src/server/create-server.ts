@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
+import type { JsonObject } from '../protocol/json-rpc.js';
+import type { Icon, Implementation, ServerCapabilities, ToolDescriptor } from '../protocol/wire-types.js';
+import { createFetchHandler } from '../transport/fetch-handler.js';
+import type { HttpOptions } from '../transport/http-policy.js';
+import type { InboundMessage, MessageDispatcher, Reply } from '../transport/message-dispatcher.js';
+import { listenHttp } from '../transport/node-http.js';
+import type { HttpListener, ListenOptions } from '../transport/node-http.js';
+import { serveStdio } from '../transport/stdio.js';
+import type { StdioConnection, StdioOptions } from '../transport/stdio.js';
+import { createPipeline } from './call-pipeline.js';
+import type { Authorizer, MethodRoute, ServerLogger, Stop } from './call-pipeline.js';
+import { rpcError } from './outcomes.js';
+import { RequestStateSigner } from './request-state.js';
+import type { StageEvent } from './stage-events.js';
+import { registerTools } from './tool-registry.js';
+import type { Tool } from './tool-types.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Tools created with `defineTool`. Checked and compiled here; any problem throws ServerDefinitionError. */
+  tools: readonly Tool<unknown>[];
+  /** Guidance for the model, returned by `server/discover`. */
+  instructions?: string;
+  /**
+   * Authenticates each request (bearer tokens on HTTP, e.g. verified with jose; environment on
+   * stdio). Return null to refuse (HTTP 401). Required when any tool declares `scopes`.
+   */
+  authorize?: Authorizer;
+  /** RFC 9728 metadata URL advertised in `WWW-Authenticate` challenges. */
+  resourceMetadataUrl?: string;
+  /** Receives one event per pipeline stage per request (audit logs, inspectors). */
+  onStageEvent?: (event: StageEvent) => void;
+  /** Where server faults are reported (default: JSON lines on stderr). */
+  logger?: ServerLogger;
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  /** `ttlMs` of `tools/list` and `server/discover` results (default 60000). */
+  listTtlMs?: number;
+  /** `cacheScope` of list results (default "public": the tool list is the same for every caller). */
+  cacheScope?: 'public' | 'private';
+  /** HMAC key for approval `requestState` (default: random per process). Share it between replicas. */
+  requestStateSecret?: string | Uint8Array;
+  /** How long a pending approval stays valid (default 10 minutes). */
+  approvalTtlMs?: number;
+  /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
+  http?: HttpOptions;
+}
+
+/** A Toolwright MCP server. */
+export interface McpServer extends MessageDispatcher {
+  readonly name: string;
+  readonly version: string;
+  /** The tool descriptors exactly as `tools/list` shows them, in list order. */
+  readonly tools: readonly Readonly<ToolDescriptor>[];
+  /** Same as `tools`. */
+  listToolDescriptors(): readonly Readonly<ToolDescriptor>[];
+  /** Runs one message through the pipeline (for custom transports). */
+  handleMessage(message: InboundMessage): Promise<Reply>;
+  /** Streamable HTTP on node:http (default `127.0.0.1`, free port, path `/mcp`). */
+  listen(options?: ListenOptions): Promise<HttpListener>;
+  /** Newline-delimited JSON-RPC on stdin/stdout. */
+  stdio(options?: StdioOptions): StdioConnection;
+  /** Web-standard handler sharing the same pipeline. */
+  fetch(request: Request): Promise<Response>;
+  /** Closes every listener and stdio connection this server opened. */
+  close(): Promise<void>;
+}
+
+const stderrLogger: ServerLogger = {
+  error(message, detail) {
+    process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: message, ...detail })}\n`);
+  },
+};
+
+function precomputed(result: JsonObject): Stop {
+  return { kind: 'result', outcome: 'respond', result, json: JSON.stringify(result) };
+}
+
+/**
+ * Creates a server for MCP 2026-07-28. Every tool is checked and compiled now; a bad definition
+ * throws {@link ServerDefinitionError} naming the tool and the problem.
+ *
+ * @example
+ * const server = createServer({ name: 'demo', version: '1.0.0', tools: [sum] });
+ * const { url } = await server.listen({ port: 3000 });
+ */
+export function createServer(options: ServerOptions): McpServer {
+  if (typeof options.name !== 'string' || options.name === '') throw new TypeError('createServer: name must be a non-empty string');
+  if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer: version must be a non-empty string');
+  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined });
+  const serverInfo: Implementation = { name: options.name, version: options.version };
+  if (options.title !== undefined) serverInfo.title = options.title;
+  if (options.description !== undefined) serverInfo.description = options.description;
+  if (options.websiteUrl !== undefined) serverInfo.websiteUrl = options.websiteUrl;
+  if (options.icons !== undefined) serverInfo.icons = options.icons;
+  const resultMeta: JsonObject = Object.freeze({ [META.serverInfo]: serverInfo });
+  const ttlMs = options.listTtlMs ?? 60_000;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new TypeError('createServer: listTtlMs must be a non-negative integer');
+  const cacheScope = options.cacheScope ?? 'public';
+  const pageSize = options.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new TypeError('createServer: pageSize must be a positive integer');
+
+  const capabilities: ServerCapabilities = { tools: {}, logging: {} };
+  const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
+  if (options.instructions !== undefined) discover.instructions = options.instructions;
+  const discoverStop = precomputed(discover);
+
+  // Pages are fixed for the server's lifetime, so each is serialized once. Cursors carry a
+  // fingerprint of the tool set so a cursor from another server (or version) is refused.
+  const descriptors = registered.map((t) => t.descriptor);
+  const fingerprint = createHash('sha256').update(descriptors.map((d) => d.name).join('\n')).digest('base64url').slice(0, 8);
+  const pages = new Map<string, Stop>();
+  let firstPage: Stop | undefined;
+  for (let offset = 0; offset < Math.max(descriptors.length, 1); offset += pageSize) {
+    const page: JsonObject = { resultType: 'complete', tools: descriptors.slice(offset, offset + pageSize), ttlMs, cacheScope, _meta: resultMeta };
+    if (offset + pageSize < descriptors.length) page.nextCursor = Buffer.from(`${fingerprint}:${offset + pageSize}`).toString('base64url');
+    const stop = precomputed(page);
+    if (offset === 0) firstPage = stop;
+    else pages.set(Buffer.from(`${fingerprint}:${offset}`).toString('base64url'), stop);
+  }
+
+  const routes = new Map<string, MethodRoute>([
+    ['server/discover', () => discoverStop],
+    [
+      'tools/list',
+      (s) => {
+        const cursor = s.params.cursor;
+        if (cursor === undefined) return firstPage as Stop;
+        const page = typeof cursor === 'string' ? pages.get(cursor) : undefined;
+        return page ?? { kind: 'error', error: rpcError('invalidCursor', 'Invalid cursor') };
+      },
+    ],
+  ]);
+
+  const handleMessage = createPipeline({
+    tools: registered,
+    routes,
+    resultMeta,
+    authorize: options.authorize,
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    onStageEvent: options.onStageEvent,
+    logger: options.logger ?? stderrLogger,
+    signer: new RequestStateSigner(options.requestStateSecret),
+    approvalTtlMs: options.approvalTtlMs ?? 10 * 60_000,
+  });
+
+  const listeners = new Set<HttpListener>();
+  const connections = new Set<StdioConnection>();
+  let fetchHandler: ((request: Request) => Promise<Response>) | undefined;
+
+  const server: McpServer = {
+    name: options.name,
+    version: options.version,
+    tools: Object.freeze(descriptors),
+    listToolDescriptors: () => server.tools,
+    handleMessage,
+    async listen(listenOptions = {}) {
+      const listener = await listenHttp(server, { ...options.http, ...listenOptions });
+      listeners.add(listener);
+      return {
+        ...listener,
+        close: async () => {
+          listeners.delete(listener);
+          await listener.close();
+        },
+      };
+    },
+    stdio(stdioOptions) {
+      const connection = serveStdio(server, stdioOptions);
+      connections.add(connection);
+      void connection.closed.then(() => connections.delete(connection));
+      return connection;
+    },
+    fetch(request) {
+      fetchHandler ??= createFetchHandler(server, options.http);
+      return fetchHandler(request);
+    },
+    async close() {
+      for (const connection of connections) connection.close();
+      connections.clear();
+      await Promise.all([...listeners].map((l) => l.close()));
+      listeners.clear();
+    },
+  };
+  return server;
+}

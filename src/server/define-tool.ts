@@ -1,0 +1,106 @@
+import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
+import type { JsonObject } from '../protocol/json-rpc.js';
+import type { ToolDescriptor } from '../protocol/wire-types.js';
+import type { InferArguments, SchemaInput, Tool, ToolDefinitionInit, ToolHandlers } from './tool-types.js';
+
+/** Raised when a tool definition cannot even be turned into a descriptor (e.g. a schema is not an object). */
+export class ToolDefinitionError extends Error {
+  readonly toolName: string;
+  constructor(toolName: string, message: string) {
+    super(`Tool ${JSON.stringify(toolName)}: ${message}`);
+    this.name = 'ToolDefinitionError';
+    this.toolName = toolName;
+  }
+}
+
+function isStandardJsonSchema(value: unknown): value is StandardJSONSchemaV1 {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Turns a schema given to `defineTool` into the plain JSON Schema object that will be both
+ * advertised and enforced. Standard JSON Schema objects are converted here, once; literals are
+ * copied so later mutation of the caller's object cannot make list and validation diverge.
+ */
+function toWireSchema(toolName: string, field: 'inputSchema' | 'outputSchema', schema: unknown): JsonObject {
+  let plain: unknown = schema;
+  if (isStandardJsonSchema(schema)) {
+    const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props>;
+    if (props.jsonSchema === undefined || typeof props.jsonSchema[field === 'inputSchema' ? 'input' : 'output'] !== 'function') {
+      throw new ToolDefinitionError(toolName, `${field} is a Standard Schema from "${String(props.vendor)}" that cannot convert to JSON Schema (no ~standard.jsonSchema)`);
+    }
+    try {
+      plain = field === 'inputSchema' ? props.jsonSchema.input({ target: 'draft-2020-12' }) : props.jsonSchema.output({ target: 'draft-2020-12' });
+    } catch (error) {
+      throw new ToolDefinitionError(toolName, `${field} could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    throw new ToolDefinitionError(toolName, `${field} must be a JSON Schema object, got ${plain === null ? 'null' : Array.isArray(plain) ? 'array' : typeof plain}`);
+  }
+  let copy: JsonObject;
+  try {
+    copy = JSON.parse(JSON.stringify(plain)) as JsonObject;
+  } catch (error) {
+    throw new ToolDefinitionError(toolName, `${field} is not JSON-serialisable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return deepFreeze(copy);
+}
+
+/**
+ * Defines a tool. The returned object's `descriptor` is exactly what `tools/list` shows, and its
+ * `inputSchema` is exactly the schema that validates calls. Definition rules (name syntax, root
+ * `type: "object"`, schema compiles, `x-mcp-header`) are checked when a server registers the tool.
+ *
+ * @example
+ * const sum = defineTool({
+ *   name: 'calculate_sum',
+ *   description: 'Add two integers.',
+ *   inputSchema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+ *                  required: ['a', 'b'], additionalProperties: false } as const,
+ *   run: ({ a, b }) => ({ structuredContent: { sum: a + b } }),
+ * });
+ */
+export function defineTool<const I extends SchemaInput, const O extends SchemaInput | undefined = undefined>(
+  definition: ToolDefinitionInit<I, O>,
+): Tool<InferArguments<I>> {
+  const name = definition.name;
+  if (typeof definition.run !== 'function') throw new ToolDefinitionError(String(name), 'run must be a function');
+  // Key order is the order a reader expects in tools/list: identity, prose, then contracts.
+  const descriptor = { name } as ToolDescriptor;
+  if (definition.title !== undefined) descriptor.title = definition.title;
+  if (definition.description !== undefined) descriptor.description = definition.description;
+  descriptor.inputSchema = toWireSchema(name, 'inputSchema', definition.inputSchema);
+  if (definition.outputSchema !== undefined) descriptor.outputSchema = toWireSchema(name, 'outputSchema', definition.outputSchema);
+  if (definition.annotations !== undefined) descriptor.annotations = { ...definition.annotations };
+  if (definition.icons !== undefined) descriptor.icons = definition.icons.map((icon) => ({ ...icon }));
+  if (definition._meta !== undefined) descriptor._meta = JSON.parse(JSON.stringify(definition._meta)) as JsonObject;
+  const handlers: ToolHandlers = {
+    check: definition.check as ToolHandlers['check'],
+    approval: definition.approval as ToolHandlers['approval'],
+    run: definition.run as ToolHandlers['run'],
+  };
+  return Object.freeze({
+    name,
+    descriptor: deepFreeze(descriptor),
+    scopes: Object.freeze([...(definition.scopes ?? [])]),
+    requiredClientCapabilities: definition.requiredClientCapabilities,
+    handlers,
+  });
+}
+
+/** True for objects produced by {@link defineTool}. */
+export function isTool(value: unknown): value is Tool {
+  return (
+    typeof value === 'object' && value !== null && 'descriptor' in value && 'handlers' in value &&
+    typeof (value as { handlers: { run?: unknown } }).handlers.run === 'function'
+  );
+}

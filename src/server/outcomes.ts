@@ -1,0 +1,68 @@
+import { ProtocolError } from '../protocol/protocol-error.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { CallToolResult } from '../protocol/wire-types.js';
+
+/** How one situation ends. */
+export type OutcomeRule =
+  | { readonly situation: string; readonly kind: 'rpc-error'; readonly code: number; readonly httpStatus: number }
+  | { readonly situation: string; readonly kind: 'tool-error' }
+  | { readonly situation: string; readonly kind: 'no-response'; readonly httpStatus: number }
+  | { readonly situation: string; readonly kind: 'continue' | 'result'; readonly note: string };
+
+/**
+ * THE table that decides every outcome of a request. Each stage looks its situation up here rather
+ * than choosing codes itself, and test/server/outcomes.test.ts drives every row end to end.
+ * HTTP statuses follow digest R-77/R-81..R-83/R-101; where the spec leaves the status open (A-02),
+ * errors that answer a well-formed request about a named thing (unknown tool, bad cursor) use 200 so
+ * clients read the JSON-RPC body, and server faults use 500.
+ */
+export const OUTCOMES = {
+  parseError: { situation: 'body or line is not JSON (or not UTF-8)', kind: 'rpc-error', code: ErrorCode.ParseError, httpStatus: 400 },
+  invalidRequest: { situation: 'not a single JSON-RPC 2.0 request or notification', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
+  notification: { situation: 'a notification (no id)', kind: 'no-response', httpStatus: 202 },
+  legacyInitialize: { situation: '2025-11-25 initialize without modern _meta', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
+  missingMeta: { situation: '_meta protocolVersion or clientCapabilities missing', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 400 },
+  invalidLogLevel: { situation: '_meta logLevel is not a known level', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 400 },
+  unsupportedVersion: { situation: 'protocolVersion not supported', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
+  headerMismatch: { situation: 'HTTP header missing or disagreeing with the body', kind: 'rpc-error', code: ErrorCode.HeaderMismatch, httpStatus: 400 },
+  unauthenticated: { situation: 'authorize() rejected the request (no or bad token)', kind: 'rpc-error', code: ErrorCode.Unauthorized, httpStatus: 401 },
+  methodNotFound: { situation: 'unknown or removed method', kind: 'rpc-error', code: ErrorCode.MethodNotFound, httpStatus: 404 },
+  invalidCursor: { situation: 'tools/list cursor not issued by this server', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  invalidCallParams: { situation: 'tools/call name not a string, or inputResponses/requestState malformed', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  unknownTool: { situation: 'unknown tool', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  argumentsNotObject: { situation: '`arguments` present but not an object', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  argumentsAbsent: { situation: '`arguments` absent', kind: 'continue', note: 'treated as {}' },
+  missingClientCapability: { situation: 'tool needs a client capability the request lacks', kind: 'rpc-error', code: ErrorCode.MissingRequiredClientCapability, httpStatus: 400 },
+  invalidArguments: { situation: 'arguments violate inputSchema', kind: 'tool-error' },
+  businessRuleViolation: { situation: '`check` reports a business-rule violation', kind: 'tool-error' },
+  checkThrew: { situation: '`check` throws or rejects', kind: 'tool-error' },
+  insufficientScope: { situation: 'caller lacks a required scope', kind: 'rpc-error', code: ErrorCode.InsufficientScope, httpStatus: 403 },
+  invalidRequestState: { situation: 'approval requestState forged, expired or for other arguments', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  approvalRequested: { situation: 'tool needs approval and none was given yet', kind: 'result', note: 'input_required result with an elicitation' },
+  approvalDeclined: { situation: 'the user declined or cancelled the approval', kind: 'tool-error' },
+  cancelled: { situation: 'client cancelled the request', kind: 'no-response', httpStatus: 499 },
+  runThrew: { situation: '`run` throws or rejects', kind: 'tool-error' },
+  invalidRunResult: { situation: '`run` returns something that is not a tool result', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
+  outputContractBroken: { situation: '`run` returns structuredContent that breaks outputSchema (or none)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
+  errorResultUnchecked: { situation: '`isError: true` result', kind: 'result', note: 'output schema not applied' },
+  structuredOnly: { situation: '`run` returns only structuredContent', kind: 'result', note: 'a text block mirroring it is added' },
+} as const satisfies Record<string, OutcomeRule>;
+
+export type OutcomeName = keyof typeof OUTCOMES;
+type RpcOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'rpc-error' } ? K : never }[OutcomeName];
+type ToolErrorOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'tool-error' } ? K : never }[OutcomeName];
+
+/** The JSON-RPC error a table row prescribes. */
+export function rpcError(
+  name: RpcOutcome,
+  message: string,
+  options: { data?: unknown; headers?: Record<string, string> } = {},
+): ProtocolError {
+  const rule = OUTCOMES[name];
+  return new ProtocolError(rule.code, message, { data: options.data, httpStatus: rule.httpStatus, headers: options.headers });
+}
+
+/** The `isError: true` result a table row prescribes. */
+export function toolError(_name: ToolErrorOutcome, text: string): CallToolResult {
+  return { resultType: 'complete', content: [{ type: 'text', text }], isError: true };
+}

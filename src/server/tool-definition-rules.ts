@@ -1,0 +1,96 @@
+import { compileSchema, SchemaCompileError } from '../schema/index.js';
+import type { CompiledSchema } from '../schema/index.js';
+import { scanHeaderAnnotations } from '../protocol/x-mcp-header.js';
+import type { HeaderAnnotation } from '../protocol/x-mcp-header.js';
+import type { ToolDescriptor } from '../protocol/wire-types.js';
+
+/** One reason a tool definition is invalid. */
+export interface DefinitionProblem {
+  /** The tool's name as given (may itself be the problem). */
+  tool: string;
+  /** Which part of the descriptor is wrong. */
+  field: 'name' | 'inputSchema' | 'outputSchema' | 'scopes' | 'tool';
+  /** JSON Pointer inside the schema, when the problem is in a schema. */
+  pointer?: string;
+  code:
+    | 'name-length'
+    | 'name-characters'
+    | 'input-not-object-schema'
+    | 'input-root-type'
+    | 'schema-invalid'
+    | 'x-mcp-header'
+    // Registry-level problems (several tools / server options), reported by createServer.
+    | 'duplicate-name'
+    | 'not-a-tool'
+    | 'scopes-without-authorize';
+  message: string;
+}
+
+/** What {@link analyzeToolDefinition} learns: problems, and for valid definitions the compiled parts. */
+export interface ToolDefinitionAnalysis {
+  problems: DefinitionProblem[];
+  input: CompiledSchema | undefined;
+  output: CompiledSchema | undefined;
+  headers: HeaderAnnotation[];
+}
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+
+function compileField(descriptor: ToolDescriptor, field: 'inputSchema' | 'outputSchema', problems: DefinitionProblem[]): CompiledSchema | undefined {
+  const schema = descriptor[field];
+  if (schema === undefined) return undefined;
+  try {
+    return compileSchema(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaCompileError)) throw error;
+    problems.push({ tool: descriptor.name, field, pointer: error.schemaPath, code: 'schema-invalid', message: `${field} ${error.message}` });
+    return undefined;
+  }
+}
+
+/**
+ * Checks a tool descriptor and compiles its schemas. Used by the server at registration (so the
+ * compiled validators are the ones serving calls) and, through {@link checkToolDefinition}, by the linter.
+ */
+export function analyzeToolDefinition(descriptor: ToolDescriptor): ToolDefinitionAnalysis {
+  const problems: DefinitionProblem[] = [];
+  const name = descriptor.name;
+  if (typeof name !== 'string' || name.length < 1 || name.length > 128) {
+    const length = typeof name === 'string' ? `${name.length} characters` : `a ${typeof name}`;
+    problems.push({ tool: String(name), field: 'name', code: 'name-length', message: `name must be 1 to 128 characters, got ${length}` });
+  } else if (!NAME.test(name)) {
+    const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))].map((c) => JSON.stringify(c)).join(', ');
+    problems.push({ tool: name, field: 'name', code: 'name-characters', message: `name may only use A-Z a-z 0-9 _ . - (found ${bad})` });
+  }
+  const input = descriptor.inputSchema as unknown;
+  let compiledInput: CompiledSchema | undefined;
+  let headers: HeaderAnnotation[] = [];
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    problems.push({ tool: String(name), field: 'inputSchema', pointer: '', code: 'input-not-object-schema', message: 'inputSchema must be a JSON Schema object' });
+  } else {
+    const rootType = (input as { type?: unknown }).type;
+    if (rootType !== 'object') {
+      problems.push({
+        tool: String(name), field: 'inputSchema', pointer: '/type', code: 'input-root-type',
+        message: `inputSchema root must have "type": "object", got ${rootType === undefined ? 'no type' : JSON.stringify(rootType)}`,
+      });
+    }
+    compiledInput = compileField(descriptor, 'inputSchema', problems);
+    const scan = scanHeaderAnnotations(input);
+    headers = scan.annotations;
+    for (const problem of scan.problems) {
+      problems.push({ tool: String(name), field: 'inputSchema', pointer: problem.pointer, code: 'x-mcp-header', message: problem.message });
+    }
+  }
+  const compiledOutput = compileField(descriptor, 'outputSchema', problems);
+  return { problems, input: compiledInput, output: compiledOutput, headers };
+}
+
+/**
+ * The definition rules of MCP 2026-07-28 for one tool: name 1-128 chars of `[A-Za-z0-9_.-]`,
+ * `inputSchema` an object schema with root `type: "object"`, both schemas compile, and every
+ * `x-mcp-header` annotation obeys the spec. Returns all problems (empty = valid).
+ */
+export function checkToolDefinition(descriptor: ToolDescriptor): DefinitionProblem[] {
+  return analyzeToolDefinition(descriptor).problems;
+}

@@ -1,0 +1,61 @@
+import type { CompiledSchema } from '../schema/index.js';
+import type { HeaderAnnotation } from '../protocol/x-mcp-header.js';
+import type { ToolDescriptor } from '../protocol/wire-types.js';
+import { isTool } from './define-tool.js';
+import { analyzeToolDefinition } from './tool-definition-rules.js';
+import type { DefinitionProblem } from './tool-definition-rules.js';
+import type { Tool } from './tool-types.js';
+
+/** A tool accepted by a server, with everything the hot path needs precomputed. */
+export interface RegisteredTool {
+  readonly tool: Tool;
+  readonly name: string;
+  readonly descriptor: Readonly<ToolDescriptor>;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  readonly headers: readonly HeaderAnnotation[];
+}
+
+/** Thrown by `createServer` when any tool definition is invalid; the server never starts half-valid. */
+export class ServerDefinitionError extends Error {
+  readonly problems: readonly DefinitionProblem[];
+  constructor(problems: DefinitionProblem[]) {
+    const lines = problems.map((p) => `- tool ${JSON.stringify(p.tool)}: ${p.message}`);
+    super(`Invalid tool definition${problems.length === 1 ? '' : 's'}; the server was not created:\n${lines.join('\n')}`);
+    this.name = 'ServerDefinitionError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Checks and compiles every tool once. All problems of all tools are collected before failing so a
+ * developer sees the whole list at start-up.
+ */
+export function registerTools(tools: readonly unknown[], options: { canAuthorize: boolean }): RegisteredTool[] {
+  const problems: DefinitionProblem[] = [];
+  const registered: RegisteredTool[] = [];
+  const seen = new Set<string>();
+  tools.forEach((candidate, index) => {
+    if (!isTool(candidate)) {
+      problems.push({ tool: `tools[${index}]`, field: 'tool', code: 'not-a-tool', message: `tools[${index}] is not a tool created by defineTool()` });
+      return;
+    }
+    const analysis = analyzeToolDefinition(candidate.descriptor);
+    problems.push(...analysis.problems);
+    if (seen.has(candidate.name)) {
+      problems.push({ tool: candidate.name, field: 'name', code: 'duplicate-name', message: 'name is used by more than one tool (names must be unique)' });
+    }
+    seen.add(candidate.name);
+    if (candidate.scopes.length > 0 && !options.canAuthorize) {
+      problems.push({
+        tool: candidate.name, field: 'scopes', code: 'scopes-without-authorize',
+        message: `requires scopes ${candidate.scopes.map((s) => JSON.stringify(s)).join(', ')} but the server has no authorize option, so no caller could ever hold them`,
+      });
+    }
+    if (analysis.problems.length === 0 && analysis.input !== undefined) {
+      registered.push({ tool: candidate, name: candidate.name, descriptor: candidate.descriptor, input: analysis.input, output: analysis.output, headers: analysis.headers });
+    }
+  });
+  if (problems.length > 0) throw new ServerDefinitionError(problems);
+  return registered;
+}

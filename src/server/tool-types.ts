@@ -1,0 +1,147 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
+import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
+import type {
+  ClientCapabilities,
+  ContentBlock,
+  Icon,
+  InputRequest,
+  JsonSchemaObject,
+  ToolAnnotations,
+  ToolDescriptor,
+} from '../protocol/wire-types.js';
+
+/** A JSON Schema written as an object literal (use `as const` to get typed handler arguments). */
+export type JsonSchemaLiteral = { readonly [key: string]: unknown };
+
+/** What `inputSchema`/`outputSchema` accept: a JSON Schema literal or a Standard JSON Schema (zod 4, ...). */
+export type SchemaInput = JsonSchemaLiteral | StandardJSONSchemaV1;
+
+/** The argument type a handler receives for a given `inputSchema`. */
+export type InferArguments<S> = S extends StandardJSONSchemaV1
+  ? StandardJSONSchemaV1.InferInput<S>
+  : S extends JSONSchema
+    ? string extends keyof S
+      ? Record<string, unknown>
+      : FromSchema<S> extends infer T
+        ? unknown extends T
+          ? Record<string, unknown>
+          : T
+        : never
+    : Record<string, unknown>;
+
+/** Severity names of `notifications/message` (syslog order, lowest first). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Who is calling, as established by the server's `authorize` option. */
+export interface AuthInfo {
+  /** Granted scopes. */
+  scopes: readonly string[];
+  /** Stable identifier of the principal (e.g. JWT `sub`), if known. */
+  subject?: string;
+  /** Anything else the authorizer wants handlers to see (e.g. verified claims). */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+/** The context every handler (`check`, `approval`, `run`) receives. */
+export interface ToolContext {
+  /** Aborted when the client cancels (closes the HTTP stream or sends `notifications/cancelled`). */
+  readonly signal: AbortSignal;
+  /**
+   * Reports progress; sent as `notifications/progress` only if the request carried a `progressToken`.
+   * Values must increase; a value not above the previous one is dropped.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` when the request asked for logs at this level or lower. */
+  log(level: LogLevel, data: unknown): void;
+  /** The client capabilities declared on this very request. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The caller, when the server has an `authorize` option. */
+  readonly auth: AuthInfo | undefined;
+  /** Shorthand for `auth?.scopes ?? []`. */
+  readonly scopes: readonly string[];
+  /** The request's `params._meta`. */
+  readonly requestMeta: Readonly<JsonObject>;
+  readonly requestId: JsonRpcId;
+  readonly toolName: string;
+  /** MRTR retry data, when the client is answering an earlier input-required result. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  readonly requestState: string | undefined;
+  readonly transport: 'http' | 'stdio';
+}
+
+/** A business-rule violation reported by `check`. */
+export interface RuleViolation {
+  /** Where in the arguments, e.g. "/target_position/z". */
+  path?: string;
+  message: string;
+}
+
+/** What `run` may return for a finished call. */
+export interface ToolResultInit {
+  content?: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+/** What `run` returns to ask the client for input first (MRTR); see `inputRequired()`. */
+export interface InputRequiredInit {
+  resultType: 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  _meta?: JsonObject;
+}
+
+/** Any value `run` may produce. A string becomes one text block. */
+export type ToolRunResult = ToolResultInit | InputRequiredInit | string;
+
+/** A request for human approval, shown to the user through an elicitation. */
+export interface ApprovalRequest {
+  /** What the user is asked to approve, in plain words. */
+  message: string;
+}
+
+/** Everything `defineTool` accepts. */
+export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput | undefined = undefined> {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: I;
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  /** Scopes the caller must hold (all of them). Requires the server's `authorize` option. */
+  scopes?: readonly string[];
+  /** Client capabilities a call cannot proceed without (else -32021). */
+  requiredClientCapabilities?: ClientCapabilities;
+  /** Business rules run after the shape check; return violations (empty = allowed). */
+  check?: (args: InferArguments<I>, ctx: ToolContext) => readonly (RuleViolation | string)[] | Promise<readonly (RuleViolation | string)[]>;
+  /** Return a request to require human approval (via elicitation) before `run`; null/undefined = no approval needed. */
+  approval?: (args: InferArguments<I>, ctx: ToolContext) => ApprovalRequest | null | undefined | Promise<ApprovalRequest | null | undefined>;
+  run: (args: InferArguments<I>, ctx: ToolContext) => ToolRunResult | void | Promise<ToolRunResult | void>;
+}
+
+/** Handlers of a tool, with arguments erased to what the pipeline passes. */
+export interface ToolHandlers {
+  check: ((args: Record<string, unknown>, ctx: ToolContext) => readonly (RuleViolation | string)[] | Promise<readonly (RuleViolation | string)[]>) | undefined;
+  approval: ((args: Record<string, unknown>, ctx: ToolContext) => ApprovalRequest | null | undefined | Promise<ApprovalRequest | null | undefined>) | undefined;
+  run: (args: Record<string, unknown>, ctx: ToolContext) => ToolRunResult | void | Promise<ToolRunResult | void>;
+}
+
+declare const argumentsType: unique symbol;
+
+/** A defined tool: its wire descriptor plus server-side policy and handlers. */
+export interface Tool<Args = Record<string, unknown>> {
+  readonly name: string;
+  /** Exactly what `tools/list` shows for this tool (frozen). */
+  readonly descriptor: Readonly<ToolDescriptor>;
+  readonly scopes: readonly string[];
+  readonly requiredClientCapabilities: ClientCapabilities | undefined;
+  readonly handlers: ToolHandlers;
+  /** Type-level only: the handler argument type. */
+  readonly [argumentsType]?: Args;
+}
+
+export type { JsonSchemaObject };

@@ -1,0 +1,116 @@
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { HeaderLookup, Reply } from './message-dispatcher.js';
+
+/** Streamable HTTP options shared by `listen()` and `fetch()`. */
+export interface HttpOptions {
+  /** The one MCP endpoint path (default `/mcp`). */
+  path?: string;
+  /**
+   * `Origin` values allowed to call (exact, e.g. `https://app.example.com`), or `'*'`.
+   * Default: loopback origins when bound to a loopback address, otherwise none (any request
+   * carrying an `Origin` header gets 403; non-browser clients send none).
+   */
+  allowedOrigins?: readonly string[] | '*';
+  /**
+   * `Host` names accepted (without port), or `'*'`. Default: `localhost`, `127.0.0.1`, `[::1]`
+   * when bound to a loopback address (DNS-rebinding defence), otherwise any.
+   */
+  allowedHosts?: readonly string[] | '*';
+  /** Largest accepted request body in bytes (default 1 MiB); larger gets 413. */
+  maxBodyBytes?: number;
+}
+
+/** Options resolved once into checks. */
+export interface HttpPolicy {
+  readonly path: string;
+  readonly maxBodyBytes: number;
+  /** A reply when the request must be refused before its body is read, else undefined. */
+  preflight(method: string | undefined, pathname: string, header: HeaderLookup): Reply | undefined;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** True for host names that only reach this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function hostName(hostHeader: string): string {
+  const value = hostHeader.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    return end < 0 ? value : value.slice(0, end + 1);
+  }
+  const colon = value.indexOf(':');
+  return colon < 0 ? value : value.slice(0, colon);
+}
+
+/** An id-less JSON-RPC error body for refusals that happen before the message is read. */
+export function transportErrorReply(status: number, message: string, headers?: Record<string, string>): Reply {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: status === 405 || status === 415 ? ErrorCode.InvalidRequest : ErrorCode.TransportRejected, message } });
+  return headers === undefined ? { status, body } : { status, body, headers };
+}
+
+/**
+ * Resolves HTTP options once. `boundHost` is the address `listen()` bound to (undefined for the
+ * fetch handler, whose deployment address is unknown).
+ */
+export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string): HttpPolicy {
+  const path = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const loopback = boundHost !== undefined && isLoopbackHost(boundHost);
+  const hosts = options.allowedHosts ?? (loopback ? LOOPBACK_HOSTS : '*');
+  const hostSet = hosts === '*' ? undefined : new Set(hosts.map((h) => h.toLowerCase()));
+  const origins = options.allowedOrigins;
+  const originSet = origins === undefined || origins === '*' ? undefined : new Set(origins.map((o) => o.toLowerCase().replace(/\/$/, '')));
+
+  function originAllowed(origin: string): boolean {
+    if (origins === '*') return true;
+    if (originSet !== undefined) return originSet.has(origin.toLowerCase().replace(/\/$/, ''));
+    if (!loopback) return false;
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname);
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    path,
+    maxBodyBytes,
+    preflight(method, pathname, header) {
+      if (pathname !== path) return transportErrorReply(404, `Not found: the MCP endpoint is ${path}`);
+      if (method !== 'POST') return transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST only`, { Allow: 'POST' });
+      if (hostSet !== undefined) {
+        const host = header('host');
+        if (host === undefined || !hostSet.has(hostName(host))) {
+          return transportErrorReply(403, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
+        }
+      }
+      const origin = header('origin');
+      if (origin !== undefined && !originAllowed(origin)) return transportErrorReply(403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      const type = header('content-type');
+      if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim())) {
+        return transportErrorReply(415, `Unsupported media type: Content-Type must be application/json, got ${JSON.stringify(type ?? '')}`);
+      }
+      const length = header('content-length');
+      if (length !== undefined && Number(length) > maxBodyBytes) return transportErrorReply(413, `Payload too large: the limit is ${maxBodyBytes} bytes`);
+      return undefined;
+    },
+  };
+}
+
+/** Response headers of a per-request SSE stream. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  'X-Accel-Buffering': 'no',
+});
+
+/** One SSE event carrying one JSON-RPC message (no `id:` lines: 2026-07-28 has no resumability). */
+export function sseEvent(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
+}

@@ -1,0 +1,29 @@
+import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+
+/** Case-insensitive header read (the argument is always lower-case). */
+export type HeaderLookup = (lowerCaseName: string) => string | undefined;
+
+/** One inbound message as a transport hands it to the server. */
+export interface InboundMessage {
+  /** Raw bytes or text of one HTTP body / stdio line. */
+  body: string | Uint8Array;
+  transport: 'http' | 'stdio';
+  /** HTTP request headers; undefined on stdio. */
+  header: HeaderLookup | undefined;
+  /** Aborted when the client goes away or cancels this request. */
+  signal: AbortSignal;
+  /** Sends a request-scoped notification (progress, log) on this request's stream. */
+  notify(notification: JsonRpcNotification): void;
+}
+
+/** What to answer. `body` is one serialized JSON-RPC message, absent for notifications. */
+export interface Reply {
+  status: number;
+  body: string | undefined;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Anything that turns inbound messages into replies; a Toolwright server is one. */
+export interface MessageDispatcher {
+  handleMessage(message: InboundMessage): Promise<Reply>;
+}

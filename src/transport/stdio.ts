@@ -1,0 +1,144 @@
+import type { Readable, Writable } from 'node:stream';
+import { invalidRequest } from '../protocol/protocol-error.js';
+import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { MessageDispatcher } from './message-dispatcher.js';
+
+/** Options of `server.stdio()`. */
+export interface StdioOptions {
+  /** Default `process.stdin`. */
+  input?: Readable;
+  /** Default `process.stdout`. Nothing but protocol messages is ever written here. */
+  output?: Writable;
+  /** Longest accepted line in bytes (default 4 MiB); longer lines get -32600 and are skipped. */
+  maxLineBytes?: number;
+  /** After stdin EOF, how long requests already received may still finish (default 2000 ms). */
+  drainMs?: number;
+}
+
+/** A running stdio connection. */
+export interface StdioConnection {
+  /**
+   * Resolves after stdin EOF once the requests already received have answered (or `drainMs`
+   * passed, then they are aborted), or at once on `close()`.
+   */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Serves `dispatcher` over newline-delimited JSON-RPC: one message per line in, one per line out.
+ * Requests run concurrently; `notifications/cancelled` aborts the named request and suppresses its
+ * response (R-93).
+ */
+export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions = {}): StdioConnection {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
+  const inFlight = new Map<JsonRpcId, AbortController>();
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let discarding = false;
+  let closed = false;
+  let active = 0;
+  let ended = false;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const drainMs = options.drainMs ?? 2000;
+  let resolveClosed!: () => void;
+  const closedPromise = new Promise<void>((resolve) => (resolveClosed = resolve));
+
+  const write = (json: string): void => {
+    if (!closed) output.write(`${json}\n`);
+  };
+
+  function dispatch(line: Buffer): void {
+    const text = line.toString('utf8');
+    if (text.trim() === '') return;
+    let id: JsonRpcId | undefined;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isJsonObject(parsed)) {
+        if (parsed.method === 'notifications/cancelled' && isJsonObject(parsed.params) && isJsonRpcId(parsed.params.requestId)) {
+          inFlight.get(parsed.params.requestId)?.abort(parsed.params.reason);
+        }
+        if (isJsonRpcId(parsed.id) && typeof parsed.method === 'string') id = parsed.id;
+      }
+    } catch {
+      // The pipeline's decode stage reports the parse error.
+    }
+    const controller = new AbortController();
+    if (id !== undefined) inFlight.set(id, controller);
+    const notify = (notification: JsonRpcNotification): void => {
+      if (!controller.signal.aborted) write(JSON.stringify(notification));
+    };
+    active++;
+    dispatcher.handleMessage({ body: line, transport: 'stdio', header: undefined, signal: controller.signal, notify }).then(
+      (reply) => {
+        if (!controller.signal.aborted && reply.body !== undefined) write(reply.body);
+      },
+      (error: unknown) => {
+        process.stderr.write(`toolwright: stdio message failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      },
+    ).finally(() => {
+      if (id !== undefined && inFlight.get(id) === controller) inFlight.delete(id);
+      active--;
+      if (ended && active === 0) close();
+    });
+  }
+
+  function onData(chunk: Buffer): void {
+    let start = 0;
+    for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, i);
+      start = i + 1;
+      if (discarding) {
+        discarding = false;
+        continue;
+      }
+      let line = pendingBytes === 0 ? piece : Buffer.concat([...pending, piece]);
+      pending = [];
+      pendingBytes = 0;
+      if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
+      dispatch(line);
+    }
+    if (start < chunk.length && !discarding) {
+      const rest = chunk.subarray(start);
+      pendingBytes += rest.length;
+      if (pendingBytes > maxLineBytes) {
+        pending = [];
+        pendingBytes = 0;
+        discarding = true;
+        write(JSON.stringify(invalidRequest(`message exceeds ${maxLineBytes} bytes`).toResponse(undefined)));
+      } else {
+        pending.push(Buffer.from(rest));
+      }
+    }
+  }
+
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    if (drainTimer !== undefined) clearTimeout(drainTimer);
+    input.off('data', onData);
+    input.off('end', onEnd);
+    input.off('close', onEnd);
+    for (const controller of inFlight.values()) controller.abort('stdio closed');
+    inFlight.clear();
+    resolveClosed();
+  }
+
+  function onEnd(): void {
+    if (ended) return;
+    ended = true;
+    input.off('data', onData);
+    if (active === 0) close();
+    else drainTimer = setTimeout(close, drainMs);
+  }
+
+  input.on('data', onData);
+  input.once('end', onEnd);
+  input.once('close', onEnd);
+  return { closed: closedPromise, close };
+}
