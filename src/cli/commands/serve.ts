@@ -1,0 +1,145 @@
+import { basename, extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createServer } from '../../server/create-server.js';
+import type { McpServer } from '../../server/create-server.js';
+import { isTool } from '../../server/define-tool.js';
+import { ServerDefinitionError } from '../../server/tool-registry.js';
+import type { Tool } from '../../server/tool-types.js';
+
+export const summary = 'Serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
+
+const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio]
+
+Serves the module's default export: a server from createServer() or an array of tools from defineTool().
+
+Options:
+  --http <port>          Streamable HTTP on this port (0 picks a free one)
+  --host <addr>          Address to bind (default 127.0.0.1)
+  --path <path>          Endpoint path (default /mcp)
+  --allow-origin <url>   Accept browser requests from this Origin (repeatable)
+  --allow-host <name>    Accept this Host header (repeatable; default loopback names on loopback)
+  --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
+  -h, --help             Show this help
+
+Logs go to stderr. With --stdio the process exits when stdin closes.
+`;
+
+function isServer(value: unknown): value is McpServer {
+  return typeof value === 'object' && value !== null && typeof (value as McpServer).handleMessage === 'function' && typeof (value as McpServer).listen === 'function';
+}
+
+async function loadServer(modulePath: string): Promise<McpServer> {
+  const path = resolve(modulePath);
+  if (['.ts', '.mts', '.cts'].includes(extname(path))) {
+    try {
+      const api = (await import('tsx/esm/api')) as { register: () => unknown };
+      api.register();
+    } catch {
+      throw new UsageError(`${modulePath} is TypeScript but the tsx loader is not available; build it to JavaScript or install tsx`);
+    }
+  }
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof ServerDefinitionError) throw error;
+    throw new UsageError(`cannot load ${modulePath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const exported = namespace.default;
+  if (isServer(exported)) return exported;
+  if (Array.isArray(exported)) {
+    const notTools = exported.map((t, i) => (isTool(t) ? -1 : i)).filter((i) => i >= 0);
+    if (notTools.length > 0) throw new UsageError(`${modulePath}: default export item(s) ${notTools.join(', ')} are not tools from defineTool()`);
+    return createServer({ name: basename(path, extname(path)), version: '0.0.0', tools: exported as Tool<unknown>[] });
+  }
+  throw new UsageError(`${modulePath}: the default export must be a server from createServer() or an array of tools from defineTool()${exported === undefined ? ' (there is no default export)' : ''}`);
+}
+
+class UsageError extends Error {}
+
+/** `toolwright serve`: exit code 0 after a clean shutdown, 1 for an invalid server, 2 for bad usage. */
+export async function run(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        http: { type: 'string' },
+        host: { type: 'string' },
+        path: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
+        'allow-host': { type: 'string', multiple: true },
+        stdio: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`toolwright serve: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    process.stderr.write(`toolwright serve: expected exactly one module, got ${positionals.length}\n\n${HELP}`);
+    return 2;
+  }
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (!/^\d+$/.test(values.http) || port > 65535) {
+      process.stderr.write(`toolwright serve: --http needs a port number 0-65535, got ${JSON.stringify(values.http)}\n`);
+      return 2;
+    }
+  } else if (values.host !== undefined || values.path !== undefined) {
+    process.stderr.write('toolwright serve: --host and --path only apply with --http <port>\n');
+    return 2;
+  }
+  const useStdio = values.stdio === true || port === undefined;
+
+  let server: McpServer;
+  try {
+    server = await loadServer(positionals[0] as string);
+  } catch (error) {
+    process.stderr.write(`toolwright serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof ServerDefinitionError ? 1 : 2;
+  }
+
+  const stopped: Promise<string>[] = [];
+  if (port !== undefined) {
+    try {
+      const listener = await server.listen({
+        port,
+        host: values.host ?? '127.0.0.1',
+        ...(values.path !== undefined ? { path: values.path } : {}),
+        ...(values['allow-origin'] !== undefined ? { allowedOrigins: values['allow-origin'] } : {}),
+        ...(values['allow-host'] !== undefined ? { allowedHosts: values['allow-host'] } : {}),
+      });
+      process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url}\n`);
+    } catch (error) {
+      process.stderr.write(`toolwright serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+  if (useStdio) {
+    const connection = server.stdio();
+    process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} on stdio\n`);
+    stopped.push(connection.closed.then(() => 'stdin closed'));
+  }
+  stopped.push(
+    new Promise((done) => {
+      const onSignal = (signal: NodeJS.Signals): void => done(signal);
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }),
+  );
+  const reason = await Promise.race(stopped);
+  process.stderr.write(`toolwright: stopping (${reason})\n`);
+  await server.close();
+  // Signal listeners and stdin keep the event loop alive; the server is closed, so leave now.
+  process.exit(0);
+}
