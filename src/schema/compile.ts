@@ -2,26 +2,42 @@ import { SchemaCompileError } from './compile-error.js';
 import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
-import { fastPathBlocker } from './route.js';
+import { planFastPath } from './route.js';
+import { normaliseFastErrors } from './normalise-fast.js';
+import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
+import { assertMetaValid } from './meta-check.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
 import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationResult } from './types.js';
 
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as unknown as SchemaError[] }) as ValidationResult;
+
+/**
+ * An invalid result whose messages are built on first read: a caller that only looks at `valid`
+ * (or rejects on the first failure) pays nothing for formatting. JSON.stringify sees both fields.
+ */
+class LazyInvalidResult implements ValidationResult {
+  readonly valid = false;
+  #raw: readonly ErrorObject[] | undefined;
+  #errors: SchemaError[] | undefined;
+  constructor(raw: readonly ErrorObject[]) { this.#raw = raw; }
+  get errors(): SchemaError[] {
+    if (this.#errors === undefined) { this.#errors = normaliseFastErrors(this.#raw!); this.#raw = undefined; }
+    return this.#errors;
+  }
+  toJSON(): { valid: false; errors: SchemaError[] } { return { valid: false, errors: this.errors }; }
+}
 
 class Compiled implements CompiledSchema {
   readonly schema: object | boolean;
   readonly dialect: Dialect;
   readonly engine: 'fast' | 'compliant';
   readonly validate: (instance: unknown) => ValidationResult;
-  constructor(schema: object | boolean, dialect: Dialect, engine: 'fast' | 'compliant', check: (instance: unknown) => SchemaError[] | undefined) {
+  constructor(schema: object | boolean, dialect: Dialect, engine: 'fast' | 'compliant', validate: (instance: unknown) => ValidationResult) {
     this.schema = schema;
     this.dialect = dialect;
     this.engine = engine;
-    this.validate = (instance: unknown) => {
-      const errors = check(instance);
-      return errors === undefined || errors.length === 0 ? VALID : { valid: false, errors };
-    };
+    this.validate = validate;
   }
 }
 
@@ -74,10 +90,19 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
 
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
   const dialect = detectDialect(schema, options?.remotes);
+  assertMetaValid(schema, dialect);
   const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
-  if (fastPathBlocker(schema, dialect, formatAssertion) === undefined) {
-    return new Compiled(schema, dialect, 'fast', compileFast(schema, dialect, formatAssertion));
+  const plan = planFastPath(schema, dialect, formatAssertion);
+  if (plan.blocker === undefined) {
+    const fast = compileFast(schema, dialect, formatAssertion, plan);
+    return new Compiled(schema, dialect, 'fast', (instance) => {
+      const raw = fast(instance);
+      return raw === undefined ? VALID : new LazyInvalidResult(raw);
+    });
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
-  return new Compiled(schema, dialect, 'compliant', check);
+  return new Compiled(schema, dialect, 'compliant', (instance) => {
+    const errors = check(instance);
+    return errors.length === 0 ? VALID : { valid: false, errors };
+  });
 }

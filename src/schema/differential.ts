@@ -1,7 +1,8 @@
 import { detectDialect } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
-import { fastPathBlocker } from './route.js';
+import { planFastPath } from './route.js';
+import { normaliseFastErrors } from './normalise-fast.js';
 import type { SchemaError } from './types.js';
 
 /** Both engines compiled on one schema, for the differential test and the suite runner. */
@@ -15,7 +16,8 @@ export function compileBothEngines(schema: object | boolean, options: { remotes?
   const dialect = detectDialect(schema, options.remotes);
   const compliant = compileCompliant(schema, dialect, { remotes: options.remotes, formatAssertion: options.formatAssertion === true });
   const formatAssertion = options.formatAssertion === true;
-  if (fastPathBlocker(schema, dialect, formatAssertion) !== undefined) return { compliant, fast: undefined };
-  const fast = compileFast(schema, dialect, formatAssertion);
-  return { compliant, fast: (instance) => fast(instance) ?? [] };
+  const plan = planFastPath(schema, dialect, formatAssertion);
+  if (plan.blocker !== undefined) return { compliant, fast: undefined };
+  const fast = compileFast(schema, dialect, formatAssertion, plan);
+  return { compliant, fast: (instance) => { const raw = fast(instance); return raw === undefined ? [] : normaliseFastErrors(raw); } };
 }

@@ -21,9 +21,33 @@ function decodeFragment(ref: string): string | undefined {
  * this accepts.
  */
 export function fastPathBlocker(schema: object | boolean, dialect: Dialect, formatAssertion: boolean): string | undefined {
-  if (typeof schema === 'boolean') return undefined;
+  return planFastPath(schema, dialect, formatAssertion).blocker;
+}
+
+/** How the fast engine must run a schema, or why it cannot. */
+export interface FastPathPlan {
+  /** Set when the compliant engine must run the schema. */
+  blocker: string | undefined;
+  /**
+   * A property name the schema mentions also exists on Object.prototype ("constructor", "toString"):
+   * Ajv must then test own properties, which is ~3x slower, so it is only turned on when needed.
+   */
+  ownProperties: boolean;
+  /** Some `$ref` is "#": Ajv needs a base URI to resolve the root. */
+  refsRoot: boolean;
+}
+
+const mentionsInherited = (names: Iterable<unknown>): boolean => {
+  for (const name of names) if (typeof name === 'string' && (name in Object.prototype || name === '__proto__')) return true;
+  return false;
+};
+
+/** See {@link fastPathBlocker}; also says which Ajv configuration the schema needs. */
+export function planFastPath(schema: object | boolean, dialect: Dialect, formatAssertion: boolean): FastPathPlan {
+  const plan: FastPathPlan = { blocker: undefined, ownProperties: false, refsRoot: false };
+  if (typeof schema === 'boolean') return plan;
   const rootSchema = (schema as { $schema?: unknown }).$schema;
-  if (rootSchema !== undefined && (typeof rootSchema !== 'string' || dialectOfUri(rootSchema) === undefined)) return 'custom meta-schema';
+  if (rootSchema !== undefined && (typeof rootSchema !== 'string' || dialectOfUri(rootSchema) === undefined)) return { ...plan, blocker: 'custom meta-schema' };
   const visited = new Set<string>();
   const refs: Array<[string, string]> = [];
   let blocker: string | undefined;
@@ -39,18 +63,29 @@ export function fastPathBlocker(schema: object | boolean, dialect: Dialect, form
     // Ajv's generated code mishandles an own "__proto__" property.
     if ((typeof s.properties === 'object' && s.properties !== null && Object.prototype.hasOwnProperty.call(s.properties, '__proto__'))
       || (Array.isArray(s.required) && s.required.includes('__proto__'))) { blocker = `"__proto__" property at ${node.pointer}`; return 'skip'; }
+    if (!plan.ownProperties) {
+      for (const key of ['properties', 'dependentRequired', 'dependentSchemas', 'dependencies']) {
+        const map = s[key];
+        if (typeof map === 'object' && map !== null && !Array.isArray(map)) {
+          if (mentionsInherited(Object.keys(map))) plan.ownProperties = true;
+          for (const list of Object.values(map)) if (Array.isArray(list) && mentionsInherited(list)) plan.ownProperties = true;
+        }
+      }
+      if (Array.isArray(s.required) && mentionsInherited(s.required)) plan.ownProperties = true;
+    }
     if (formatAssertion && s.format !== undefined) { blocker = `asserted format at ${node.pointer}`; return 'skip'; }
     if (Object.prototype.hasOwnProperty.call(s, '$ref')) {
       if (typeof s.$ref !== 'string' || !s.$ref.startsWith('#')) { blocker = `non-local $ref at ${node.pointer}`; return 'skip'; }
       if (dialect === 'draft-07' && Object.keys(s).some((k) => !INERT_BESIDE_REF.has(k))) { blocker = `draft-07 $ref with siblings at ${node.pointer}`; return 'skip'; }
+      if (s.$ref === '#') plan.refsRoot = true;
       refs.push([node.pointer, s.$ref]);
     }
     return undefined;
   }, { dialect });
-  if (blocker) return blocker;
+  if (blocker) return { ...plan, blocker };
   for (const [at, ref] of refs) {
     const target = decodeFragment(ref);
-    if (target === undefined || !visited.has(target)) return `$ref ${JSON.stringify(ref)} at ${at} does not point at a subschema`;
+    if (target === undefined || !visited.has(target)) return { ...plan, blocker: `$ref ${JSON.stringify(ref)} at ${at} does not point at a subschema` };
   }
-  return undefined;
+  return plan;
 }

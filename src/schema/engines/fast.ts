@@ -5,8 +5,8 @@ import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
-import { normaliseFastErrors } from '../normalise-fast.js';
-import type { Dialect, SchemaError } from '../types.js';
+import type { FastPathPlan } from '../route.js';
+import type { Dialect } from '../types.js';
 
 type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv>;
 
@@ -18,15 +18,16 @@ const instances = new Map<string, AjvInstance>();
 /**
  * One Ajv per dialect and format mode. Meta-schema checks and `$ref` resolution are ours (done
  * before this point), so Ajv runs with validateSchema off and no meta-schemas: that keeps the
- * first compile cheap. ownProperties: inherited names like "constructor" must not satisfy
- * `required`. strict off: spec-valid schemas (`if` without `then`, ...) must compile.
+ * first compile cheap. ownProperties (only for schemas naming an Object.prototype property, see
+ * planFastPath): inherited names like "constructor" must not satisfy `required`. strict off:
+ * spec-valid schemas (`if` without `then`, ...) must compile.
  */
-function ajvFor(dialect: Dialect, formatAssertion: boolean): AjvInstance {
-  const key = `${dialect}|${formatAssertion}`;
+function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boolean): AjvInstance {
+  const key = `${dialect}|${formatAssertion}|${ownProperties}`;
   let ajv = instances.get(key);
   if (!ajv) {
     const options: Options = {
-      strict: false, allErrors: true, ownProperties: true, verbose: true, validateSchema: false, meta: false,
+      strict: false, allErrors: true, ownProperties, verbose: true, validateSchema: false, meta: false,
       addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
     };
     ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
@@ -36,18 +37,21 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean): AjvInstance {
   return ajv;
 }
 
-/** Validation by Ajv's generated code: returns undefined when valid. */
-export type FastValidator = (instance: unknown) => SchemaError[] | undefined;
+/**
+ * Validation by Ajv's generated code: returns undefined when valid, else Ajv's raw errors (turned
+ * into SchemaErrors only when someone reads them, see {@link normaliseFastErrors}).
+ */
+export type FastValidator = (instance: unknown) => readonly ErrorObject[] | undefined;
 
-/** Compile on the fast engine. Only call for schemas {@link isFastPathEligible} accepted. */
-export function compileFast(schema: object | boolean, dialect: Dialect, formatAssertion: boolean): FastValidator {
+/** Compile on the fast engine. Only call for schemas planFastPath accepted. */
+export function compileFast(schema: object | boolean, dialect: Dialect, formatAssertion: boolean, plan: FastPathPlan): FastValidator {
   let validate: ValidateFunction;
   try {
     // A private base URI lets "#" (root) references resolve without registering the schema anywhere.
-    const rooted = typeof schema === 'boolean' ? schema : { ...schema, $id: `urn:toolwright:fast:${++serial}` };
-    validate = ajvFor(dialect, formatAssertion).compile(rooted as object);
+    const rooted = typeof schema === 'boolean' || !plan.refsRoot ? schema : { ...schema, $id: `urn:toolwright:fast:${++serial}` };
+    validate = ajvFor(dialect, formatAssertion, plan.ownProperties).compile(rooted as object);
   } catch (error) {
     throw new SchemaCompileError('', `fast engine refused the schema: ${(error as Error).message}`);
   }
-  return (instance: unknown) => (validate(instance) ? undefined : normaliseFastErrors(validate.errors as ErrorObject[]));
+  return (instance: unknown) => (validate(instance) ? undefined : validate.errors!);
 }
