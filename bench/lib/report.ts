@@ -1,0 +1,170 @@
+// The benchmark's output: one JSON document with every sample, and the markdown summary derived
+// from it (ratios against the bare reference of the same run, and the issue's targets).
+import type { ColdStartResult } from './suites/cold-start.js';
+import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
+import type { SchemaBenchResult } from './suites/schema-bench.js';
+import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
+import type { ServerId } from './servers.js';
+import { ratio } from './stats.js';
+
+export interface RunInfo {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly mode: 'full' | 'quick';
+  readonly node: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly loadAverageBefore: readonly number[];
+  readonly loadAverageAfter: readonly number[];
+  readonly gitCommit: string;
+  readonly build: string;
+  readonly settings: Record<string, unknown>;
+}
+
+export interface BenchReport {
+  readonly run: RunInfo;
+  readonly httpCall?: HttpSuiteResult;
+  readonly httpCatalog?: HttpSuiteResult;
+  readonly toolsList?: HttpSuiteResult;
+  readonly stdio?: StdioSuiteResult;
+  readonly coldStart?: ColdStartResult;
+  readonly schema?: SchemaBenchResult;
+  readonly targets: TargetCheck[];
+}
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly verdict: 'met' | 'MISSED' | 'not measured';
+}
+
+const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright' };
+
+const fmt = (value: number | undefined, digits = 0): string => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
+const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
+const mib = (kb: number | undefined): string => (kb === undefined ? '—' : (kb / 1024).toFixed(1));
+
+function find(suite: HttpSuiteResult | undefined, id: ServerId): HttpServerOutcome | undefined {
+  return suite?.servers.find((server) => server.id === id);
+}
+
+/** Evaluate the issue's targets against this run (same-run ratios only). */
+export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const bare = find(report.httpCall, 'bare');
+  const tw = find(report.httpCall, 'toolwright');
+  const bare32 = bare?.byConcurrency['32'];
+  const tw32 = tw?.byConcurrency['32'];
+  const httpOk = bare32 !== undefined && tw32 !== undefined && tw?.error === undefined && bare?.error === undefined;
+  const rpsRatio = httpOk ? ratio(tw32.rps, bare32.rps) : Number.NaN;
+  checks.push({ target: 'HTTP tools/call, c=32: req/s ≥ 0.70× bare', measured: httpOk ? `${times(rpsRatio)} (${fmt(tw32.rps)} vs ${fmt(bare32.rps)} req/s)` : tw?.error ?? 'Toolwright not measured', verdict: !httpOk ? 'not measured' : rpsRatio >= 0.7 ? 'met' : 'MISSED' });
+  const p99Ratio = httpOk ? ratio(tw32.p99Ms, bare32.p99Ms) : Number.NaN;
+  checks.push({ target: 'HTTP tools/call, c=32: p99 ≤ 2× bare', measured: httpOk ? `${times(p99Ratio)} (${fmt(tw32.p99Ms, 2)} vs ${fmt(bare32.p99Ms, 2)} ms)` : 'Toolwright not measured', verdict: !httpOk ? 'not measured' : p99Ratio <= 2 ? 'met' : 'MISSED' });
+  const twRss = httpOk ? tw?.peakRssKb : undefined;
+  const bareRss = httpOk ? bare?.peakRssKb : undefined;
+  const rssOk = twRss !== undefined && bareRss !== undefined;
+  const rssRatio = rssOk ? ratio(twRss, bareRss) : Number.NaN;
+  checks.push({ target: 'Peak RSS under HTTP load ≤ 1.5× bare', measured: rssOk ? `${times(rssRatio)} (${mib(twRss)} vs ${mib(bareRss)} MiB)` : 'Toolwright not measured', verdict: !rssOk ? 'not measured' : rssRatio <= 1.5 ? 'met' : 'MISSED' });
+  const stdioBare = report.stdio?.servers.find((s) => s.id === 'bare');
+  const stdioTw = report.stdio?.servers.find((s) => s.id === 'toolwright');
+  const stdioOk = stdioBare?.median !== undefined && stdioTw?.median !== undefined && stdioTw.error === undefined;
+  const stdioRatio = stdioOk ? ratio(stdioTw.median!, stdioBare.median!) : Number.NaN;
+  checks.push({ target: 'stdio round trips ≥ 0.80× bare stdio', measured: stdioOk ? `${times(stdioRatio)} (${fmt(stdioTw.median)} vs ${fmt(stdioBare.median)} /s)` : stdioTw?.error ?? 'Toolwright not measured', verdict: !stdioOk ? 'not measured' : stdioRatio >= 0.8 ? 'met' : 'MISSED' });
+  const cold = report.coldStart?.servers.find((s) => s.id === 'toolwright');
+  const coldOk = cold?.overNodeMs !== undefined && cold.error === undefined;
+  checks.push({ target: 'Cold start to first server/discover ≤ 150 ms over `node -e 0`', measured: coldOk ? `${fmt(cold.overNodeMs, 1)} ms (${fmt(cold.medianMs, 1)} ms total, node -e 0 ${fmt(report.coldStart?.nodeBaselineMs, 1)} ms)` : cold?.error ?? 'Toolwright not measured', verdict: !coldOk ? 'not measured' : cold.overNodeMs! <= 150 ? 'met' : 'MISSED' });
+  return checks;
+}
+
+function httpTable(suite: HttpSuiteResult, extra?: (outcome: HttpServerOutcome, connections: number) => string, extraHeader?: string): string[] {
+  const bare = find(suite, 'bare');
+  const head = `| server | conc. | req/s (median) | × bare | p50 ms | p99 ms | p99 × bare | peak RSS MiB | RSS × bare |${extraHeader === undefined ? '' : ` ${extraHeader} |`}`;
+  const rule = `|---|---:|---:|---:|---:|---:|---:|---:|---:|${extraHeader === undefined ? '' : '---:|'}`;
+  const lines = [head, rule];
+  for (const outcome of suite.servers) {
+    if (outcome.error !== undefined) {
+      lines.push(`| ${LABEL[outcome.id]} | — | not measured: ${outcome.error.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 240)} |`);
+      continue;
+    }
+    for (const connections of suite.concurrencies) {
+      const cell = outcome.byConcurrency[String(connections)];
+      const ref = bare?.error === undefined ? bare?.byConcurrency[String(connections)] : undefined;
+      if (cell === undefined) continue;
+      const rssRatio = outcome.peakRssKb !== undefined && bare?.peakRssKb !== undefined ? ratio(outcome.peakRssKb, bare.peakRssKb) : Number.NaN;
+      lines.push(`| ${LABEL[outcome.id]} | ${connections} | ${fmt(cell.rps)} | ${ref === undefined ? '—' : times(ratio(cell.rps, ref.rps))} | ${fmt(cell.p50Ms, 2)} | ${fmt(cell.p99Ms, 2)} | ${ref === undefined ? '—' : times(ratio(cell.p99Ms, ref.p99Ms))} | ${mib(outcome.peakRssKb)} | ${times(rssRatio)} |${extra === undefined ? '' : ` ${extra(outcome, connections)} |`}`);
+    }
+  }
+  return lines;
+}
+
+export function renderMarkdown(report: BenchReport): string {
+  const run = report.run;
+  const out: string[] = [];
+  out.push('# Toolwright benchmarks', '');
+  out.push(`Run ${run.startedAt} → ${run.finishedAt} (${run.mode} mode), Node ${run.node}, ${run.cpu} × ${run.cores} cores, load average before ${run.loadAverageBefore.map((n) => n.toFixed(2)).join(' / ')}, after ${run.loadAverageAfter.map((n) => n.toFixed(2)).join(' / ')}. Commit \`${run.gitCommit}\`. Build: ${run.build}.`, '');
+  out.push('Every server runs from compiled JavaScript in its own process; load comes from a separate autocannon process; every answer is checked before measuring and every answer under load must equal the verified body. Ratios compare with the bare reference measured in this same run. Medians over interleaved rounds; latency percentiles from full-resolution per-request timings.', '');
+  out.push(`Settings: \`${JSON.stringify(run.settings)}\``, '');
+
+  out.push('## Targets (issue 5)', '', '| target | measured | verdict |', '|---|---|---|');
+  for (const check of report.targets) out.push(`| ${check.target} | ${check.measured.replace(/\|/g, '\\|').slice(0, 300)} | ${check.verdict} |`);
+  out.push('');
+
+  if (report.httpCall !== undefined) {
+    out.push(`## HTTP \`tools/call\` (calculate_sum, catalog of ${report.httpCall.catalogSize})`, '', `${report.httpCall.rounds} rounds × ${report.httpCall.durationSec} s per cell.`, '');
+    out.push(...httpTable(report.httpCall), '');
+  }
+  if (report.httpCatalog !== undefined) {
+    const single = report.httpCall;
+    out.push(`## HTTP \`tools/call\` inside a catalog of ${report.httpCatalog.catalogSize} tools`, '', 'Same call; the server also registers filler tools. A stateless server should not pay per request for its catalog: "vs 1 tool" is req/s here divided by req/s with the 1-tool catalog, same concurrency, same run.', '');
+    out.push(...httpTable(report.httpCatalog, (outcome, connections) => {
+      const one = single?.servers.find((s) => s.id === outcome.id)?.byConcurrency[String(connections)];
+      const here = outcome.byConcurrency[String(connections)];
+      return one === undefined || here === undefined ? '—' : times(ratio(here.rps, one.rps));
+    }, 'vs 1 tool'), '');
+  }
+  if (report.toolsList !== undefined) {
+    const list = report.toolsList;
+    out.push(`## \`tools/list\` on ${list.catalogSize} tools`, '', `One page, concurrency ${list.concurrencies.join('/')}, ${list.rounds} rounds × ${list.durationSec} s.`, '');
+    out.push('| server | answer bytes | req/s (median) | p50 ms | p99 ms | peak RSS MiB |', '|---|---:|---:|---:|---:|---:|');
+    for (const outcome of list.servers) {
+      if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
+      const cell = outcome.byConcurrency[String(list.concurrencies[0])];
+      out.push(`| ${LABEL[outcome.id]} | ${outcome.answerBytes ?? '—'} | ${fmt(cell?.rps)} | ${fmt(cell?.p50Ms, 2)} | ${fmt(cell?.p99Ms, 2)} | ${mib(outcome.peakRssKb)} |`);
+    }
+    out.push('');
+  }
+  if (report.stdio !== undefined) {
+    const stdio = report.stdio;
+    const bare = stdio.servers.find((s) => s.id === 'bare');
+    out.push(`## stdio: ${stdio.calls} sequential \`tools/call\` round trips`, '', `${stdio.rounds} interleaved rounds; one client, each answer parsed and checked.`, '');
+    out.push('| server | round trips/s (median) | × bare stdio | rounds | peak RSS MiB |', '|---|---:|---:|---|---:|');
+    for (const outcome of stdio.servers) {
+      if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.median)} | ${bare?.median === undefined ? '—' : times(ratio(outcome.median ?? Number.NaN, bare.median))} | ${outcome.roundTripsPerSec.map((r) => r.toFixed(0)).join(', ')} | ${mib(outcome.peakRssKb)} |`);
+    }
+    out.push('');
+  }
+  if (report.coldStart !== undefined) {
+    const cold = report.coldStart;
+    out.push('## Cold start (spawn → first answered `server/discover` over stdio)', '', `${cold.repetitions} repetitions; \`node -e 0\` (spawn to exit) median ${fmt(cold.nodeBaselineMs, 1)} ms in the same run.`, '');
+    out.push('| server | median ms | over `node -e 0` ms | samples ms |', '|---|---:|---:|---|');
+    for (const outcome of cold.servers) {
+      if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianMs, 1)} | ${fmt(outcome.overNodeMs, 1)} | ${outcome.samplesMs.map((s) => s.toFixed(0)).join(', ')} |`);
+    }
+    out.push('');
+  }
+  const rejections = report.httpCall?.servers.filter((s) => s.rejections !== undefined) ?? [];
+  if (rejections.length > 0 || report.stdio !== undefined) {
+    out.push('## Validation is on (checked before timing)', '', 'Schema-violating `calculate_sum` arguments sent to each validating server; none may execute the tool.', '');
+    out.push('| server | input | answer |', '|---|---|---|');
+    for (const outcome of rejections) for (const [input, answer] of Object.entries(outcome.rejections ?? {})) out.push(`| ${LABEL[outcome.id]} (HTTP) | ${input} | ${answer} |`);
+    for (const outcome of report.stdio?.servers ?? []) if (outcome.rejection !== undefined) out.push(`| ${LABEL[outcome.id]} (stdio) | a is a string | ${outcome.rejection} |`);
+    out.push('');
+  }
+  if (report.schema !== undefined) {
+    out.push('## Schema engine vs Ajv (`npm run bench:schema`)', '', `Status: ${report.schema.note}.`, '');
+    if (report.schema.output !== '') out.push('```text', report.schema.output.slice(0, 20000), '```', '');
+  }
+  return out.join('\n');
+}

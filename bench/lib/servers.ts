@@ -1,0 +1,38 @@
+// The servers under test and where their compiled programs live.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export type ServerId = 'bare' | 'sdk' | 'toolwright';
+
+export interface ServerUnderTest {
+  readonly id: ServerId;
+  readonly label: string;
+  /** Compiled HTTP server program. */
+  readonly httpScript: string;
+  /** Compiled stdio server program. */
+  readonly stdioScript: string;
+  /** Whether the server validates arguments against the schema (the bare reference does not). */
+  readonly validates: boolean;
+}
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where `bench/tsconfig.json` compiles the server and load-generator programs. */
+export const COMPILED_DIR = join(REPO_ROOT, '.cache', 'bench');
+export const LOAD_WORKER = join(COMPILED_DIR, 'load', 'autocannon-worker.js');
+
+function compiled(name: string): string {
+  return join(COMPILED_DIR, 'servers', `${name}.js`);
+}
+
+export const SERVERS: readonly ServerUnderTest[] = [
+  { id: 'bare', label: 'bare node:http / stdio (no validation)', httpScript: compiled('bare-http'), stdioScript: compiled('bare-stdio'), validates: false },
+  { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), validates: true },
+  { id: 'toolwright', label: 'Toolwright', httpScript: compiled('toolwright-http'), stdioScript: compiled('toolwright-stdio'), validates: true },
+];
+
+/** Why Toolwright cannot be measured in this checkout, or null when its build is present. */
+export function toolwrightMissing(): string | null {
+  if (!existsSync(join(REPO_ROOT, 'dist', 'index.js'))) return 'dist/index.js does not exist (src/index.ts not built: `npm run build`)';
+  return null;
+}

@@ -1,0 +1,169 @@
+// HTTP load suite: the same request against every server, warm-up first, then interleaved rounds
+// (every round visits every concurrency and every server, in a rotating order) so that drift in
+// machine load hits all servers alike.
+import { checkListAnswer, checkSumAnswer, parseRpcBody, rejectionOf } from '../answers.js';
+import { postRpc } from '../http-client.js';
+import { loadProblems, runLoad, type LoadResult } from '../http-load.js';
+import { peakRssKb, startHttpServer, stopProcess, type RunningHttpServer } from '../processes.js';
+import { LOAD_WORKER, type ServerId, type ServerUnderTest } from '../servers.js';
+import { median } from '../stats.js';
+import { callSumRequest, httpHeadersFor, listToolsRequest, MCP_PATH, type JsonRpcRequest } from '../../shared/mcp.js';
+
+export type HttpWorkload = 'tools/call' | 'tools/list';
+
+export interface HttpSuiteOptions {
+  readonly name: string;
+  readonly workload: HttpWorkload;
+  readonly catalogSize: number;
+  readonly concurrencies: readonly number[];
+  readonly rounds: number;
+  readonly durationSec: number;
+  readonly warmupSec: number;
+  readonly log: (line: string) => void;
+  /** Extra node flags for the server processes (e.g. `--cpu-prof`). */
+  readonly nodeFlags?: readonly string[];
+}
+
+export interface HttpCell {
+  readonly rounds: LoadResult[];
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+export interface HttpServerOutcome {
+  readonly id: ServerId;
+  /** Set when the server could not be measured; no numbers are reported for it then. */
+  error?: string;
+  /** Bytes of one verified answer body. */
+  answerBytes?: number;
+  /** How the server answered schema-violating arguments (validating servers only). */
+  rejections?: Record<string, string>;
+  /** Peak RSS (VmHWM) after all rounds, KiB. */
+  peakRssKb?: number;
+  readonly byConcurrency: Record<string, HttpCell>;
+}
+
+export interface HttpSuiteResult {
+  readonly name: string;
+  readonly workload: HttpWorkload;
+  readonly catalogSize: number;
+  readonly concurrencies: readonly number[];
+  readonly rounds: number;
+  readonly durationSec: number;
+  readonly servers: HttpServerOutcome[];
+}
+
+const BAD_ARGUMENTS: Record<string, Record<string, unknown>> = {
+  'a is a string': { a: '20', b: 22 },
+  'extra property c': { a: 20, b: 22, c: 1 },
+  'b missing': { a: 20 },
+  'a is 1.5': { a: 1.5, b: 22 },
+};
+
+async function verify(server: ServerUnderTest, running: RunningHttpServer, options: HttpSuiteOptions, outcome: HttpServerOutcome): Promise<string> {
+  const message: JsonRpcRequest = options.workload === 'tools/call' ? callSumRequest(1) : listToolsRequest(1);
+  const answer = await postRpc(running.port, message);
+  if (answer.status !== 200) throw new Error(`${options.workload} answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+  const parsed = parseRpcBody(answer.contentType, answer.body);
+  if (options.workload === 'tools/call') checkSumAnswer(parsed, 1);
+  else checkListAnswer(parsed, 1, options.catalogSize);
+  outcome.answerBytes = answer.bytes;
+  if (server.validates && options.workload === 'tools/call') {
+    const rejections: Record<string, string> = {};
+    for (const [label, args] of Object.entries(BAD_ARGUMENTS)) {
+      const bad = await postRpc(running.port, callSumRequest(2, args));
+      const rejection = rejectionOf(parseRpcBody(bad.contentType, bad.body));
+      if (rejection === null) throw new Error(`claims to validate but executed calculate_sum with ${label}: ${bad.body.slice(0, 300)}`);
+      rejections[label] = `HTTP ${bad.status}, ${rejection}`;
+    }
+    outcome.rejections = rejections;
+  }
+  // A second identical request must give the identical body, or expectBody would be meaningless.
+  const again = await postRpc(running.port, message);
+  if (again.body !== answer.body) throw new Error('two identical requests produced different bodies; cannot verify answers under load');
+  return answer.body;
+}
+
+export async function runHttpSuite(servers: readonly ServerUnderTest[], options: HttpSuiteOptions): Promise<HttpSuiteResult> {
+  const outcomes: HttpServerOutcome[] = servers.map((server) => ({ id: server.id, byConcurrency: {} }));
+  const running = new Map<ServerId, { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }>();
+  const message: JsonRpcRequest = options.workload === 'tools/call' ? callSumRequest(1) : listToolsRequest(1);
+  const payload = JSON.stringify(message);
+  const headers = httpHeadersFor(message);
+
+  try {
+    for (const [index, server] of servers.entries()) {
+      const outcome = outcomes[index]!;
+      let started: RunningHttpServer | undefined;
+      try {
+        started = await startHttpServer(server.httpScript, ['--port', '0', '--tools', String(options.catalogSize)], options.nodeFlags ?? []);
+        const body = await verify(server, started, options, outcome);
+        running.set(server.id, { server, process: started, body, outcome });
+        options.log(`  ${options.name}: ${server.id} verified (${outcome.answerBytes} B answer)`);
+      } catch (error) {
+        outcome.error = error instanceof Error ? error.message : String(error);
+        options.log(`  ${options.name}: ${server.id} NOT MEASURED: ${outcome.error}`);
+        if (started !== undefined) await stopProcess(started.child);
+      }
+    }
+
+    const jobFor = (entry: { process: RunningHttpServer; body: string }, connections: number, durationSec: number) => ({
+      url: `http://127.0.0.1:${entry.process.port}${MCP_PATH}`,
+      connections, durationSec, body: payload, headers, expectBody: entry.body, timeoutSec: 10,
+    });
+
+    const measure = async (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }, connections: number, durationSec: number): Promise<LoadResult | null> => {
+      if (entry.outcome.error !== undefined) return null;
+      try {
+        const result = await runLoad(LOAD_WORKER, jobFor(entry, connections, durationSec));
+        const problems = loadProblems(result);
+        if (problems.length > 0) throw new Error(`c=${connections}: ${problems.join('; ')}`);
+        return result;
+      } catch (error) {
+        entry.outcome.error = error instanceof Error ? error.message : String(error);
+        options.log(`  ${options.name}: ${entry.server.id} FAILED under load: ${entry.outcome.error}`);
+        return null;
+      }
+    };
+
+    const entries = [...running.values()];
+    const warmupConnections = Math.max(...options.concurrencies);
+    for (const entry of entries) await measure(entry, warmupConnections, options.warmupSec);
+
+    const samples = new Map<string, LoadResult[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const connections of options.concurrencies) {
+        const order = entries.map((_, i) => entries[(i + round) % entries.length]!);
+        for (const entry of order) {
+          const result = await measure(entry, connections, options.durationSec);
+          if (result === null) continue;
+          const key = `${entry.server.id}@${connections}`;
+          samples.set(key, [...(samples.get(key) ?? []), result]);
+          options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`);
+        }
+      }
+    }
+
+    for (const entry of entries) {
+      if (entry.outcome.error !== undefined) continue;
+      entry.outcome.peakRssKb = peakRssKb(entry.process.pid);
+      for (const connections of options.concurrencies) {
+        const rounds = samples.get(`${entry.server.id}@${connections}`) ?? [];
+        entry.outcome.byConcurrency[String(connections)] = {
+          rounds,
+          rps: median(rounds.map((r) => r.rps)),
+          p50Ms: median(rounds.map((r) => r.p50Ms)),
+          p99Ms: median(rounds.map((r) => r.p99Ms)),
+        };
+      }
+    }
+  } finally {
+    await Promise.all([...running.values()].map((entry) => stopProcess(entry.process.child)));
+  }
+
+  return {
+    name: options.name, workload: options.workload, catalogSize: options.catalogSize,
+    concurrencies: options.concurrencies, rounds: options.rounds, durationSec: options.durationSec, servers: outcomes,
+  };
+}

@@ -1,0 +1,96 @@
+// stdio suite: one client, strictly sequential `tools/call` round trips over stdin/stdout, every
+// answer checked. Rounds are interleaved across servers like the HTTP suite.
+import { checkSumAnswer, rejectionOf } from '../answers.js';
+import type { ServerId, ServerUnderTest } from '../servers.js';
+import { median } from '../stats.js';
+import { StdioSession, within } from '../stdio-session.js';
+import { callSumRequest } from '../../shared/mcp.js';
+
+export interface StdioSuiteOptions {
+  readonly calls: number;
+  readonly warmupCalls: number;
+  readonly rounds: number;
+  readonly log: (line: string) => void;
+}
+
+export interface StdioServerOutcome {
+  readonly id: ServerId;
+  error?: string;
+  rejection?: string;
+  readonly roundTripsPerSec: number[];
+  median?: number;
+  peakRssKb?: number;
+}
+
+export interface StdioSuiteResult {
+  readonly calls: number;
+  readonly rounds: number;
+  readonly servers: StdioServerOutcome[];
+}
+
+let nextId = 10;
+
+async function sequentialCalls(session: StdioSession, count: number): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    const id = nextId++;
+    const line = await session.exchange(JSON.stringify(callSumRequest(id)));
+    checkSumAnswer(JSON.parse(line) as Parameters<typeof checkSumAnswer>[0], id);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return count / seconds;
+}
+
+export async function runStdioSuite(servers: readonly ServerUnderTest[], options: StdioSuiteOptions): Promise<StdioSuiteResult> {
+  const outcomes: StdioServerOutcome[] = servers.map((server) => ({ id: server.id, roundTripsPerSec: [] }));
+  const sessions = new Map<ServerId, StdioSession>();
+  // Generous per-batch bound: even 1,000 round trips per second finishes well inside it.
+  const boundMs = (calls: number): number => 30000 + calls * 1;
+  try {
+    for (const [index, server] of servers.entries()) {
+      const outcome = outcomes[index]!;
+      try {
+        const session = new StdioSession(server.stdioScript, ['--tools', '1']);
+        sessions.set(server.id, session);
+        await within(sequentialCalls(session, 1), 15000, `${server.id} first stdio answer`);
+        if (server.validates) {
+          const answer = await within(session.exchange(JSON.stringify(callSumRequest(2, { a: '20', b: 22 }))), 15000, `${server.id} invalid-arguments answer`);
+          const rejection = rejectionOf(JSON.parse(answer) as Parameters<typeof rejectionOf>[0]);
+          if (rejection === null) throw new Error(`claims to validate but executed calculate_sum with a string argument over stdio: ${answer.slice(0, 300)}`);
+          outcome.rejection = rejection;
+        }
+        await within(sequentialCalls(session, options.warmupCalls), boundMs(options.warmupCalls), `${server.id} stdio warm-up`);
+        options.log(`  stdio: ${server.id} verified and warmed up`);
+      } catch (error) {
+        outcome.error = error instanceof Error ? error.message : String(error);
+        options.log(`  stdio: ${server.id} NOT MEASURED: ${outcome.error}`);
+      }
+    }
+
+    for (let round = 0; round < options.rounds; round++) {
+      const order = outcomes.map((_, i) => outcomes[(i + round) % outcomes.length]!);
+      for (const outcome of order) {
+        const session = sessions.get(outcome.id);
+        if (session === undefined || outcome.error !== undefined) continue;
+        try {
+          const rate = await within(sequentialCalls(session, options.calls), boundMs(options.calls), `${outcome.id} ${options.calls} stdio calls`);
+          outcome.roundTripsPerSec.push(rate);
+          options.log(`  stdio: round ${round + 1}/${options.rounds} ${outcome.id}: ${rate.toFixed(0)} round trips/s`);
+        } catch (error) {
+          outcome.error = error instanceof Error ? error.message : String(error);
+          options.log(`  stdio: ${outcome.id} FAILED: ${outcome.error}`);
+        }
+      }
+    }
+
+    for (const outcome of outcomes) {
+      const session = sessions.get(outcome.id);
+      if (session === undefined || outcome.error !== undefined) continue;
+      outcome.median = median(outcome.roundTripsPerSec);
+      outcome.peakRssKb = session.peakRssKb();
+    }
+  } finally {
+    await Promise.all([...sessions.values()].map((session) => session.close()));
+  }
+  return { calls: options.calls, rounds: options.rounds, servers: outcomes };
+}

@@ -1,0 +1,171 @@
+// `npm run bench`: builds, then measures Toolwright, the official SDK v2 and the bare node:http /
+// stdio references side by side, and writes bench/results/latest.{md,json}.
+//
+//   npm run bench                            full run (several minutes)
+//   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
+//   npm run bench -- --only http,catalog,list,stdio,cold,schema
+//   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
+//   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
+//   npm run bench -- --rounds 5 --duration 3
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
+import { runBounded } from './lib/processes.js';
+import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js';
+import { COMPILED_DIR, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
+import { runColdStart } from './lib/suites/cold-start.js';
+import { runHttpSuite } from './lib/suites/http-calls.js';
+import { runSchemaBench } from './lib/suites/schema-bench.js';
+import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
+
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'cold', 'schema'] as const;
+type Suite = (typeof SUITES)[number];
+
+interface Options {
+  quick: boolean;
+  build: boolean;
+  only: Set<Suite>;
+  profile: ServerId | null;
+  rounds: number | null;
+  duration: number | null;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const options: Options = { quick: false, build: true, only: new Set(SUITES), profile: null, rounds: null, duration: null };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = argv[i + 1];
+    if (flag === '--quick') options.quick = true;
+    else if (flag === '--no-build') options.build = false;
+    else if (flag === '--only' && value !== undefined) {
+      const names = value.split(',').map((name) => name.trim());
+      const unknown = names.filter((name) => !(SUITES as readonly string[]).includes(name));
+      if (unknown.length > 0) throw new Error(`--only: unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
+      options.only = new Set(names as Suite[]);
+      i++;
+    } else if (flag === '--profile' && value !== undefined) {
+      if (!SERVERS.some((server) => server.id === value)) throw new Error(`--profile: unknown server ${value}; known: ${SERVERS.map((s) => s.id).join(', ')}`);
+      options.profile = value as ServerId;
+      i++;
+    } else if ((flag === '--rounds' || flag === '--duration') && value !== undefined) {
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < 1) throw new Error(`${flag} needs a positive integer, got ${value}`);
+      if (flag === '--rounds') options.rounds = number; else options.duration = number;
+      i++;
+    } else throw new Error(`unknown or incomplete option ${flag} (see the header of bench/run.ts)`);
+  }
+  return options;
+}
+
+const log = (line: string): void => { process.stdout.write(line + '\n'); };
+
+async function build(options: Options): Promise<string> {
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  let status = 'skipped (--no-build)';
+  if (options.build) {
+    log('building: tsc -p tsconfig.build.json (npm run build) …');
+    const main = await runBounded(process.execPath, [tsc, '-p', 'tsconfig.build.json'], 300000, { cwd: REPO_ROOT });
+    // tsc still emits JavaScript when others' files have type errors; report it, measure what was built.
+    status = main.code === 0 ? 'npm run build ok' : `npm run build exited ${main.code} (type errors; JavaScript still emitted)`;
+    if (main.code !== 0) log(`  ${status}:\n${main.stdout.split('\n').slice(0, 10).join('\n')}`);
+    log('building: tsc -p bench/tsconfig.json …');
+    const bench = await runBounded(process.execPath, [tsc, '-p', join('bench', 'tsconfig.json')], 300000, { cwd: REPO_ROOT });
+    if (bench.code !== 0) throw new Error(`bench programs do not compile:\n${bench.stdout}${bench.stderr}`);
+  }
+  return status;
+}
+
+async function gitCommit(): Promise<string> {
+  const outcome = await runBounded('git', ['rev-parse', '--short', 'HEAD'], 10000, { cwd: REPO_ROOT });
+  return outcome.code === 0 ? outcome.stdout.trim() : 'unknown';
+}
+
+async function profile(id: ServerId, options: Options): Promise<void> {
+  const server = SERVERS.find((s) => s.id === id)!;
+  const dir = join(COMPILED_DIR, 'profiles', `${id}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const durationSec = options.duration ?? 8;
+  log(`profiling ${id}: HTTP tools/call at c=32 for ${durationSec} s under node --cpu-prof …`);
+  const result = await runHttpSuite([server], {
+    name: `profile ${id}`, workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds: 1, durationSec, warmupSec: 2, log,
+    nodeFlags: ['--cpu-prof', '--cpu-prof-dir', dir],
+  });
+  const outcome = result.servers[0]!;
+  if (outcome.error !== undefined) throw new Error(`profiling ${id} failed: ${outcome.error}`);
+  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(dir, name));
+  const newest = files.sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
+  if (newest === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
+  const cell = outcome.byConcurrency['32']!;
+  const markdown = `# CPU profile: ${id} HTTP tools/call, c=32\n\n${cell.rps.toFixed(0)} req/s while profiled (profiling slows the server), p99 ${cell.p99Ms.toFixed(2)} ms. Profile: \`${newest}\`.\n\n` +
+    profileMarkdown('Self time', summariseProfile(newest, REPO_ROOT));
+  const target = join(REPO_ROOT, 'bench', 'results', `profile-${id}.md`);
+  writeFileSync(target, markdown);
+  log(markdown);
+  log(`written: ${target}`);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const startedAt = new Date().toISOString();
+  const loadAverageBefore = loadavg();
+  const buildStatus = await build(options);
+  const missing = toolwrightMissing();
+  if (missing !== null) log(`Toolwright cannot be measured: ${missing}`);
+  mkdirSync(join(REPO_ROOT, 'bench', 'results'), { recursive: true });
+
+  if (options.profile !== null) { await profile(options.profile, options); return; }
+
+  const quick = options.quick;
+  const rounds = options.rounds ?? (quick ? 1 : 4);
+  const durationSec = options.duration ?? (quick ? 1 : 3);
+  const settings = {
+    rounds, durationSec, warmupSec: quick ? 1 : 2, concurrencies: [1, 32, 64], catalogConcurrencies: quick ? [32] : [1, 32, 64],
+    listTools: 1000, stdioCalls: quick ? 2000 : 20000, stdioWarmupCalls: quick ? 200 : 2000, coldStartRepetitions: quick ? 3 : 10,
+  };
+  const servers = SERVERS;
+  const report: Omit<BenchReport, 'targets'> & { -readonly [K in keyof BenchReport]?: BenchReport[K] } = {
+    run: { startedAt, finishedAt: '', mode: quick ? 'quick' : 'full', node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverageBefore, loadAverageAfter: [], gitCommit: await gitCommit(), build: buildStatus, settings },
+  };
+
+  if (options.only.has('http')) {
+    log('HTTP tools/call, 1 tool:');
+    report.httpCall = await runHttpSuite(servers, { name: 'http', workload: 'tools/call', catalogSize: 1, concurrencies: settings.concurrencies, rounds, durationSec, warmupSec: settings.warmupSec, log });
+  }
+  if (options.only.has('catalog')) {
+    log('HTTP tools/call, 50-tool catalog:');
+    report.httpCatalog = await runHttpSuite(servers, { name: 'catalog', workload: 'tools/call', catalogSize: 50, concurrencies: settings.catalogConcurrencies, rounds, durationSec, warmupSec: settings.warmupSec, log });
+  }
+  if (options.only.has('list')) {
+    log('HTTP tools/list, 1,000 tools:');
+    report.toolsList = await runHttpSuite(servers, { name: 'list', workload: 'tools/list', catalogSize: settings.listTools, concurrencies: [1], rounds: Math.min(rounds, 3), durationSec: Math.min(durationSec, 2), warmupSec: 1, log });
+  }
+  if (options.only.has('stdio')) {
+    log(`stdio, ${settings.stdioCalls} sequential calls:`);
+    report.stdio = await runStdioSuite(servers, { calls: settings.stdioCalls, warmupCalls: settings.stdioWarmupCalls, rounds: quick ? 1 : 3, log });
+  }
+  if (options.only.has('cold')) {
+    log('cold start:');
+    report.coldStart = await runColdStart(servers, { repetitions: settings.coldStartRepetitions, log });
+  }
+  if (options.only.has('schema') && !quick) {
+    log('schema engine vs Ajv (npm run bench:schema):');
+    report.schema = await runSchemaBench(300000);
+    log(`  ${report.schema.note}`);
+  }
+
+  const finished = { ...report, run: { ...report.run, finishedAt: new Date().toISOString(), loadAverageAfter: loadavg() } };
+  const full: BenchReport = { ...finished, targets: checkTargets(finished) };
+  const markdown = renderMarkdown(full);
+  const base = join(REPO_ROOT, 'bench', 'results', quick ? 'quick' : 'latest');
+  writeFileSync(`${base}.json`, JSON.stringify(full, null, 2) + '\n');
+  writeFileSync(`${base}.md`, markdown);
+  log('\n' + markdown);
+  log(`written: ${base}.md and ${base}.json`);
+  rmSync(join(COMPILED_DIR, 'profiles'), { recursive: true, force: true });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => { process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`); process.exit(1); },
+);

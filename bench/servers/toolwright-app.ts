@@ -1,0 +1,48 @@
+// Loads the built Toolwright package (dist/, from `npm run build`) and defines the benchmark
+// catalog with it. The import is dynamic and typed by the small surface used here, so the bench
+// compiles on its own and measures exactly the JavaScript users would run.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { catalogOf, fillerText, sumText } from '../shared/catalog.js';
+
+interface ToolResultInit {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: unknown;
+}
+
+interface ToolDefinitionInit {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  run: (args: Record<string, unknown>) => ToolResultInit;
+}
+
+/** The part of Toolwright's public API this benchmark drives. */
+export interface ToolwrightServer {
+  listen(options: { port: number; host: string }): unknown;
+  stdio(): unknown;
+}
+
+interface ToolwrightModule {
+  defineTool(definition: ToolDefinitionInit): unknown;
+  createServer(options: { name: string; version: string; tools: unknown[] }): ToolwrightServer;
+}
+
+const distEntry = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
+
+export async function createToolwrightServer(name: string, catalogSize: number): Promise<ToolwrightServer> {
+  const toolwright = (await import(pathToFileURL(distEntry).href)) as ToolwrightModule;
+  const tools = catalogOf(catalogSize).map((tool) =>
+    toolwright.defineTool({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      run: tool.name === 'calculate_sum'
+        ? (args) => {
+            const sum = (args['a'] as number) + (args['b'] as number);
+            return { content: [{ type: 'text', text: sumText(sum) }], structuredContent: { sum } };
+          }
+        : () => ({ content: [{ type: 'text', text: fillerText(tool.name) }] }),
+    }),
+  );
+  return toolwright.createServer({ name, version: '1.0.0', tools });
+}

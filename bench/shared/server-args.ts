@@ -1,0 +1,40 @@
+// Command-line contract shared by every benchmark server program, so the harness can start any of
+// them the same way: `node <server>.js --port <n> --tools <catalog size>`.
+
+export interface ServerArgs {
+  readonly port: number;
+  readonly host: string;
+  readonly tools: number;
+}
+
+export function parseServerArgs(argv: readonly string[]): ServerArgs {
+  let port = 0;
+  let tools = 1;
+  let host = '127.0.0.1';
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (flag === '--port' && value !== undefined) { port = Number(value); i++; }
+    else if (flag === '--tools' && value !== undefined) { tools = Number(value); i++; }
+    else if (flag === '--host' && value !== undefined) { host = value; i++; }
+    else throw new Error(`unknown or incomplete server argument: ${flag}`);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${port}`);
+  if (!Number.isInteger(tools) || tools < 1) throw new Error(`--tools must be a positive integer, got ${tools}`);
+  return { port, host, tools };
+}
+
+/** Line the harness waits for on an HTTP server's stdout before sending traffic. */
+export function announceReady(port: number): void {
+  process.stdout.write(`READY ${port}\n`);
+}
+
+/**
+ * Exit cleanly on SIGTERM/SIGINT: `node --cpu-prof` only writes its profile on a normal exit,
+ * and the harness stops every server by PID with SIGTERM.
+ */
+export function exitOnSignal(): void {
+  const exit = (): void => process.exit(0);
+  process.once('SIGTERM', exit);
+  process.once('SIGINT', exit);
+}
