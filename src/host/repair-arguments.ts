@@ -158,7 +158,7 @@ class OriginalSchema {
       if (!matched && (typeof schema.additionalProperties === 'boolean' || isObject(schema.additionalProperties))) out.push(schema.additionalProperties as Schema);
     }
     if (Array.isArray(schema.allOf)) for (const b of schema.allOf) out.push(...this.childrenOf(b as Schema, key, seen));
-    const alternatives: Schema[][] = [];
+    const alternatives: Schema[][][] = [];
     for (const k of ['anyOf', 'oneOf'] as const) {
       if (Array.isArray(schema[k])) alternatives.push((schema[k] as Schema[]).map((b) => this.childrenOf(b, key, new Set(seen))));
     }
