@@ -32,9 +32,10 @@ export const UNIT_OR_RANGE = new RegExp([
   String.raw`\bbetween -?\d[\d.,]*\s*(?:and|&)\s*-?\d`,
   String.raw`\bfrom -?\d[\d.,]*\s*to\s*-?\d`,
   String.raw`-?\d[\d.]*\s*(?:-|–|—|~|to|\.\.|到|至)\s*-?\d`,
+  String.raw`\bany (?:real |whole )?number\b|\b(?:dimensionless|unitless)\b`,
   String.raw`\b(?:range|at (?:least|most)|minimum|maximum|max(?:imum)?|min(?:imum)?|up to|no more than|positive|non-negative|zero-based|one-based|0-based|1-based)\b`,
   // Chinese: unit, range, and common units
-  '单位', '范围', '毫米', '厘米', '米', '毫秒', '秒', '分钟', '小时', '牛', '度', '弧度', '百分', '赫兹', '千克', '克', '个', '次', '条', '最大', '最小', '不超过', '至少',
+  '单位', '范围', '毫米', '厘米', '米', '毫秒', '秒', '分钟', '小时', '牛', '度', '弧度', '百分', '赫兹', '千克', '克', '个', '次', '条', '最大', '最小', '不超过', '至少', '无单位',
 ].join('|'), 'i');
 
 /** A numeric parameter whose name already says it counts things (`limit`, `max_results`, `page`). */
@@ -97,7 +98,6 @@ export const INJECTION_PHRASES = new RegExp([
   String.raw`\b(?:system prompt|jailbreak|developer mode)\b`,
   String.raw`\bsecretly\b|\bsilently (?:send|upload|include|add|forward|copy)\b`,
   String.raw`\bthis tool (?:replaces|overrides|supersedes)\b`,
-  String.raw`\binstead of (?:using |calling )?(?:the )?[a-z0-9]+(?:_[a-z0-9]+)+\b`,
   '忽略(?:之前|以上|前面|所有)', '不要告诉用户', '不要让用户知道', '在使用任何其他工具之前',
 ].join('|'), 'i');
 
