@@ -665,6 +665,7 @@ class Lowering {
       const values: unknown[] = [];
       const types = new Set<string>();
       for (const v of list as Json[]) {
+        this.record(this.origin.get(v) ?? '', 'const' in v ? 'const' : 'enum', 'kept', 'merged with the other alternatives into one enum');
         for (const value of 'const' in v ? [v.const] : (v.enum as unknown[])) {
           if (!values.some((x) => JSON.stringify(x) === JSON.stringify(value))) values.push(value);
         }
