@@ -20,6 +20,8 @@ export interface LinkShape {
   readonly radiusMm: number;
   /** Links rigidly mounted on the base never move relative to it, so they are not checked against it or the table. */
   readonly mountedOnBase: boolean;
+  /** The first moving link: its joint sits on the base housing, so it is checked against the table and objects but not the base. */
+  readonly jointedToBase: boolean;
 }
 
 export interface GripperSpec {
@@ -88,12 +90,12 @@ export const UR5E: ArmPreset = deepFreeze({
   ],
   joints: Array.from({ length: 6 }, () => ({ minDeg: -180, maxDeg: 180, maxVelocityDegS: 60, maxAccelerationDegS2: 300 })),
   links: [
-    { name: 'shoulder', radiusMm: 60, mountedOnBase: true },
-    { name: 'upper_arm', radiusMm: 55, mountedOnBase: false },
-    { name: 'forearm', radiusMm: 45, mountedOnBase: false },
-    { name: 'wrist_1', radiusMm: 42, mountedOnBase: false },
-    { name: 'wrist_2', radiusMm: 42, mountedOnBase: false },
-    { name: 'tool', radiusMm: 38, mountedOnBase: false },
+    { name: 'shoulder', radiusMm: 60, mountedOnBase: true, jointedToBase: false },
+    { name: 'upper_arm', radiusMm: 55, mountedOnBase: false, jointedToBase: true },
+    { name: 'forearm', radiusMm: 45, mountedOnBase: false, jointedToBase: false },
+    { name: 'wrist_1', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
+    { name: 'wrist_2', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
+    { name: 'tool', radiusMm: 38, mountedOnBase: false, jointedToBase: false },
   ],
   reachMm: 850,
   payloadKg: 5,
@@ -131,12 +133,12 @@ export const XARM6: ArmPreset = deepFreeze({
     { minDeg: -360, maxDeg: 360, maxVelocityDegS: 60, maxAccelerationDegS2: 300 },
   ],
   links: [
-    { name: 'shoulder', radiusMm: 55, mountedOnBase: true },
-    { name: 'upper_arm', radiusMm: 48, mountedOnBase: false },
-    { name: 'elbow', radiusMm: 45, mountedOnBase: false },
-    { name: 'forearm', radiusMm: 42, mountedOnBase: false },
-    { name: 'wrist', radiusMm: 38, mountedOnBase: false },
-    { name: 'tool', radiusMm: 35, mountedOnBase: false },
+    { name: 'shoulder', radiusMm: 55, mountedOnBase: true, jointedToBase: false },
+    { name: 'upper_arm', radiusMm: 48, mountedOnBase: false, jointedToBase: true },
+    { name: 'elbow', radiusMm: 45, mountedOnBase: false, jointedToBase: false },
+    { name: 'forearm', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
+    { name: 'wrist', radiusMm: 38, mountedOnBase: false, jointedToBase: false },
+    { name: 'tool', radiusMm: 35, mountedOnBase: false, jointedToBase: false },
   ],
   reachMm: 700,
   payloadKg: 5,

@@ -1,0 +1,523 @@
+import { getArmPreset, type ArmPreset, type ArmPresetId } from './arm-presets.js';
+import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from './angles.js';
+import { checkArmCollision, checkPathCollision, type CollisionWorld, type HeldObject, type PathCollision } from './collision-check.js';
+import { contactWrench, DEFAULT_CONTACT_MODEL, type ContactPoint, type Wrench } from './contact-model.js';
+import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from './forward-kinematics.js';
+import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from './force-torque-sensor.js';
+import { attemptGrasp, placeOnRelease, type GraspOutcome, type GraspRequest } from './gripper.js';
+import { MotionExecutor, type MotionPhase } from './motion-executor.js';
+import { apply, column } from './rotation.js';
+import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
+import { SeededRandom } from './seeded-random.js';
+import { SimClock } from './sim-clock.js';
+import { TableCamera, type ObjectDetection } from './table-camera.js';
+import { Trajectory } from './trajectory.js';
+import { motionLimitsOf, planJointMotion, planWaypoints, type CartesianTarget, type MotionLimits, type PlanOptions, type PlanResult } from './trajectory-planner.js';
+import { add, type Vec3 } from './vector3.js';
+import { checkPathEnvelope, checkPose, createEnvelope, type EnvelopeCheck, type EnvelopeOverrides, type EnvelopeViolation, type WorkspaceEnvelope } from './workspace-envelope.js';
+
+export interface RobotSimulationOptions {
+  /** Arm preset id or a full preset; default `ur5e`. */
+  readonly preset?: ArmPresetId | ArmPreset;
+  /** Seed for every noisy part (sensor, camera); default 1. Same seed + same calls = same results. */
+  readonly seed?: number;
+  /** Fixed control period of the clock, ms; default 4 (250 Hz). */
+  readonly stepMs?: number;
+  /** Objects on the table; default `defaultSceneObjects(preset)`. Pass [] for an empty table. */
+  readonly objects?: readonly SceneObjectSpec[];
+  readonly envelope?: EnvelopeOverrides;
+  /** Starting joint angles, degrees; default the preset's home pose. Must be inside the envelope and collision-free. */
+  readonly initialJointsDeg?: readonly number[];
+  /** Required clearance between links and obstacles, mm; default 5. */
+  readonly collisionMarginMm?: number;
+  /** Contact force (N) that triggers a protective stop while moving; default 40. */
+  readonly protectiveStopForceN?: number;
+}
+
+/**
+ * `idle`: ready. `moving`: executing a trajectory. `stopping`: controlled stop in progress.
+ * `estop`: emergency stop latched (only `operatorResetEmergencyStop` clears it). `fault`: protective stop.
+ */
+export type SimState = 'idle' | 'moving' | 'stopping' | 'estop' | 'fault';
+
+export interface SimFault {
+  readonly code: 'protective_stop';
+  readonly message: string;
+  readonly atMs: number;
+}
+
+export interface SimStatus {
+  readonly state: SimState;
+  readonly timeMs: number;
+  readonly presetId: ArmPresetId;
+  readonly jointsDeg: readonly number[];
+  readonly jointVelocitiesDegS: readonly number[];
+  readonly tcp: TcpPose;
+  readonly tcpSpeedMmS: number;
+  readonly heldObjectId: string | null;
+  readonly motion: { readonly motionId: string; readonly phase: MotionPhase; readonly elapsedS: number; readonly durationS: number } | null;
+  readonly fault: SimFault | null;
+  readonly contacts: readonly ContactPoint[];
+}
+
+/** A refusal because of the arm's state rather than the request itself. */
+export interface StateRefusal {
+  readonly ok: false;
+  readonly code: 'busy' | 'estop_latched' | 'fault';
+  readonly message: string;
+}
+
+export type TrajectoryProblemCode = 'not_a_plan' | 'wrong_arm' | 'stale_start' | 'limit_exceeded' | 'outside_envelope' | 'collision';
+
+export type TrajectoryCheck =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly code: TrajectoryProblemCode;
+      readonly message: string;
+      readonly envelope?: { readonly tS: number; readonly violations: readonly EnvelopeViolation[] };
+      readonly collision?: PathCollision;
+    };
+
+export interface ExecuteOptions {
+  /** Objects the gripper may touch on this path (the one about to be grasped, or pressed on). */
+  readonly contactAllowedWith?: readonly string[];
+}
+
+export type ExecuteResult = { readonly ok: true; readonly motionId: string; readonly durationS: number } | StateRefusal | Extract<TrajectoryCheck, { ok: false }>;
+
+export interface StopReport {
+  /** True if a motion was running when stop was called. */
+  readonly wasMoving: boolean;
+  readonly stoppingTimeS: number;
+  readonly stoppingDistanceMm: number;
+  readonly state: SimState;
+}
+
+export type SimGraspOutcome = GraspOutcome | StateRefusal;
+
+export type ReleaseOutcome =
+  | { readonly ok: true; readonly objectId: string; readonly position: Vec3; readonly dropHeightMm: number; readonly broke: boolean }
+  | { readonly ok: false; readonly code: 'not_holding'; readonly message: string }
+  | StateRefusal;
+
+export interface ForceTorqueRequest {
+  /** Default `kalman`. */
+  readonly filter?: FtFilter;
+  /** Default all six. */
+  readonly axes?: readonly FtAxis[];
+}
+
+export interface ForceTorqueResult {
+  readonly timeMs: number;
+  readonly filter: FtFilter;
+  /** Requested axes only: forces in N, torques in N·m; base-frame axes, torques about the TCP. */
+  readonly values: Partial<Record<FtAxis, number>>;
+  readonly saturated: boolean;
+}
+
+/** Joints must match the plan's first state this closely to execute it (degrees). */
+const START_MATCH_TOLERANCE_DEG = 0.01;
+/** Slack on limit comparisons for rounding in sampled peaks. */
+const LIMIT_SLACK = 1.001;
+
+/**
+ * The simulated arm cell: one arm preset, a table with objects, a gripper, a wrist F/T sensor and an
+ * overhead camera, all on a simulated clock that only moves when `step`/`advance` is called.
+ */
+export class RobotSimulation {
+  readonly preset: ArmPreset;
+  readonly envelope: WorkspaceEnvelope;
+  readonly limits: MotionLimits;
+  readonly clock: SimClock;
+  private readonly collisionMarginMm: number;
+  private readonly protectiveStopForceN: number;
+  private readonly sensor: ForceTorqueSensor;
+  private readonly camera: TableCamera;
+  private readonly objectStates = new Map<string, SceneObjectState>();
+  private joints: number[];
+  private executor: MotionExecutor | null = null;
+  private stateNow: SimState = 'idle';
+  private faultNow: SimFault | null = null;
+  private held: (HeldObject & { readonly yawOffsetDeg: number }) | null = null;
+  private motionCounter = 0;
+  private lastContacts: ContactPoint[] = [];
+  private lastWrench: Wrench;
+
+  constructor(options: RobotSimulationOptions = {}) {
+    this.preset = typeof options.preset === 'object' ? options.preset : getArmPreset(options.preset ?? 'ur5e');
+    this.envelope = createEnvelope(this.preset, options.envelope);
+    this.limits = motionLimitsOf(this.preset);
+    this.clock = new SimClock(options.stepMs ?? 4);
+    this.collisionMarginMm = nonNegative(options.collisionMarginMm ?? 5, 'collisionMarginMm');
+    this.protectiveStopForceN = nonNegative(options.protectiveStopForceN ?? 40, 'protectiveStopForceN');
+    const seed = options.seed ?? 1;
+    this.sensor = new ForceTorqueSensor(this.preset.ftSensor, SeededRandom.derive(seed, 1), -50);
+    this.camera = new TableCamera(SeededRandom.derive(seed, 2));
+    for (const spec of validateSceneObjects(options.objects ?? defaultSceneObjects(this.preset.id))) {
+      this.objectStates.set(spec.id, Object.freeze({ ...spec, condition: 'intact', held: false }));
+    }
+    this.joints = [...(options.initialJointsDeg ?? this.preset.homeDeg)];
+    this.checkInitialPose();
+    const { wrench, contacts } = this.measureContacts();
+    this.lastWrench = wrench;
+    this.lastContacts = contacts;
+    // 50 ms of samples before t = 0 so the filters are settled when the first reading is asked for.
+    this.sensor.sampleUntil(0, wrench);
+    this.clock.onTick((nowMs, dtMs) => this.tick(nowMs, dtMs));
+  }
+
+  get state(): SimState {
+    return this.stateNow;
+  }
+
+  get nowMs(): number {
+    return this.clock.nowMs;
+  }
+
+  get jointsDeg(): readonly number[] {
+    return [...this.joints];
+  }
+
+  get tcp(): TcpPose {
+    return forwardKinematics(this.preset, this.joints);
+  }
+
+  get heldObjectId(): string | null {
+    return this.held?.object.id ?? null;
+  }
+
+  status(): SimStatus {
+    const motion = this.executor;
+    const velocities = motion?.state.jointVelocitiesDegS ?? this.joints.map(() => 0);
+    return {
+      state: this.stateNow,
+      timeMs: this.clock.nowMs,
+      presetId: this.preset.id,
+      jointsDeg: [...this.joints],
+      jointVelocitiesDegS: [...velocities],
+      tcp: this.tcp,
+      tcpSpeedMmS: motion?.state.tcpSpeedMmS ?? 0,
+      heldObjectId: this.heldObjectId,
+      motion: motion === null ? null : { motionId: motion.motionId, phase: motion.phase, elapsedS: motion.elapsed, durationS: motion.trajectory.durationS },
+      fault: this.faultNow,
+      contacts: [...this.lastContacts],
+    };
+  }
+
+  /** Snapshot of every object on the table (or in the gripper). */
+  objects(): SceneObjectState[] {
+    return [...this.objectStates.values()];
+  }
+
+  /** The obstacles as the collision checker sees them now (a held object is not an obstacle). */
+  collisionWorld(): CollisionWorld {
+    return {
+      tableZMm: this.envelope.tableZMm,
+      baseRadiusMm: this.preset.baseRadiusMm,
+      baseHeightMm: this.preset.baseHeightMm,
+      objects: this.objects().filter((o) => !o.held),
+    };
+  }
+
+  checkPose(position: Vec3): EnvelopeCheck {
+    return checkPose(this.envelope, position);
+  }
+
+  planJointMotion(goalDeg: readonly number[], options?: PlanOptions): PlanResult {
+    return planJointMotion(this.preset, this.limits, this.joints, goalDeg, options);
+  }
+
+  /** Plans from the current joints to a TCP target (straight line unless `options.path` is `joint`). */
+  planToPose(target: CartesianTarget, options?: PlanOptions): PlanResult {
+    return planWaypoints(this.preset, this.limits, this.joints, [target], options);
+  }
+
+  planWaypoints(waypoints: readonly CartesianTarget[], options?: PlanOptions): PlanResult {
+    return planWaypoints(this.preset, this.limits, this.joints, waypoints, options);
+  }
+
+  /**
+   * Everything `execute` checks about a trajectory, in order: it came from the planner, for this arm,
+   * starts at the current joints, stays within joint, speed and acceleration caps, keeps every sample in
+   * the workspace envelope, and collides with nothing (table, base, objects) at any sample.
+   */
+  validateTrajectory(trajectory: Trajectory, options: ExecuteOptions = {}): TrajectoryCheck {
+    if (!(trajectory instanceof Trajectory)) return { ok: false, code: 'not_a_plan', message: 'only trajectories built by the planner can be executed' };
+    if (trajectory.presetId !== this.preset.id) {
+      return { ok: false, code: 'wrong_arm', message: `the plan is for preset ${trajectory.presetId}, but this arm is ${this.preset.id}` };
+    }
+    const offset = Math.max(...trajectory.startJointsDeg.map((v, i) => Math.abs(v - this.joints[i]!)));
+    if (offset > START_MATCH_TOLERANCE_DEG) {
+      return { ok: false, code: 'stale_start', message: `the plan starts ${offset.toFixed(3)}° away from the arm's current joints; plan again from the current position` };
+    }
+    const limitProblem = this.checkPeaks(trajectory);
+    if (limitProblem !== null) return { ok: false, code: 'limit_exceeded', message: limitProblem };
+    const outside = checkPathEnvelope(this.envelope, trajectory.samples);
+    if (outside !== null) {
+      return { ok: false, code: 'outside_envelope', message: `at t = ${outside.tS.toFixed(3)} s: ${outside.violations.map((v) => v.message).join('; ')}`, envelope: outside };
+    }
+    const hit = checkPathCollision(this.preset, this.collisionWorld(), trajectory.samples, {
+      marginMm: this.collisionMarginMm,
+      toolContactObjectIds: options.contactAllowedWith ?? [],
+      held: this.held,
+    });
+    if (hit !== null) {
+      return {
+        ok: false,
+        code: 'collision',
+        message: `at t = ${hit.tS.toFixed(3)} s the ${hit.link} would come within ${hit.distanceMm.toFixed(1)} mm of ${hit.obstacle} (clearance required: ${this.collisionMarginMm} mm)`,
+        collision: hit,
+      };
+    }
+    return { ok: true };
+  }
+
+  /** Starts executing a validated trajectory; the arm moves as the clock advances. */
+  execute(trajectory: Trajectory, options: ExecuteOptions = {}): ExecuteResult {
+    const refusal = this.stateGate();
+    if (refusal !== null) return refusal;
+    const check = this.validateTrajectory(trajectory, options);
+    if (!check.ok) return check;
+    this.motionCounter++;
+    const motionId = `motion-${this.motionCounter}`;
+    this.executor = new MotionExecutor(this.preset, trajectory, motionId);
+    this.stateNow = this.executor.phase === 'done' ? 'idle' : 'moving';
+    if (this.stateNow === 'idle') this.executor = null;
+    return { ok: true, motionId, durationS: trajectory.durationS };
+  }
+
+  /**
+   * Controlled stop: decelerates along the current path within the acceleration caps and then holds
+   * position. Never refused, idempotent, and effective in every state.
+   */
+  stop(): StopReport {
+    const motion = this.executor;
+    if (motion === null || (this.stateNow !== 'moving' && this.stateNow !== 'stopping')) {
+      return { wasMoving: false, stoppingTimeS: 0, stoppingDistanceMm: 0, state: this.stateNow };
+    }
+    const forecast = motion.requestStop();
+    if (motion.phase === 'done') this.finishMotion();
+    else this.stateNow = 'stopping';
+    return { wasMoving: true, ...forecast, state: this.stateNow };
+  }
+
+  /** Emergency stop: the arm freezes at once and the state latches until an operator resets it. */
+  emergencyStop(): void {
+    this.executor?.halt();
+    this.executor = null;
+    this.stateNow = 'estop';
+  }
+
+  /** Operator action (CLI or configuration), never a tool: clears a latched emergency stop. */
+  operatorResetEmergencyStop(): void {
+    if (this.stateNow === 'estop') this.stateNow = this.faultNow === null ? 'idle' : 'fault';
+  }
+
+  /** Operator action: acknowledges a protective stop. */
+  operatorClearFault(): void {
+    this.faultNow = null;
+    if (this.stateNow === 'fault') this.stateNow = 'idle';
+  }
+
+  /** Advances simulated time by one step (default: the clock's fixed step), in ms. */
+  step(dtMs?: number): void {
+    this.clock.step(dtMs);
+  }
+
+  /** Advances simulated time by `ms` in fixed steps. */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  /** Advances until no motion is running or `maxMs` has passed; returns true if the arm is at rest. */
+  runUntilSettled(maxMs = 120_000): boolean {
+    let spent = 0;
+    while ((this.stateNow === 'moving' || this.stateNow === 'stopping') && spent < maxMs) {
+      this.clock.step();
+      spent += this.clock.stepMs;
+    }
+    return this.stateNow !== 'moving' && this.stateNow !== 'stopping';
+  }
+
+  /** Closes the gripper at the current TCP (instantaneous in simulation). Needs the arm at rest. */
+  grasp(request: GraspRequest): SimGraspOutcome {
+    const refusal = this.stateGate();
+    if (refusal !== null) return refusal;
+    const frame = this.tcpFrame();
+    const outcome = attemptGrasp(this.preset.gripper, this.preset.payloadKg, frame, this.objects(), this.held !== null, request);
+    if (!outcome.ok) {
+      if (outcome.code === 'crushed' && outcome.objectId !== undefined) this.updateObject(outcome.objectId, { condition: 'broken' });
+      return outcome;
+    }
+    const object = this.updateObject(outcome.objectId, { held: true });
+    this.held = { object, offsetInToolMm: outcome.held.offsetInToolMm, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
+    this.refreshSensorTruth();
+    return { ...outcome, held: { object, offsetInToolMm: outcome.held.offsetInToolMm } };
+  }
+
+  /** Opens the gripper: the held object drops straight down onto the table. Needs the arm at rest. */
+  release(): ReleaseOutcome {
+    const refusal = this.stateGate();
+    if (refusal !== null) return refusal;
+    if (this.held === null) return { ok: false, code: 'not_holding', message: 'the gripper holds nothing' };
+    const id = this.held.object.id;
+    const object = this.objectStates.get(id)!;
+    const placement = placeOnRelease(object, object.position, object.yawDeg, this.envelope.tableZMm);
+    this.updateObject(id, { held: false, position: placement.position, yawDeg: placement.yawDeg, ...(placement.broke ? { condition: 'broken' as const } : {}) });
+    this.held = null;
+    this.refreshSensorTruth();
+    return { ok: true, objectId: id, position: placement.position, dropHeightMm: placement.dropHeightMm, broke: placement.broke };
+  }
+
+  /** Latest wrist force/torque value through the chosen filter (500 Hz samples on simulated time). */
+  readForceTorque(request: ForceTorqueRequest = {}): ForceTorqueResult {
+    const filter = request.filter ?? 'kalman';
+    if (filter !== 'raw' && filter !== 'kalman' && filter !== 'moving_average') throw new RangeError(`filter must be raw, kalman or moving_average, got ${String(filter)}`);
+    const axes = request.axes ?? FT_AXES;
+    for (const a of axes) if (!(FT_AXES as readonly string[]).includes(a)) throw new RangeError(`unknown force/torque axis ${String(a)}; expected ${FT_AXES.join(', ')}`);
+    const reading = this.sensor.read(filter)!;
+    const values: Partial<Record<FtAxis, number>> = {};
+    for (const a of axes) values[a] = reading.values[a];
+    return { timeMs: reading.timeMs, filter, values, saturated: reading.saturated };
+  }
+
+  /** Raw sensor samples kept for analysis (oldest first), at most the last 2000 (4 s). */
+  forceTorqueHistory(count: number): ReadonlyArray<{ timeMs: number; values: Wrench }> {
+    return this.sensor.recentRaw(count);
+  }
+
+  /** The true (noise-free) wrench the sensor currently sees; for tests and diagnostics. */
+  trueWrench(): Wrench {
+    return this.lastWrench;
+  }
+
+  /** One camera frame: noisy object poses with labels from the fixed vocabulary. */
+  captureCamera(): ObjectDetection[] {
+    return this.camera.capture(this.objects());
+  }
+
+  private tick(nowMs: number, dtMs: number): void {
+    const motion = this.executor;
+    if (motion !== null && (this.stateNow === 'moving' || this.stateNow === 'stopping')) {
+      const state = motion.advance(dtMs / 1000);
+      this.joints = [...state.jointsDeg];
+      if (motion.phase === 'done') this.finishMotion();
+    }
+    this.carryHeldObject();
+    const { wrench, contacts } = this.measureContacts();
+    this.lastWrench = wrench;
+    this.lastContacts = contacts;
+    this.breakOverloadedObjects(contacts);
+    const contactForce = contacts.reduce((sum, c) => sum + c.forceN, 0);
+    if (contactForce > this.protectiveStopForceN && this.executor !== null) {
+      this.executor.halt();
+      this.executor = null;
+      this.faultNow = {
+        code: 'protective_stop',
+        message: `protective stop: contact force ${contactForce.toFixed(1)} N exceeded ${this.protectiveStopForceN} N (${contacts.map((c) => c.obstacle).join(', ')})`,
+        atMs: nowMs,
+      };
+      if (this.stateNow !== 'estop') this.stateNow = 'fault';
+    }
+    this.sensor.sampleUntil(nowMs, wrench);
+  }
+
+  private finishMotion(): void {
+    if (this.executor !== null) this.joints = [...this.executor.state.jointsDeg];
+    this.executor = null;
+    if (this.stateNow === 'moving' || this.stateNow === 'stopping') this.stateNow = 'idle';
+  }
+
+  private stateGate(): StateRefusal | null {
+    switch (this.stateNow) {
+      case 'estop': return { ok: false, code: 'estop_latched', message: 'emergency stop is latched; an operator must reset it' };
+      case 'fault': return { ok: false, code: 'fault', message: this.faultNow?.message ?? 'the arm is in a fault state' };
+      case 'moving':
+      case 'stopping': return { ok: false, code: 'busy', message: `a motion (${this.executor?.motionId ?? 'unknown'}) is running; wait for it or stop it` };
+      default: return null;
+    }
+  }
+
+  private tcpFrame(): Frame {
+    return tcpFrameRad(this.preset, this.joints.map((d) => d * RAD_PER_DEG));
+  }
+
+  private measureContacts(): { wrench: Wrench; contacts: ContactPoint[] } {
+    const opening = this.held === null ? this.preset.gripper.strokeMm : 0;
+    return contactWrench(this.tcpFrame(), this.envelope.tableZMm, this.objects(), this.held, { ...DEFAULT_CONTACT_MODEL, jawOpeningMm: opening });
+  }
+
+  private refreshSensorTruth(): void {
+    const { wrench, contacts } = this.measureContacts();
+    this.lastWrench = wrench;
+    this.lastContacts = contacts;
+  }
+
+  private carryHeldObject(): void {
+    if (this.held === null) return;
+    const frame = this.tcpFrame();
+    const position = add(frame.origin, apply(frame.rotation, this.held.offsetInToolMm));
+    this.updateObject(this.held.object.id, { position, yawDeg: wrapDeg(toolYawDeg(frame) + this.held.yawOffsetDeg) });
+  }
+
+  private breakOverloadedObjects(contacts: readonly ContactPoint[]): void {
+    for (const c of contacts) {
+      const o = this.objectStates.get(c.obstacle);
+      if (o !== undefined && o.condition === 'intact' && o.maxGripForceN !== null && c.forceN > o.maxGripForceN) this.updateObject(o.id, { condition: 'broken' });
+    }
+  }
+
+  private updateObject(id: string, change: Partial<Pick<SceneObjectState, 'position' | 'yawDeg' | 'condition' | 'held'>>): SceneObjectState {
+    const next = Object.freeze({ ...this.objectStates.get(id)!, ...change });
+    this.objectStates.set(id, next);
+    return next;
+  }
+
+  private checkPeaks(trajectory: Trajectory): string | null {
+    const p = trajectory.peaks;
+    for (let j = 0; j < this.limits.joints.length; j++) {
+      const lim = this.limits.joints[j]!;
+      if (p.peakJointSpeedDegS[j]! > lim.maxVelocityDegS * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointSpeedDegS[j]!.toFixed(1)}°/s, above its ${lim.maxVelocityDegS}°/s cap`;
+      if (p.peakJointAccelerationDegS2[j]! > lim.maxAccelerationDegS2 * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointAccelerationDegS2[j]!.toFixed(1)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap`;
+    }
+    if (p.peakTcpSpeedMmS > this.limits.maxTcpSpeedMmS * LIMIT_SLACK) return `the TCP would reach ${p.peakTcpSpeedMmS.toFixed(1)} mm/s, above the ${this.limits.maxTcpSpeedMmS} mm/s cap`;
+    if (p.peakTcpAccelerationMmS2 > this.limits.maxTcpAccelerationMmS2 * 1.02) return `the TCP would reach ${p.peakTcpAccelerationMmS2.toFixed(0)} mm/s², above the ${this.limits.maxTcpAccelerationMmS2} mm/s² cap`;
+    for (const sample of trajectory.samples) {
+      for (let j = 0; j < sample.jointsDeg.length; j++) {
+        const lim = this.limits.joints[j]!;
+        const v = sample.jointsDeg[j]!;
+        if (v < lim.minDeg - 1e-6 || v > lim.maxDeg + 1e-6) return `joint ${j + 1} would reach ${v.toFixed(2)}° at t = ${sample.tS.toFixed(3)} s, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`;
+      }
+    }
+    return null;
+  }
+
+  private checkInitialPose(): void {
+    const joints = this.joints;
+    if (joints.length !== this.preset.joints.length || !joints.every(Number.isFinite)) throw new RangeError(`initialJointsDeg must be ${this.preset.joints.length} finite angles in degrees`);
+    joints.forEach((v, j) => {
+      const lim = this.preset.joints[j]!;
+      if (v < lim.minDeg || v > lim.maxDeg) throw new RangeError(`initial joint ${j + 1} is ${v}°, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`);
+    });
+    const pose = checkPose(this.envelope, this.tcp);
+    if (!pose.ok) throw new RangeError(`initial pose is outside the workspace envelope: ${pose.violations.map((v) => v.message).join('; ')}`);
+    const hit = checkArmCollision(this.preset, this.collisionWorld(), joints, { marginMm: this.collisionMarginMm });
+    if (hit !== null) throw new RangeError(`initial pose collides: ${hit.link} is ${hit.distanceMm.toFixed(1)} mm from ${hit.obstacle}`);
+  }
+}
+
+/** Builds a simulation; see `RobotSimulationOptions` for the defaults. */
+export function createRobotSimulation(options: RobotSimulationOptions = {}): RobotSimulation {
+  return new RobotSimulation(options);
+}
+
+function toolYawDeg(frame: Frame): number {
+  const x = column(frame.rotation, 0);
+  return Math.atan2(x.y, x.x) * DEG_PER_RAD;
+}
+
+function nonNegative(v: number, name: string): number {
+  if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${name} must be a finite number >= 0, got ${v}`);
+  return v;
+}
