@@ -142,12 +142,13 @@ function checkGeminiLegacy(schema: Json, at: string, add: (p: string, m: string)
   walkSchema(schema, (node) => {
     const p = `${at}${node.pointer}`;
     if (typeof node.schema === 'boolean') {
-      add(p, 'boolean schemas do not exist in the OpenAPI Schema message');
+      // additionalProperties is reported once, as an unknown field of its parent.
+      if (node.keyword !== 'additionalProperties') add(p, 'boolean schemas do not exist in the OpenAPI Schema message');
       return;
     }
     const s = node.schema as Json;
     for (const key of Object.keys(s)) if (!GEMINI_SCHEMA_FIELDS.has(key)) add(`${p}/${key}`, `unknown field "${key}" (Gemini rejects the whole request with HTTP 400)`);
-    if (s.type !== undefined && !(typeof s.type === 'string' && GEMINI_TYPES.has(s.type))) add(`${p}/type`, `type must be one of ${[...GEMINI_TYPES].join(', ')}`);
+    if (s.type === undefined ? s.anyOf === undefined : !(typeof s.type === 'string' && GEMINI_TYPES.has(s.type))) add(`${p}/type`, `type is required and must be one of ${[...GEMINI_TYPES].join(', ')}`);
     if (Array.isArray(s.enum) && s.enum.some((v) => typeof v !== 'string')) add(`${p}/enum`, 'enum values must be strings');
     if (s.items !== undefined && !isObject(s.items)) add(`${p}/items`, 'items must be one schema');
   });

@@ -171,7 +171,7 @@ class Lowering {
     if (this.policy.openApiTypes) this.openApiType(schema, pointer);
     if (isObject(schema.properties) || typeList(schema)?.some((t) => t === 'object' || t === 'OBJECT')) this.objectRules(schema, pointer, notes);
     if (notes.length > 0) {
-      if (node.depth === 0) this.rootNotes.push(...notes);
+      if (node.depth === 0) this.rootNotes.push(`Also required (checked by the server): ${notes.join('; ')}`);
       else schema.description = typeof schema.description === 'string' && schema.description.length > 0
         ? `${schema.description} (${notes.join('; ')})` : `(${notes.join('; ')})`;
     }
@@ -404,6 +404,11 @@ class Lowering {
     else if (schema.properties !== undefined || schema.additionalProperties !== undefined || schema.required !== undefined) inferred = ['object'];
     else if (schema.items !== undefined || schema.prefixItems !== undefined) inferred = ['array'];
     if (inferred.includes('integer') && inferred.includes('number')) inferred = inferred.filter((t) => t !== 'integer');
+    if (inferred.length === 0 && this.policy.openApiTypes) {
+      schema.type = 'string';
+      this.record(pointer, 'type', 'added', 'untyped (any value), but the OpenAPI Schema needs a type: sent as STRING, so the model passes text');
+      return true;
+    }
     if (inferred.length === 0) {
       if (this.policy.strictObjects) {
         this.record(pointer, 'type', 'rejected', 'a schema without "type" (any value) cannot be sent in strict mode');
