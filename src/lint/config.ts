@@ -39,6 +39,8 @@ function checkOptions(rule: LintRule, where: string, options: unknown): Record<s
       checked[key] = value as number | string | boolean;
     }
   }
+  const problem = rule.validateOptions?.({ ...defaults, ...checked });
+  if (problem !== undefined) throw new LintConfigError(`${where}.options: ${problem}`);
   return checked;
 }
 

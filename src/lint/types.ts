@@ -98,6 +98,8 @@ export interface LintRule {
   summary: string;
   /** Default option values; the config may override any of them. */
   defaultOptions?: RuleOptions;
+  /** Extra checks of configured options beyond their type; returns a problem or undefined. */
+  validateOptions?(options: RuleOptions): string | undefined;
   checkTool?(tool: ToolView, ctx: RuleContext): void;
   checkCatalog?(catalog: CatalogView, ctx: RuleContext): void;
 }

@@ -28,6 +28,8 @@ Options:
   --pin <lockfile>            compare description/schema hashes with the lockfile; create it if missing
   --update-pin                with --pin: re-approve the current tools (rewrite the lockfile)
   --fix                       apply safe rewrites and show the diff (writes JSON file targets in place)
+  --provider <list>           provider rules target these (comma-separated: openai-chat, openai-responses,
+                              anthropic, gemini, gemini-legacy, or all); default: rejections on all only
   --header "Name: value"      extra HTTP header for URL targets (repeatable)
   --timeout <ms>              per-request timeout for URL and stdio targets (default 15000)
   --list-rules                print every rule with its id, family and default severity
@@ -92,6 +94,23 @@ function listRules(): string {
   return `${BUILTIN_RULES.map((r) => `${r.id.padEnd(width)}  ${r.defaultSeverity.padEnd(7)}  ${r.summary}`).join('\n')}\n`;
 }
 
+/** `--provider a,b`: every provider rule targets exactly these providers (overrides the config). */
+function withProviders(config: LintConfig | undefined, list: string): LintConfig {
+  const providers = list.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (providers.length === 0) throw new UsageError('--provider needs at least one provider name');
+  const data: { rules: Record<string, unknown>; ignore: unknown[] } = { rules: { ...(config?.rules ?? {}) }, ignore: [...(config?.ignore ?? [])] };
+  for (const rule of BUILTIN_RULES.filter((r) => r.family === 'provider')) {
+    const current = (config?.rules[rule.id] ?? {}) as { severity?: string; options?: Record<string, unknown> };
+    data.rules[rule.id] = { ...current, options: { ...current.options, providers } };
+  }
+  try {
+    return parseLintConfig(data, BUILTIN_RULES);
+  } catch (error) {
+    if (error instanceof LintConfigError) throw new UsageError(`--provider: ${error.message.replace(/^rules\["[^"]+"\]\.options: /, '')}`);
+    throw error;
+  }
+}
+
 /** Writes the fixed catalog back into a JSON file target, keeping the file's wrapper object. */
 function rewriteFileText(loaded: Extract<LoadedToolTarget['source'], { kind: 'file' }>, tools: unknown[]): string {
   const data = JSON.parse(loaded.text) as unknown;
@@ -124,6 +143,7 @@ export async function run(argv: string[]): Promise<number> {
         fix: { type: 'boolean', default: false },
         stdio: { type: 'string' },
         header: { type: 'string', multiple: true, default: [] },
+        provider: { type: 'string' },
         timeout: { type: 'string' },
         'list-rules': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -154,7 +174,8 @@ export async function run(argv: string[]): Promise<number> {
       if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer (milliseconds), got ${JSON.stringify(values.timeout)}`);
     }
     const headers = parseHeaders(values.header as string[]);
-    const config = await loadConfig(values.config as string | undefined);
+    let config = await loadConfig(values.config as string | undefined);
+    if (values.provider !== undefined) config = withProviders(config, values.provider as string);
 
     const pinPath = values.pin as string | undefined;
     let pin: PinLock | undefined;

@@ -14,6 +14,7 @@ import { integerPrecision } from './quality/integer-precision.js';
 import { descriptionTokens, parameterDescriptionTokens, toolTokens, catalogTokens, toolCount } from './budget/tokens.js';
 import { hiddenUnicode, promptInjection, persuasiveWording, exfiltration, urlInDescription } from './security/text-rules.js';
 import { crossToolReference } from './security/cross-tool.js';
+import { PROVIDER_RULES } from './provider/lowering.js';
 import { PIN_RULES } from '../pin.js';
 import { LINT_META_RULES } from '../opt-out.js';
 import type { LintRule } from '../types.js';
@@ -27,5 +28,5 @@ export const BUILTIN_RULES: readonly LintRule[] = Object.freeze([
   genericName, confusableTools, integerPrecision,
   descriptionTokens, parameterDescriptionTokens, toolTokens, catalogTokens, toolCount,
   hiddenUnicode, promptInjection, persuasiveWording, exfiltration, urlInDescription, crossToolReference,
-  ...PIN_RULES, ...LINT_META_RULES,
+  ...PROVIDER_RULES, ...PIN_RULES, ...LINT_META_RULES,
 ]);
