@@ -6,7 +6,9 @@
 export class SchemaCompileError extends Error {
   readonly schemaPath: string;
   constructor(schemaPath: string, problem: string) {
-    super(`invalid schema at ${schemaPath === '' ? '/' : schemaPath}: ${problem}`);
+    // Keep the message readable for a very deep location; `schemaPath` keeps the full pointer.
+    const shown = schemaPath.length > 160 ? `${schemaPath.slice(0, 80)}/.../${schemaPath.slice(-60).replace(/^[^/]*\//, '')}` : schemaPath;
+    super(`invalid schema at ${shown === '' ? '/' : shown}: ${problem}`);
     this.name = 'SchemaCompileError';
     this.schemaPath = schemaPath;
   }

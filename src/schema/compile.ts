@@ -7,6 +7,7 @@ import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
 import { assertMetaValid } from './meta-check.js';
+import { assertLocalRefsResolve } from './local-refs.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
 import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationResult } from './types.js';
 
@@ -14,18 +15,15 @@ const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.free
 
 /**
  * An invalid result whose messages are built on first read: a caller that only looks at `valid`
- * (or rejects on the first failure) pays nothing for formatting. JSON.stringify sees both fields.
+ * (or rejects on the first failure) pays nothing for formatting. A plain object with an own
+ * enumerable getter, so JSON.stringify, spreading and deepStrictEqual all see `errors`.
  */
-class LazyInvalidResult implements ValidationResult {
-  readonly valid = false;
-  #raw: readonly ErrorObject[] | undefined;
-  #errors: SchemaError[] | undefined;
-  constructor(raw: readonly ErrorObject[]) { this.#raw = raw; }
-  get errors(): SchemaError[] {
-    if (this.#errors === undefined) { this.#errors = normaliseFastErrors(this.#raw!); this.#raw = undefined; }
-    return this.#errors;
-  }
-  toJSON(): { valid: false; errors: SchemaError[] } { return { valid: false, errors: this.errors }; }
+function lazyInvalidResult(raw: readonly ErrorObject[]): ValidationResult {
+  let errors: SchemaError[] | undefined;
+  return {
+    valid: false,
+    get errors(): SchemaError[] { return (errors ??= normaliseFastErrors(raw)); },
+  };
 }
 
 class Compiled implements CompiledSchema {
@@ -91,13 +89,14 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
   const dialect = detectDialect(schema, options?.remotes);
   assertMetaValid(schema, dialect);
+  assertLocalRefsResolve(schema, dialect);
   const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
   const plan = planFastPath(schema, dialect, formatAssertion);
   if (plan.blocker === undefined) {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
     return new Compiled(schema, dialect, 'fast', (instance) => {
       const raw = fast(instance);
-      return raw === undefined ? VALID : new LazyInvalidResult(raw);
+      return raw === undefined ? VALID : lazyInvalidResult(raw);
     });
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });

@@ -40,7 +40,7 @@ const uniqueStrings = (k: string): Check => (v, at) => {
 };
 const regex = (at: string, keyword: string, source: string): void => {
   try { compilePattern(source); } catch (error) {
-    throw new SchemaCompileError(at, `"${keyword}" ${error instanceof PatternError ? error.message : String(error)}`);
+    throw new SchemaCompileError(at, `"${keyword}" ${error instanceof PatternError ? error.message : String(error)}`.replace(/^"pattern" /, ''));
   }
 };
 

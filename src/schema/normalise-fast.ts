@@ -87,8 +87,12 @@ export function normaliseFastErrors(errors: readonly ErrorObject[]): SchemaError
         push(e.instancePath, e.keyword, `expected ${types.split(',').join(' or ')}, got ${describeValue(e.data)}`, e.schemaPath);
         continue;
       }
+      // A failed const/enum or a wrong type at the alternative's own level says "wrong alternative",
+      // so it weighs more than a problem further down.
+      const weight = (list: ErrorObject[]): number => list.reduce((sum, o) => sum + 1
+        + ((o.keyword === 'const' || o.keyword === 'enum') ? 0.5 : 0) + (o.keyword === 'type' && o.instancePath === e.instancePath ? 1 : 0), 0);
       let best: [number, ErrorObject[]] | undefined;
-      for (const entry of branches) if (!best || entry[1].length < best[1].length) best = entry;
+      for (const entry of branches) if (!best || weight(entry[1]) < weight(best[1])) best = entry;
       const hint = best ? `; closest is alternative #${best[0]}: ${best[1].map((o) => `${displayPath(o.instancePath)}: ${problemOf(o)}`).slice(0, 3).join('; ')}` : '';
       push(e.instancePath, e.keyword, `expected a value matching ${e.keyword === 'oneOf' ? 'exactly one' : 'at least one'} of the ${e.keyword} alternatives, got ${describeValue(e.data)}${hint}`, e.schemaPath);
       continue;

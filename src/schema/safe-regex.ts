@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { loadRe2 } from './lazy-deps.js';
 
 /** What `pattern`/`patternProperties` need from a compiled regular expression. */
 export interface PatternMatcher {
@@ -143,16 +144,16 @@ export function compilePattern(pattern: string): PatternMatcher {
   try {
     native = new RegExp(pattern, 'u');
   } catch (error) {
-    throw new PatternError(`not a valid ECMAScript regular expression (${(error as Error).message})`);
+    throw new PatternError(`${JSON.stringify(pattern)} is not a valid ECMAScript regular expression (${(error as Error).message})`);
   }
   let matcher: PatternMatcher = native;
   if (isBacktrackingRisk(pattern)) {
     let re2: RE2JS;
     try {
-      re2 = RE2JS.compile(toRe2Syntax(pattern));
+      re2 = loadRe2().RE2JS.compile(toRe2Syntax(pattern));
     } catch (error) {
       const reason = error instanceof PatternError ? error.message : (error as Error).message;
-      throw new PatternError(`pattern ${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${reason}; rewrite it without nested repetition`);
+      throw new PatternError(`${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${reason}; rewrite it without nested repetition`);
     }
     // toString is a cache key for Ajv's compiled code: it must differ per pattern.
     matcher = { test: (input: string) => re2.matcher(input).find(), toString: () => `re2js:/${pattern}/` };

@@ -41,7 +41,8 @@ function isSchema(value: unknown): value is object | boolean {
 interface Pending { visit: SchemaVisit; dialect: Dialect }
 
 /**
- * Visit every subschema of `root` in pre-order (document order). Returning 'skip' from `visit`
+ * Visit every subschema of `root` in pre-order (children in a fixed keyword order, map entries in
+ * document order). Returning 'skip' from `visit`
  * stops descent below that node. Knows which keywords hold subschemas in each dialect, switches
  * dialect at an embedded resource that declares its own supported `$schema`, and never follows
  * `$ref`. Iterative, so any depth is safe.

@@ -1,7 +1,5 @@
-import { compileSchema as jslCompile, draft07, draft2019, draft2020, extendDraft, isJsonError, isSchemaNode } from 'json-schema-library';
-import type { Draft, JsonError, JsonSchema, Keyword, SchemaNode } from 'json-schema-library';
-import { remotes as builtInMetaSchemas } from 'json-schema-library/remotes';
-import { addFormats } from 'json-schema-library/formats';
+import type { Draft, JsonError, JsonSchema, Keyword, SchemaNode, compileSchema as JslCompile } from 'json-schema-library';
+import { loadJsl } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern, PatternError } from '../safe-regex.js';
 import { normaliseCompliantErrors } from '../normalise-compliant.js';
@@ -31,18 +29,26 @@ function safePatternKeywords(draft: Draft): Keyword[] {
   return out;
 }
 
-const drafts: Draft[] = [draft07, draft2019, draft2020].map((draft) => extendDraft(draft, { keywords: safePatternKeywords(draft) }));
-addFormats(drafts);
+let preparedDrafts: Draft[] | undefined;
+function drafts(): Draft[] {
+  if (!preparedDrafts) {
+    const { core, addFormats } = loadJsl();
+    preparedDrafts = [core.draft07, core.draft2019, core.draft2020].map((draft) => core.extendDraft(draft, { keywords: safePatternKeywords(draft) }));
+    addFormats(preparedDrafts);
+  }
+  return preparedDrafts;
+}
 const DRAFT_NAME: Record<Dialect, string> = { '2020-12': 'draft-2020-12', '2019-09': 'draft-2019-09', 'draft-07': 'draft-07' };
 
-type JslRoot = ReturnType<typeof jslCompile>;
+type JslRoot = ReturnType<typeof JslCompile>;
 const baseByDialect = new Map<Dialect, JslRoot>();
 
 /** A root holding the built-in meta-schemas, so `$ref` to them resolves without any fetch. */
 function metaSchemaBase(dialect: Dialect): JslRoot {
   let base = baseByDialect.get(dialect);
   if (!base) {
-    base = jslCompile({ $schema: builtInMetaSchemas[0]!.$id } as JsonSchema, { drafts, draft: DRAFT_NAME[dialect] });
+    const { core, remotes: builtInMetaSchemas } = loadJsl();
+    base = core.compileSchema({ $schema: builtInMetaSchemas[0]!.$id } as JsonSchema, { drafts: drafts(), draft: DRAFT_NAME[dialect] });
     for (const meta of builtInMetaSchemas) base.addRemoteSchema(String(meta.$id ?? meta.id), structuredClone(meta) as JsonSchema);
     baseByDialect.set(dialect, base);
   }
@@ -74,8 +80,8 @@ export function compileCompliant(schema: object | boolean, dialect: Dialect, opt
   const own = structuredClone(schema);
   let root: JslRoot;
   try {
-    root = jslCompile(own as JsonSchema, {
-      drafts, draft: DRAFT_NAME[dialect], remote: remoteFor(dialect, options.remotes),
+    root = loadJsl().core.compileSchema(own as JsonSchema, {
+      drafts: drafts(), draft: DRAFT_NAME[dialect], remote: remoteFor(dialect, options.remotes),
       formatAssertion: options.formatAssertion, throwOnInvalidSchema: false,
     });
   } catch (error) {
@@ -91,7 +97,7 @@ export function compileCompliant(schema: object | boolean, dialect: Dialect, opt
     const ref = node.schema?.$ref;
     if (typeof ref !== 'string') continue;
     const target = (node as unknown as { resolveRef: () => unknown }).resolveRef();
-    if (!isSchemaNode(target) || isJsonError(target)) {
+    if (!loadJsl().core.isSchemaNode(target) || loadJsl().core.isJsonError(target)) {
       throw new SchemaCompileError(`${pointerOf(node.schemaLocation)}/$ref`, `cannot resolve $ref ${JSON.stringify(ref)}: not in this document, not in remotes, not a built-in meta-schema (nothing is fetched)`);
     }
   }

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv } from 'ajv';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
 import type { FastPathPlan } from '../route.js';
@@ -31,7 +31,7 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
       addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
     };
     ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
-    if (formatAssertion) (addFormats as unknown as (ajv: AjvInstance) => void)(ajv);
+    if (formatAssertion) (loadAjvFormats() as (ajv: AjvInstance) => void)(ajv);
     instances.set(key, ajv);
   }
   return ajv;
@@ -55,3 +55,26 @@ export function compileFast(schema: object | boolean, dialect: Dialect, formatAs
   }
   return (instance: unknown) => (validate(instance) ? undefined : validate.errors!);
 }
+
+/**
+ * Ajv's code generator runs cold the first time (V8 compiles its own functions lazily), which
+ * made the first tool registration of a process cost ~15-25 ms. Warming it here, on a schema of
+ * the usual tool shape, moves that one-off cost to import time, where the lazily loaded engines
+ * saved more than it costs (see docs/schema-engine.md). Set TOOLWRIGHT_SCHEMA_NO_WARMUP=1 to skip.
+ */
+function warmUp(): void {
+  if (process.env.TOOLWRIGHT_SCHEMA_NO_WARMUP === '1') return;
+  const validate = ajvFor('2020-12', false, false).compile({
+    type: 'object',
+    properties: {
+      position: { type: 'object', properties: { x: { type: 'number', minimum: -1, maximum: 1 } }, required: ['x'], additionalProperties: false },
+      mode: { type: 'string', enum: ['a', 'b'] }, count: { type: 'integer', exclusiveMinimum: 0 },
+      tags: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 4 }, on: { type: 'boolean' },
+    },
+    required: ['position'],
+    additionalProperties: false,
+  });
+  validate({ position: { x: 0 }, mode: 'a', count: 1, tags: ['t'], on: true });
+  validate({ position: { x: 'no' }, extra: 1 });
+}
+warmUp();
