@@ -88,7 +88,7 @@ export function fitTimeScaling(kind: TimeScalingKind, rateDemandS: number, accel
   // Time-optimal 1-D trapezoid with v = 1/rv, a = 1/ra: it cruises only if the path is long enough to reach v.
   if (rv > 0 && rv * rv >= ra) {
     const T = rv + ra / rv;
-    return trapezoidal(T, Math.min(0.5, Math.max(1e-6, ra / rv / T)));
+    return trapezoidal(T, Math.min(0.5, Math.max(1e-12, ra / rv / T)));
   }
   return trapezoidal(2 * Math.sqrt(ra), 0.5);
 }
