@@ -40,12 +40,27 @@ export function checkSumAnswer(message: RpcEnvelope, id: number): void {
   }
 }
 
-export function checkListAnswer(message: RpcEnvelope, id: number, expectedTools: number): void {
+export interface ListPage {
+  readonly names: string[];
+  readonly nextCursor: string | undefined;
+}
+
+/** One `tools/list` page; a server may paginate (the spec leaves page size to the server). */
+export function checkListPage(message: RpcEnvelope, id: number): ListPage {
   const result = envelopeOk(message, id, 'tools/list');
   const tools = result['tools'];
   if (!Array.isArray(tools)) throw new WrongAnswerError('tools/list result has no tools array');
-  if (tools.length !== expectedTools) throw new WrongAnswerError(`tools/list returned ${tools.length} tools on one page, expected ${expectedTools}`);
-  if (!tools.some((tool: { name?: unknown }) => tool.name === 'calculate_sum')) throw new WrongAnswerError('tools/list lacks calculate_sum');
+  if (typeof result['ttlMs'] !== 'number' || typeof result['cacheScope'] !== 'string') throw new WrongAnswerError('tools/list result lacks ttlMs/cacheScope');
+  const cursor = result['nextCursor'];
+  if (cursor !== undefined && typeof cursor !== 'string') throw new WrongAnswerError(`nextCursor is ${JSON.stringify(cursor)}`);
+  return { names: tools.map((tool: { name?: unknown }) => String(tool.name)), nextCursor: cursor };
+}
+
+/** The whole catalog, gathered over every page, must be exactly the tools registered. */
+export function checkWholeList(names: readonly string[], expectedTools: number): void {
+  if (names.length !== expectedTools) throw new WrongAnswerError(`tools/list returned ${names.length} tools over all pages, expected ${expectedTools}`);
+  if (new Set(names).size !== names.length) throw new WrongAnswerError('tools/list returned a tool twice across pages');
+  if (!names.includes('calculate_sum')) throw new WrongAnswerError('tools/list lacks calculate_sum');
 }
 
 export function checkDiscoverAnswer(message: RpcEnvelope, id: number): void {

@@ -1,6 +1,6 @@
 // One-off HTTP exchanges for verification (not for load: load comes from the separate
 // autocannon process). Bounded in time, loopback only.
-import { request } from 'node:http';
+import { request, type Agent } from 'node:http';
 import { httpHeadersFor, MCP_PATH, type JsonRpcRequest } from '../shared/mcp.js';
 
 export interface HttpAnswer {
@@ -10,10 +10,10 @@ export interface HttpAnswer {
   readonly bytes: number;
 }
 
-export function postRpc(port: number, message: JsonRpcRequest, timeoutMs = 30000): Promise<HttpAnswer> {
+export function postRpc(port: number, message: JsonRpcRequest, timeoutMs = 30000, agent: Agent | false = false): Promise<HttpAnswer> {
   const payload = JSON.stringify(message);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: MCP_PATH, method: 'POST', headers: { ...httpHeadersFor(message), 'content-length': Buffer.byteLength(payload) }, agent: false, timeout: timeoutMs }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: MCP_PATH, method: 'POST', headers: { ...httpHeadersFor(message), 'content-length': Buffer.byteLength(payload) }, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -44,6 +44,22 @@ export function peakRssKb(pid: number): number {
   return Number(match[1]);
 }
 
+/**
+ * CPU time (user + system) a live process has used so far, in ms, from /proc/<pid>/stat.
+ * Resolution is one clock tick (usually 10 ms). Unlike wall time it barely moves when other
+ * processes compete for the cores, so it is the steadier cold-start figure on a shared machine.
+ */
+export function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ; 100 on every mainstream kernel configuration. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export interface RunningHttpServer {
   readonly child: ChildProcess;
   readonly pid: number;
@@ -80,8 +96,9 @@ export function startHttpServer(script: string, args: readonly string[], nodeFla
 }
 
 /** Run a command to completion with a time bound; resolves with its exit code and output. */
-export function runBounded(command: string, args: readonly string[], timeoutMs: number, options: SpawnOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
-  const child = spawnTracked(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runBounded(command: string, args: readonly string[], timeoutMs: number, options: SpawnOptions = {}, input?: string): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+  const child = spawnTracked(command, args, { ...options, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8');

@@ -72,7 +72,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   checks.push({ target: 'stdio round trips ≥ 0.80× bare stdio', measured: stdioOk ? `${times(stdioRatio)} (${fmt(stdioTw.median)} vs ${fmt(stdioBare.median)} /s)` : stdioTw?.error ?? 'Toolwright not measured', verdict: !stdioOk ? 'not measured' : stdioRatio >= 0.8 ? 'met' : 'MISSED' });
   const cold = report.coldStart?.servers.find((s) => s.id === 'toolwright');
   const coldOk = cold?.overNodeMs !== undefined && cold.error === undefined;
-  checks.push({ target: 'Cold start to first server/discover ≤ 150 ms over `node -e 0`', measured: coldOk ? `${fmt(cold.overNodeMs, 1)} ms (${fmt(cold.medianMs, 1)} ms total, node -e 0 ${fmt(report.coldStart?.nodeBaselineMs, 1)} ms)` : cold?.error ?? 'Toolwright not measured', verdict: !coldOk ? 'not measured' : cold.overNodeMs! <= 150 ? 'met' : 'MISSED' });
+  const coldBareCpu = report.coldStart?.servers.find((s) => s.id === 'bare')?.medianCpuMs;
+  checks.push({ target: 'Cold start to first server/discover ≤ 150 ms over `node -e 0`', measured: coldOk ? `${fmt(cold.overNodeMs, 1)} ms (${fmt(cold.medianMs, 1)} ms total, node -e 0 ${fmt(report.coldStart?.nodeBaselineMs, 1)} ms); CPU ${fmt(cold.medianCpuMs)} ms vs ${fmt(coldBareCpu)} ms for the bare stdio server` : cold?.error ?? 'Toolwright not measured', verdict: !coldOk ? 'not measured' : cold.overNodeMs! <= 150 ? 'met' : 'MISSED' });
   return checks;
 }
 
@@ -104,6 +105,8 @@ export function renderMarkdown(report: BenchReport): string {
   out.push(`Run ${run.startedAt} → ${run.finishedAt} (${run.mode} mode), Node ${run.node}, ${run.cpu} × ${run.cores} cores, load average before ${run.loadAverageBefore.map((n) => n.toFixed(2)).join(' / ')}, after ${run.loadAverageAfter.map((n) => n.toFixed(2)).join(' / ')}. Commit \`${run.gitCommit}\`. Build: ${run.build}.`, '');
   out.push('Every server runs from compiled JavaScript in its own process; load comes from a separate autocannon process; every answer is checked before measuring and every answer under load must equal the verified body. Ratios compare with the bare reference measured in this same run. Medians over interleaved rounds; latency percentiles from full-resolution per-request timings.', '');
   out.push(`Settings: \`${JSON.stringify(run.settings)}\``, '');
+  const busiest = Math.max(run.loadAverageBefore[0] ?? 0, run.loadAverageAfter[0] ?? 0);
+  if (busiest > run.cores) out.push(`> **Shared machine was busy** (1-minute load average up to ${busiest.toFixed(2)} on ${run.cores} cores): absolute figures are depressed and noisy; same-run ratios are the meaningful numbers, and even they carry noise.`, '');
 
   out.push('## Targets (issue 5)', '', '| target | measured | verdict |', '|---|---|---|');
   for (const check of report.targets) out.push(`| ${check.target} | ${check.measured.replace(/\|/g, '\\|').slice(0, 300)} | ${check.verdict} |`);
@@ -124,12 +127,13 @@ export function renderMarkdown(report: BenchReport): string {
   }
   if (report.toolsList !== undefined) {
     const list = report.toolsList;
-    out.push(`## \`tools/list\` on ${list.catalogSize} tools`, '', `One page, concurrency ${list.concurrencies.join('/')}, ${list.rounds} rounds × ${list.durationSec} s.`, '');
-    out.push('| server | answer bytes | req/s (median) | p50 ms | p99 ms | peak RSS MiB |', '|---|---:|---:|---:|---:|---:|');
+    out.push(`## \`tools/list\` on ${list.catalogSize} tools`, '', `First page under load: concurrency ${list.concurrencies.join('/')}, ${list.rounds} rounds × ${list.durationSec} s. Whole list: sequential walks over every page (following \`nextCursor\`) on one keep-alive connection.`, '');
+    out.push('| server | first page bytes | first page req/s | first page p50 ms | first page p99 ms | pages | whole list bytes | whole list median ms | whole list p99 ms | peak RSS MiB |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const outcome of list.servers) {
       if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
       const cell = outcome.byConcurrency[String(list.concurrencies[0])];
-      out.push(`| ${LABEL[outcome.id]} | ${outcome.answerBytes ?? '—'} | ${fmt(cell?.rps)} | ${fmt(cell?.p50Ms, 2)} | ${fmt(cell?.p99Ms, 2)} | ${mib(outcome.peakRssKb)} |`);
+      const whole = outcome.fullList;
+      out.push(`| ${LABEL[outcome.id]} | ${outcome.answerBytes ?? '—'} | ${fmt(cell?.rps)} | ${fmt(cell?.p50Ms, 2)} | ${fmt(cell?.p99Ms, 2)} | ${whole?.pages ?? '—'} | ${whole?.bytes ?? '—'} | ${fmt(whole?.medianMs, 2)} | ${fmt(whole?.p99Ms, 2)} | ${mib(outcome.peakRssKb)} |`);
     }
     out.push('');
   }
@@ -147,10 +151,13 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.coldStart !== undefined) {
     const cold = report.coldStart;
     out.push('## Cold start (spawn → first answered `server/discover` over stdio)', '', `${cold.repetitions} repetitions; \`node -e 0\` (spawn to exit) median ${fmt(cold.nodeBaselineMs, 1)} ms in the same run.`, '');
-    out.push('| server | median ms | over `node -e 0` ms | samples ms |', '|---|---:|---:|---|');
+    const bareCpu = cold.servers.find((s) => s.id === 'bare')?.medianCpuMs;
+    out.push('CPU ms is user + system time the server process had used when its answer arrived (/proc, 10 ms ticks); it is steadier than wall time when other work competes for the cores. The bare stdio server is the CPU baseline: Node start-up plus answering one line.', '');
+    out.push('| server | median ms | over `node -e 0` ms | CPU ms (median) | CPU over bare ms | wall samples ms |', '|---|---:|---:|---:|---:|---|');
     for (const outcome of cold.servers) {
       if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
-      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianMs, 1)} | ${fmt(outcome.overNodeMs, 1)} | ${outcome.samplesMs.map((s) => s.toFixed(0)).join(', ')} |`);
+      const cpuOver = outcome.medianCpuMs !== undefined && bareCpu !== undefined ? outcome.medianCpuMs - bareCpu : Number.NaN;
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianMs, 1)} | ${fmt(outcome.overNodeMs, 1)} | ${fmt(outcome.medianCpuMs)} | ${fmt(cpuOver)} | ${outcome.samplesMs.map((s) => s.toFixed(0)).join(', ')} |`);
     }
     out.push('');
   }

@@ -1,5 +1,5 @@
 // Load generator, run as its own process so it never shares an event loop with a server under
-// test. Reads one job (JSON) from argv, drives it with autocannon, prints one JSON result line.
+// test. Reads one job (JSON) from stdin, drives it with autocannon, prints one JSON result line.
 // autocannon's own latency histogram has 1 ms resolution, too coarse for sub-millisecond
 // answers, so every response time is also kept here at full (hrtime) resolution.
 import { createRequire } from 'node:module';
@@ -107,12 +107,18 @@ function run(job: LoadJob): Promise<LoadResult> {
   });
 }
 
-const raw = process.argv[2];
-if (raw === undefined) {
-  process.stderr.write('usage: autocannon-worker <job json>\n');
-  process.exit(2);
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
-run(JSON.parse(raw) as LoadJob).then(
-  (result) => { process.stdout.write(JSON.stringify(result) + '\n'); },
-  (error: unknown) => { process.stderr.write(`load failed: ${error instanceof Error ? error.message : String(error)}\n`); process.exit(1); },
-);
+
+readStdin()
+  .then((raw) => {
+    if (raw.trim() === '') throw new Error('usage: autocannon-worker < job.json (one LoadJob as JSON on stdin)');
+    return run(JSON.parse(raw) as LoadJob);
+  })
+  .then(
+    (result) => { process.stdout.write(JSON.stringify(result) + '\n'); },
+    (error: unknown) => { process.stderr.write(`load failed: ${error instanceof Error ? error.message : String(error)}\n`); process.exit(1); },
+  );

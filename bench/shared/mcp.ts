@@ -26,8 +26,8 @@ export function callSumRequest(id: number, args: Record<string, unknown> = SUM_A
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'calculate_sum', arguments: args, _meta: REQUEST_META } };
 }
 
-export function listToolsRequest(id: number): JsonRpcRequest {
-  return { jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: REQUEST_META } };
+export function listToolsRequest(id: number, cursor?: string): JsonRpcRequest {
+  return { jsonrpc: '2.0', id, method: 'tools/list', params: cursor === undefined ? { _meta: REQUEST_META } : { cursor, _meta: REQUEST_META } };
 }
 
 export function discoverRequest(id: number): JsonRpcRequest {

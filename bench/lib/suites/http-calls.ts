@@ -1,12 +1,13 @@
 // HTTP load suite: the same request against every server, warm-up first, then interleaved rounds
 // (every round visits every concurrency and every server, in a rotating order) so that drift in
 // machine load hits all servers alike.
-import { checkListAnswer, checkSumAnswer, parseRpcBody, rejectionOf } from '../answers.js';
+import { Agent } from 'node:http';
+import { checkListPage, checkSumAnswer, checkWholeList, parseRpcBody, rejectionOf } from '../answers.js';
 import { postRpc } from '../http-client.js';
 import { loadProblems, runLoad, type LoadResult } from '../http-load.js';
 import { peakRssKb, startHttpServer, stopProcess, type RunningHttpServer } from '../processes.js';
 import { LOAD_WORKER, type ServerId, type ServerUnderTest } from '../servers.js';
-import { median } from '../stats.js';
+import { median, percentileOf } from '../stats.js';
 import { callSumRequest, httpHeadersFor, listToolsRequest, MCP_PATH, type JsonRpcRequest } from '../../shared/mcp.js';
 
 export type HttpWorkload = 'tools/call' | 'tools/list';
@@ -22,6 +23,16 @@ export interface HttpSuiteOptions {
   readonly log: (line: string) => void;
   /** Extra node flags for the server processes (e.g. `--cpu-prof`). */
   readonly nodeFlags?: readonly string[];
+  /** tools/list only: how many timed sequential walks over every page, per server. */
+  readonly listWalks?: number;
+}
+
+export interface FullListWalk {
+  readonly pages: number;
+  readonly bytes: number;
+  readonly samplesMs: number[];
+  readonly medianMs: number;
+  readonly p99Ms: number;
 }
 
 export interface HttpCell {
@@ -41,6 +52,8 @@ export interface HttpServerOutcome {
   rejections?: Record<string, string>;
   /** Peak RSS (VmHWM) after all rounds, KiB. */
   peakRssKb?: number;
+  /** tools/list only: fetching the whole catalog page by page. */
+  fullList?: FullListWalk;
   readonly byConcurrency: Record<string, HttpCell>;
 }
 
@@ -67,7 +80,11 @@ async function verify(server: ServerUnderTest, running: RunningHttpServer, optio
   if (answer.status !== 200) throw new Error(`${options.workload} answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
   const parsed = parseRpcBody(answer.contentType, answer.body);
   if (options.workload === 'tools/call') checkSumAnswer(parsed, 1);
-  else checkListAnswer(parsed, 1, options.catalogSize);
+  else {
+    const walk = await walkList(running.port, false);
+    checkWholeList(walk.names, options.catalogSize);
+    checkListPage(parsed, 1);
+  }
   outcome.answerBytes = answer.bytes;
   if (server.validates && options.workload === 'tools/call') {
     const rejections: Record<string, string> = {};
@@ -83,6 +100,42 @@ async function verify(server: ServerUnderTest, running: RunningHttpServer, optio
   const again = await postRpc(running.port, message);
   if (again.body !== answer.body) throw new Error('two identical requests produced different bodies; cannot verify answers under load');
   return answer.body;
+}
+
+/** Fetch the whole tool list, following `nextCursor`; bounded to 10,000 pages. */
+async function walkList(port: number, agent: Agent | false): Promise<{ names: string[]; pages: number; bytes: number }> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  let bytes = 0;
+  do {
+    const id = 100 + pages;
+    const answer = await postRpc(port, listToolsRequest(id, cursor), 30000, agent);
+    if (answer.status !== 200) throw new Error(`tools/list page ${pages + 1} answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+    const page = checkListPage(parseRpcBody(answer.contentType, answer.body), id);
+    names.push(...page.names);
+    cursor = page.nextCursor;
+    bytes += answer.bytes;
+    pages++;
+    if (pages > 10000) throw new Error('tools/list did not end after 10,000 pages');
+  } while (cursor !== undefined);
+  return { names, pages, bytes };
+}
+
+async function timeListWalks(port: number, walks: number): Promise<FullListWalk> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const samplesMs: number[] = [];
+    let last = { pages: 0, bytes: 0 };
+    for (let i = 0; i < walks; i++) {
+      const started = process.hrtime.bigint();
+      last = await walkList(port, agent);
+      samplesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return { pages: last.pages, bytes: last.bytes, samplesMs, medianMs: median(samplesMs), p99Ms: percentileOf(samplesMs, 0.99) };
+  } finally {
+    agent.destroy();
+  }
 }
 
 export async function runHttpSuite(servers: readonly ServerUnderTest[], options: HttpSuiteOptions): Promise<HttpSuiteResult> {
@@ -141,6 +194,18 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
           const key = `${entry.server.id}@${connections}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
           options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`);
+        }
+      }
+    }
+
+    if (options.workload === 'tools/list' && options.listWalks !== undefined) {
+      for (const entry of entries) {
+        if (entry.outcome.error !== undefined) continue;
+        try {
+          entry.outcome.fullList = await timeListWalks(entry.process.port, options.listWalks);
+          options.log(`  ${options.name}: ${entry.server.id} whole list: ${entry.outcome.fullList.pages} page(s), ${entry.outcome.fullList.bytes} B, median ${entry.outcome.fullList.medianMs.toFixed(2)} ms`);
+        } catch (error) {
+          entry.outcome.error = error instanceof Error ? error.message : String(error);
         }
       }
     }
