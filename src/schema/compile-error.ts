@@ -7,7 +7,9 @@ export class SchemaCompileError extends Error {
   readonly schemaPath: string;
   constructor(schemaPath: string, problem: string) {
     // Keep the message readable for a very deep location; `schemaPath` keeps the full pointer.
-    const shown = schemaPath.length > 160 ? `${schemaPath.slice(0, 80)}/.../${schemaPath.slice(-60).replace(/^[^/]*\//, '')}` : schemaPath;
+    const shown = schemaPath.length > 160
+      ? `${schemaPath.slice(0, schemaPath.lastIndexOf('/', 80))}/...${schemaPath.slice(schemaPath.indexOf('/', schemaPath.length - 60))}`
+      : schemaPath;
     super(`invalid schema at ${shown === '' ? '/' : shown}: ${problem}`);
     this.name = 'SchemaCompileError';
     this.schemaPath = schemaPath;

@@ -29,14 +29,15 @@ export function assertSchemaLimits(schema: unknown, maxDepth: number, maxNodes: 
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${pointer}/${i}`, jsonDepth + 1, schemaDepth >= 0 ? schemaDepth : -1]);
       continue;
     }
-    for (const [key, child] of Object.entries(value)) {
+    // Pushed in reverse so entries are checked in document order (errors name the first offender).
+    for (const [key, child] of Object.entries(value).reverse()) {
       const holder = isSchema ? SUBSCHEMA_KEYWORDS['2019-09'].get(key) ?? (key === 'prefixItems' ? 'list' : undefined) : undefined;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       if (holder === undefined) {
         stack.push([child, childPointer, jsonDepth + 1, -1]);
       } else if (holder === 'map' || holder === 'map-of-schema-or-other') {
         if (child !== null && typeof child === 'object' && !Array.isArray(child)) {
-          for (const [name, sub] of Object.entries(child)) stack.push([sub, `${childPointer}/${escapePointerToken(name)}`, jsonDepth + 2, schemaDepth + 1]);
+          for (const [name, sub] of Object.entries(child).reverse()) stack.push([sub, `${childPointer}/${escapePointerToken(name)}`, jsonDepth + 2, schemaDepth + 1]);
         } else {
           stack.push([child, childPointer, jsonDepth + 1, -1]);
         }
