@@ -81,6 +81,8 @@ class Lowering {
   private readonly nullable: string[] = [];
   private readonly rootNotes: string[] = [];
   private readonly dialect: Dialect;
+  /** Nodes whose prefixItems came from a draft-07 tuple `items` (reported under that name). */
+  private readonly tupleItems = new WeakSet<object>();
 
   constructor(private readonly original: Json, private readonly policy: LoweringPolicy) {
     this.dialect = (typeof original.$schema === 'string' ? dialectOfUri(original.$schema) : undefined) ?? '2020-12';
@@ -156,6 +158,7 @@ class Lowering {
       schema.prefixItems = schema.items;
       if (schema.additionalItems !== undefined) schema.items = schema.additionalItems; else delete schema.items;
       delete schema.additionalItems;
+      this.tupleItems.add(schema);
     }
     if (this.policy.mergeAllOf) {
       for (let guard = 0; Array.isArray(schema.allOf) && guard < 16; guard++) this.mergeAllOf(schema, pointer, notes);
@@ -385,7 +388,8 @@ class Lowering {
       const max = typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, positional.length) : positional.length;
       schema.maxItems = max;
     }
-    this.record(pointer, 'prefixItems', 'moved-into-description', 'items became anyOf of the positional schemas; the order is stated in the description');
+    const keyword = this.tupleItems.has(schema) ? 'items' : 'prefixItems';
+    this.record(pointer, keyword, 'moved-into-description', `${keyword === 'items' ? 'draft-07 tuple: ' : ''}items became anyOf of the positional schemas; the order is stated in the description`);
   }
 
   private constAsEnum(schema: Json, pointer: string): void {
