@@ -1,0 +1,93 @@
+// The fast engine (Ajv) runs only the schemas planFastPath accepts; this checks, on the whole
+// official suite, that for every such schema both engines give the same validity on every
+// instance, and that our hand-written meta-schema checks agree with the real meta-schemas.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { compileBothEngines } from '../../src/schema/differential.js';
+import { compileSchema, SchemaCompileError } from '../../src/schema/index.js';
+
+const suiteRoot = [process.env.JSON_SCHEMA_TEST_SUITE, resolve('../shared/data/json-schema-test-suite'), '/work/shared/data/json-schema-test-suite']
+  .find((p): p is string => typeof p === 'string' && existsSync(join(p, 'tests')));
+
+interface Case { description: string; schema: object | boolean; tests: Array<{ description: string; data: unknown; valid: boolean }> }
+
+function remotes(): Record<string, object | boolean> {
+  const out: Record<string, object | boolean> = {};
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.json')) out[`http://localhost:1234/${relative(join(suiteRoot!, 'remotes'), path)}`] = JSON.parse(readFileSync(path, 'utf8'));
+    }
+  };
+  walk(join(suiteRoot!, 'remotes'));
+  return out;
+}
+
+function* groups(dir: string, dialectUri: string | undefined): Generator<[string, object | boolean, Case]> {
+  const full = join(suiteRoot!, 'tests', dir);
+  for (const name of readdirSync(full).filter((n) => n.endsWith('.json')).sort()) {
+    for (const group of JSON.parse(readFileSync(join(full, name), 'utf8')) as Case[]) {
+      const schema = dialectUri && typeof group.schema === 'object' && !('$schema' in group.schema) ? { $schema: dialectUri, ...group.schema } : group.schema;
+      yield [`${dir}/${name}: ${group.description}`, schema, group];
+    }
+  }
+}
+
+test('the JSON-Schema-Test-Suite is present (set JSON_SCHEMA_TEST_SUITE otherwise)', () => {
+  assert.ok(suiteRoot, 'JSON-Schema-Test-Suite not found');
+});
+
+test('fast and compliant engines agree on every suite instance of every fast-path schema', () => {
+  assert.ok(suiteRoot);
+  const registry = remotes();
+  let compared = 0;
+  let fastGroups = 0;
+  const disagreements: string[] = [];
+  for (const [dir, uri, formatAssertion] of [['draft2020-12', undefined, false], ['draft2020-12/optional', undefined, false], ['draft2020-12/optional/format', undefined, true], ['draft7', 'http://json-schema.org/draft-07/schema#', false]] as const) {
+    for (const [where, schema, group] of groups(dir, uri)) {
+      const both = compileBothEngines(schema, { remotes: registry, formatAssertion });
+      if (!both.fast) continue;
+      fastGroups++;
+      for (const t of group.tests) {
+        compared++;
+        const fast = both.fast(t.data).length === 0;
+        const compliant = both.compliant(t.data).length === 0;
+        if (fast !== compliant) disagreements.push(`${where} / ${t.description}: fast=${fast} compliant=${compliant} expected=${t.valid}`);
+      }
+    }
+  }
+  assert.deepEqual(disagreements, []);
+  // Most of the suite must actually exercise the fast path, or this test proves little.
+  assert.ok(fastGroups > 450, `only ${fastGroups} groups on the fast path`);
+  assert.ok(compared > 2000, `only ${compared} instances compared`);
+});
+
+test('meta-schema checks: every suite schema compiles, and the real meta-schema agrees with each refusal', () => {
+  assert.ok(suiteRoot);
+  const registry = remotes();
+  for (const [where, schema] of groups('draft2020-12', undefined)) {
+    assert.doesNotThrow(() => compileSchema(schema, { remotes: registry }), where);
+  }
+  const metaSchema = compileSchema({ $ref: 'https://json-schema.org/draft/2020-12/schema' });
+  const metaSchema07 = compileSchema({ $ref: 'http://json-schema.org/draft-07/schema#' });
+  const invalid: object[] = [
+    { type: 'strin' }, { type: [] }, { type: ['string', 'string'] }, { properties: { force: { minimum: '5' } } }, { required: ['a', 'a'] },
+    { required: 'a' }, { anyOf: [] }, { allOf: {} }, { oneOf: [3] }, { properties: { a: 3 } }, { maxLength: -1 }, { minItems: 1.5 },
+    { multipleOf: 0 }, { multipleOf: -2 }, { enum: 'a' }, { items: [{}] }, { prefixItems: [] }, { $anchor: '1bad' }, { $id: 'http://x.test/a#frag' },
+    { dependentRequired: { a: [1] } }, { dependentSchemas: { a: 1 } }, { uniqueItems: 'yes' }, { not: [] }, { if: 1 }, { contains: null },
+    { $defs: { a: { exclusiveMinimum: true } } }, { patternProperties: { a: 1 } }, { additionalProperties: 'no' }, { title: 3 }, { deprecated: 1 },
+    { minContains: -1 }, { $ref: 3 }, { $comment: {} }, { examples: {} }, { $vocabulary: { x: 1 } },
+  ];
+  for (const schema of invalid) {
+    assert.equal(metaSchema.validate(schema).valid, false, `the 2020-12 meta-schema accepts ${JSON.stringify(schema)}`);
+    assert.throws(() => compileSchema(schema), SchemaCompileError, JSON.stringify(schema));
+  }
+  const invalid07: object[] = [{ items: [3] }, { additionalItems: 'x' }, { dependencies: { a: 5 } }, { dependencies: { a: [1] } }, { definitions: { a: 1 } }, { $id: 3 }];
+  for (const schema of invalid07) {
+    assert.equal(metaSchema07.validate(schema).valid, false, `the draft-07 meta-schema accepts ${JSON.stringify(schema)}`);
+    assert.throws(() => compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', ...schema }), SchemaCompileError, JSON.stringify(schema));
+  }
+});
