@@ -26,6 +26,15 @@ function lazyInvalidResult(raw: readonly ErrorObject[]): ValidationResult {
   };
 }
 
+/**
+ * validate() never throws: an instance that cannot be checked (a recursive schema meeting an
+ * instance nested deeper than the stack allows) is reported invalid, i.e. fails closed.
+ */
+function unvalidatable(error: unknown): ValidationResult {
+  const why = error instanceof RangeError ? 'value is nested too deeply to validate' : `value could not be validated (${error instanceof Error ? error.message : String(error)})`;
+  return { valid: false, errors: [{ instancePath: '', keyword: 'validation', message: `/: ${why}`, schemaPath: '#' }] };
+}
+
 class Compiled implements CompiledSchema {
   readonly schema: object | boolean;
   readonly dialect: Dialect;
@@ -95,13 +104,15 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
   if (plan.blocker === undefined) {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
     return new Compiled(schema, dialect, 'fast', (instance) => {
-      const raw = fast(instance);
+      let raw: readonly ErrorObject[] | undefined;
+      try { raw = fast(instance); } catch (error) { return unvalidatable(error); }
       return raw === undefined ? VALID : lazyInvalidResult(raw);
     });
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {
-    const errors = check(instance);
+    let errors: SchemaError[];
+    try { errors = check(instance); } catch (error) { return unvalidatable(error); }
     return errors.length === 0 ? VALID : { valid: false, errors };
   });
 }

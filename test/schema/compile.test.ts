@@ -247,3 +247,13 @@ test('boolean schemas', () => {
   assert.equal(compileSchema(true).validate(1).valid, true);
   assert.deepEqual(compileSchema(false).validate(1).errors.map((e) => e.message), ['/: no value is allowed here, got number 1']);
 });
+
+test('validate never throws: a recursive schema meeting a too-deep instance fails closed', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  for (const schema of [{ items: { $ref: '#' } }, { $defs: { n: { $dynamicAnchor: 'n', items: { $dynamicRef: '#n' } } }, $ref: '#/$defs/n' }]) {
+    const compiled = compileSchema(schema);
+    const result = compiled.validate(deep);
+    assert.deepEqual(result, { valid: false, errors: [{ instancePath: '', keyword: 'validation', message: '/: value is nested too deeply to validate', schemaPath: '#' }] }, compiled.engine);
+  }
+});
