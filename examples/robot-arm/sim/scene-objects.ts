@@ -109,7 +109,7 @@ export function defaultSceneObjects(presetId: ArmPresetId): SceneObjectSpec[] {
     { id: 'cup-1', label: 'cup', shape: 'cylinder', sizeMm: { x: 80, y: 80, z: 100 }, position: at(-420, -220, 50), yawDeg: 0, massKg: 0.3, frictionCoefficient: 0.5, maxGripForceN: 25 },
     { id: 'egg-1', label: 'egg', shape: 'sphere', sizeMm: { x: 45, y: 45, z: 45 }, position: at(-330, -380, 22.5), yawDeg: 0, massKg: 0.06, frictionCoefficient: 0.4, maxGripForceN: 8 },
     { id: 'block-1', label: 'wood_block', shape: 'box', sizeMm: { x: 50, y: 50, z: 50 }, position: at(-500, 0, 25), yawDeg: 15, massKg: 0.3, frictionCoefficient: 0.45, maxGripForceN: null },
-    { id: 'bottle-1', label: 'bottle', shape: 'cylinder', sizeMm: { x: 70, y: 70, z: 200 }, position: at(-300, 260, 100), yawDeg: 0, massKg: 0.9, frictionCoefficient: 0.35, maxGripForceN: null },
+    { id: 'bottle-1', label: 'bottle', shape: 'cylinder', sizeMm: { x: 70, y: 70, z: 200 }, position: at(-200, 420, 100), yawDeg: 0, massKg: 0.9, frictionCoefficient: 0.35, maxGripForceN: null },
     { id: 'tray-1', label: 'tray', shape: 'box', sizeMm: { x: 220, y: 160, z: 25 }, position: at(-450, 330, 12.5), yawDeg: 0, massKg: 0.4, frictionCoefficient: 0.5, maxGripForceN: null },
   ];
 }
