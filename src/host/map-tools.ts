@@ -50,6 +50,13 @@ function rejections(lowered: LoweredSchema): string[] {
   return lowered.loss.filter((e) => e.action === 'rejected').map((e) => `${e.pointer || '(root)'} ${e.keyword}: ${e.note ?? 'rejected'}`);
 }
 
+function checkStrictOption(profile: ProviderProfile, strict: unknown): void {
+  if (strict !== undefined && strict !== false && strict !== true && strict !== 'auto') {
+    throw new HostError('invalid_options', `strict must be true, false or "auto" (got ${JSON.stringify(strict)})`);
+  }
+  if (strict === true && !profile.supportsStrict) throw new HostError('invalid_options', `${profile.name} has no strict mode here; use strict: false`);
+}
+
 /**
  * Lower one MCP tool to one provider's tool JSON, with its loss report. Strict OpenAI output is
  * produced only when it passes the profile checker; with `strict: 'auto'` (the default for the
@@ -59,9 +66,8 @@ function rejections(lowered: LoweredSchema): string[] {
 export function mapTool(tool: ToolDescriptor, options: MapOptions & { providerName?: string }): MappedTool {
   const profile = getProfile(options.provider);
   assertTool(tool);
+  checkStrictOption(profile, options.strict);
   const mode = options.strict ?? (profile.supportsStrict ? 'auto' : false);
-  if (mode !== false && mode !== true && mode !== 'auto') throw new HostError('invalid_options', `strict must be true, false or "auto" (got ${JSON.stringify(mode)})`);
-  if (mode === true && !profile.supportsStrict) throw new HostError('invalid_options', `${profile.name} has no strict mode here; use strict: false`, tool.name);
   const providerName = options.providerName ?? sanitizeToolName(tool.name, profile.names, options.serverPrefix);
   const build = (strict: boolean): { lowered: LoweredSchema; json: Json; problems: string[] } => {
     const lowered = lowerInputSchema(tool.inputSchema, profile.policy(strict), tool.name);
@@ -111,6 +117,7 @@ function requestFor(provider: ProviderName, tools: Json[]): Json {
 export function mapTools(tools: readonly ToolDescriptor[], options: MapOptions): MappedCatalog {
   const profile = getProfile(options.provider);
   if (!Array.isArray(tools)) throw new HostError('invalid_options', 'tools must be an array of MCP tools');
+  checkStrictOption(profile, options.strict);
   const failures: MappingFailure[] = [];
   const valid: ToolDescriptor[] = [];
   for (const tool of tools) {
