@@ -1,0 +1,191 @@
+/**
+ * The robot-arm reference server's command line: `npm start` runs it over Streamable HTTP on
+ * 127.0.0.1 (PORT, default 3000, endpoint /mcp). Robot-specific options live here, not in
+ * `toolwright serve`: preset, read-only, approval mode, audit log path, simulation speed.
+ */
+import { existsSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { APPROVAL_MODES, type ApprovalMode } from './server/approval-gate.js';
+import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
+import { realTimePacer } from './server/sim-pacer.js';
+
+const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
+
+Serves a simulated robot arm as MCP tools (Streamable HTTP on 127.0.0.1 by default).
+
+Options:
+  --stdio                 Serve on stdin/stdout instead of HTTP (for desktop clients)
+  --port <n>              HTTP port (default: PORT env, else 3000; 0 picks a free one)
+  --host <addr>           HTTP bind address (default 127.0.0.1)
+  --preset <id>           Arm: ur5e (default) or xarm6
+  --read-only             Register sensing and status tools only; motion tools do not exist
+  --approval <mode>       always (default) | large-moves | off. "off" skips human approval:
+                          only for pure simulation, and announced loudly at start-up
+  --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
+  --time-scale <x>        Simulated seconds per wall-clock second (default 1)
+  --rate <n>              Motion commands per second (default 2)
+  -h, --help              Show this help
+
+Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop.
+`;
+
+interface Parsed {
+  stdio: boolean;
+  port: number;
+  host: string;
+  preset: 'ur5e' | 'xarm6';
+  readOnly: boolean;
+  approval: ApprovalMode;
+  auditLog: string;
+  timeScale: number;
+  rate: number;
+}
+
+class UsageError extends Error {}
+
+function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stdio: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      preset: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      approval: { type: 'string' },
+      'audit-log': { type: 'string' },
+      'time-scale': { type: 'string' },
+      rate: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) return 'help';
+  const portText = values.port ?? env.PORT ?? '3000';
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`port must be a number 0-65535, got ${JSON.stringify(portText)}${values.port === undefined ? ' (from PORT)' : ''}`);
+  const preset = values.preset ?? 'ur5e';
+  if (preset !== 'ur5e' && preset !== 'xarm6') throw new UsageError(`--preset must be ur5e or xarm6, got ${JSON.stringify(preset)}`);
+  const approval = values.approval ?? 'always';
+  if (!(APPROVAL_MODES as readonly string[]).includes(approval)) throw new UsageError(`--approval must be one of ${APPROVAL_MODES.join(', ')}, got ${JSON.stringify(approval)}`);
+  const timeScale = Number(values['time-scale'] ?? '1');
+  if (!(Number.isFinite(timeScale) && timeScale > 0 && timeScale <= 1000)) throw new UsageError(`--time-scale must be a number in (0, 1000], got ${JSON.stringify(values['time-scale'])}`);
+  const rate = Number(values.rate ?? '2');
+  if (!(Number.isFinite(rate) && rate > 0 && rate <= 100)) throw new UsageError(`--rate must be a number of motion commands per second in (0, 100], got ${JSON.stringify(values.rate)}`);
+  return {
+    stdio: values.stdio === true,
+    port: Number(portText),
+    host: values.host ?? '127.0.0.1',
+    preset,
+    readOnly: values['read-only'] === true,
+    approval: approval as ApprovalMode,
+    auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
+    timeScale,
+    rate,
+  };
+}
+
+function connectionHelp(url: string, options: Parsed): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const root = resolve(here, '..', '..');
+  const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
+  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', options.auditLog];
+  if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
+  const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
+  const hasCall = existsSync(join(root, 'src', 'cli', 'commands', 'call.ts'));
+  const call = hasCall
+    ? `node --import tsx src/cli/main.ts call ${url} get_device_status`
+    : `(toolwright call is not built yet) curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: get_device_status' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_device_status","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'`;
+  return [
+    'How to connect:',
+    `  MCP Inspector:   npx @modelcontextprotocol/inspector   then choose "Streamable HTTP" and enter ${url}`,
+    `  toolwright call: ${call}`,
+    '  Desktop client (stdio), add to its MCP config:',
+    `    ${desktop}`,
+  ].join('\n');
+}
+
+function banner(robot: RobotServer, options: Parsed, where: string): string {
+  const sim = robot.controller.sim;
+  const lines = [
+    `Toolwright robot arm: simulated ${sim.preset.displayName}, ${robot.tools.length} tools, ${where}`,
+    `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion through elicitation; clients without elicitation are refused)' : ''}`,
+    `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
+    `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
+    `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s`,
+    `  operator:   kill -USR2 ${process.pid}   clears a latched emergency stop (no tool can)`,
+  ];
+  if (options.approval === 'off') {
+    lines.unshift(
+      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+      '!! WARNING: HUMAN APPROVAL IS OFF. Every checked motion runs without asking.   !!',
+      '!! Acceptable for pure simulation only; never with real hardware.             !!',
+      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the command line; resolves to the exit code once the server has stopped. */
+export async function main(argv: string[]): Promise<number> {
+  let options: Parsed | 'help';
+  try {
+    options = parse(argv, process.env);
+  } catch (error) {
+    process.stderr.write(`robot-arm: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  mkdirSync(dirname(options.auditLog), { recursive: true });
+  const robot = createRobotServer({
+    preset: options.preset,
+    approval: options.approval,
+    readOnly: options.readOnly,
+    auditLogPath: options.auditLog,
+    pacer: realTimePacer(options.timeScale),
+    motionRatePerSecond: options.rate,
+  });
+  process.on('SIGUSR2', () => {
+    const cleared = robot.clearEmergencyStop(`operator (SIGUSR2 to pid ${process.pid})`);
+    process.stderr.write(cleared ? 'robot-arm: emergency stop cleared by the operator\n' : 'robot-arm: no emergency stop was latched\n');
+  });
+  const stopped: Promise<string>[] = [
+    new Promise((done) => {
+      process.once('SIGINT', () => done('SIGINT'));
+      process.once('SIGTERM', () => done('SIGTERM'));
+    }),
+  ];
+  // Logs and help go to stderr: on stdio, stdout carries the protocol.
+  if (options.stdio) {
+    const connection = robot.server.stdio();
+    process.stderr.write(banner(robot, options, 'on stdio'));
+    stopped.push(connection.closed.then(() => 'stdin closed'));
+  } else {
+    let url: string;
+    try {
+      const listener = await robot.server.listen({ port: options.port, host: options.host });
+      url = String(listener.url);
+    } catch (error) {
+      process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);
+      await robot.close();
+      return 1;
+    }
+    process.stderr.write(`${banner(robot, options, `at ${url}`)}\n${connectionHelp(url, options)}\n`);
+  }
+  const reason = await Promise.race(stopped);
+  process.stderr.write(`robot-arm: stopping (${reason})\n`);
+  await robot.close();
+  return 0;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (error: unknown) => {
+    process.stderr.write(`robot-arm: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,162 @@
+import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js';
+import { forwardKinematics } from '../sim/forward-kinematics.js';
+import type { RobotSimulation } from '../sim/robot-simulation.js';
+import type { CartesianTarget } from '../sim/trajectory-planner.js';
+import { hashPlanContent, planIdFor, type MotionPlan, type PoseTarget } from './motion-plan.js';
+import type { Refusal } from './safety-stages.js';
+
+/** Caps may be met exactly; the checker allows 0.5% for sampling noise on top of the planner's own 2% margin. */
+const CAP_TOLERANCE = 1.005;
+
+/** Stage `finite_and_range`: every number anywhere in the arguments must be finite (JSON can carry 1e999 = Infinity). */
+export function findNonFinite(value: unknown, path = ''): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path || '/';
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = findNonFinite(value[i], `${path}/${i}`);
+      if (hit !== null) return hit;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      const hit = findNonFinite(child, `${path}/${key}`);
+      if (hit !== null) return hit;
+    }
+  }
+  return null;
+}
+
+/** Stage `finite_and_range` for one number with its unit; never clamps. */
+export function checkRange(name: string, value: number, min: number, max: number, unit: string): Refusal | null {
+  if (!Number.isFinite(value)) return { stage: 'finite_and_range', code: 'non_finite', message: `${name} must be a finite number of ${unit}, got ${String(value)}` };
+  if (value < min || value > max) return { stage: 'finite_and_range', code: 'out_of_range', message: `${name} is ${value} ${unit}; allowed ${min} to ${max} ${unit} (values are refused, never clamped)` };
+  return null;
+}
+
+export function toCartesianTarget(target: PoseTarget): CartesianTarget {
+  const o = target.orientation;
+  const orientation: OrientationTarget = o === undefined ? TOOL_DOWN : { kind: 'rpy', rpyDeg: { rollDeg: o.roll_deg, pitchDeg: o.pitch_deg, yawDeg: o.yaw_deg } };
+  return { position: { x: target.x_mm, y: target.y_mm, z: target.z_mm }, orientation };
+}
+
+/** Stage `workspace_envelope`: each target TCP position against the reach sphere, table clearance and base keep-out. */
+export function checkTargetsInEnvelope(world: RobotSimulation, targets: readonly PoseTarget[]): Refusal | null {
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i]!;
+    const check = world.checkPose({ x: t.x_mm, y: t.y_mm, z: t.z_mm });
+    if (!check.ok) {
+      const which = targets.length > 1 ? `waypoint ${i} ` : 'target ';
+      return { stage: 'workspace_envelope', code: check.violations[0]!.code, message: `${which}(${t.x_mm}, ${t.y_mm}, ${t.z_mm}) mm is outside the workspace: ${check.violations.map((v) => v.message).join('; ')}` };
+    }
+  }
+  return null;
+}
+
+export interface PlanRequest {
+  readonly kind: MotionPlan['kind'];
+  readonly targets: readonly PoseTarget[];
+  readonly speedFraction: number;
+  readonly timeScaling: 'trapezoidal' | 'quintic';
+  readonly path: 'linear' | 'joint';
+  readonly toolContactObjectIds?: readonly string[];
+}
+
+/** Stage `ik_and_joint_limits`: inverse kinematics and joint limits along the whole path (planner). */
+export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest): MotionPlan | Refusal {
+  const result = world.planWaypoints(request.targets.map(toCartesianTarget), {
+    speedFraction: request.speedFraction,
+    timeScaling: request.timeScaling,
+    path: request.path,
+  });
+  if (!result.ok) {
+    const at = result.waypointIndex !== undefined && request.targets.length > 1 ? ` (segment to waypoint ${result.waypointIndex})` : '';
+    return { stage: 'ik_and_joint_limits', code: result.code, message: `no valid joint path${at}: ${result.message}` };
+  }
+  const trajectory = result.trajectory;
+  const contacts = request.toolContactObjectIds ?? [];
+  const hash = hashPlanContent({ ...request, presetId: world.preset.id, trajectory, toolContactObjectIds: contacts });
+  const start = trajectory.samples[0]!.tcp;
+  let maxDisplacementMm = 0;
+  for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
+  const maxJointTravelDeg = Math.max(...trajectory.endJointsDeg.map((q, i) => Math.abs(q - trajectory.startJointsDeg[i]!)));
+  return {
+    id: planIdFor(hash),
+    hash,
+    kind: request.kind,
+    presetId: world.preset.id,
+    targets: request.targets,
+    speedFraction: request.speedFraction,
+    timeScaling: request.timeScaling,
+    path: request.path,
+    trajectory,
+    toolContactObjectIds: contacts,
+    startTcp: forwardKinematics(world.preset, [...trajectory.startJointsDeg]),
+    endTcp: forwardKinematics(world.preset, [...trajectory.endJointsDeg]),
+    maxDisplacementMm,
+    maxJointTravelDeg,
+  };
+}
+
+/** Stage `speed_and_acceleration`: the plan's measured peaks against the configured caps (TCP speed at most 250 mm/s). */
+export function checkCaps(world: RobotSimulation, plan: MotionPlan): Refusal | null {
+  const peaks = plan.trajectory.peaks;
+  const limits = world.limits;
+  if (peaks.peakTcpSpeedMmS > limits.maxTcpSpeedMmS * CAP_TOLERANCE) {
+    return { stage: 'speed_and_acceleration', code: 'tcp_speed', message: `peak TCP speed ${peaks.peakTcpSpeedMmS.toFixed(1)} mm/s exceeds the ${limits.maxTcpSpeedMmS} mm/s cap` };
+  }
+  if (peaks.peakTcpAccelerationMmS2 > limits.maxTcpAccelerationMmS2 * CAP_TOLERANCE) {
+    return { stage: 'speed_and_acceleration', code: 'tcp_acceleration', message: `peak TCP acceleration ${peaks.peakTcpAccelerationMmS2.toFixed(0)} mm/s² exceeds the ${limits.maxTcpAccelerationMmS2} mm/s² cap` };
+  }
+  for (let j = 0; j < limits.joints.length; j++) {
+    const lim = limits.joints[j]!;
+    const v = peaks.peakJointSpeedDegS[j]!;
+    if (v > lim.maxVelocityDegS * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_speed', message: `joint ${j + 1} would reach ${v.toFixed(1)}°/s, above its ${lim.maxVelocityDegS}°/s cap` };
+    const a = peaks.peakJointAccelerationDegS2[j]!;
+    if (a > lim.maxAccelerationDegS2 * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_acceleration', message: `joint ${j + 1} would reach ${a.toFixed(0)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap` };
+  }
+  return null;
+}
+
+/**
+ * Stage `collision`: the simulator's own trajectory validation, which samples the whole path every 4 ms:
+ * every sample inside the envelope and at least 5 mm clear of the table, the base and the objects.
+ */
+export function checkPathClear(world: RobotSimulation, plan: MotionPlan): Refusal | null {
+  const check = world.validateTrajectory(plan.trajectory, { contactAllowedWith: plan.toolContactObjectIds });
+  if (check.ok) return null;
+  switch (check.code) {
+    case 'stale_start':
+      return { stage: 'state_gate', code: 'stale_plan', message: check.message };
+    case 'limit_exceeded':
+      return { stage: 'speed_and_acceleration', code: 'limit_exceeded', message: check.message };
+    case 'outside_envelope':
+      return { stage: 'collision', code: 'path_leaves_envelope', message: `the path leaves the workspace ${check.message}` };
+    case 'collision':
+      return { stage: 'collision', code: 'collision', message: check.message };
+    default:
+      return { stage: 'collision', code: check.code, message: check.message };
+  }
+}
+
+/** Runs the planning stages in order; the first refusal wins. */
+export function planAndCheck(world: RobotSimulation, request: PlanRequest, onPass: (stage: Refusal['stage'], detail?: string) => void): MotionPlan | Refusal {
+  const envelope = checkTargetsInEnvelope(world, request.targets);
+  if (envelope !== null) return envelope;
+  onPass('workspace_envelope');
+  const plan = planFromCurrentPose(world, request);
+  if ('stage' in plan) return plan;
+  onPass('ik_and_joint_limits', `${plan.trajectory.segments.length} segment(s), ${plan.trajectory.durationS.toFixed(2)} s`);
+  return checkPlanned(world, plan, onPass);
+}
+
+/** The stages after IK, for a plan made earlier (execute_trajectory re-checks against the scene as it is now). */
+export function checkPlanned(world: RobotSimulation, plan: MotionPlan, onPass: (stage: Refusal['stage'], detail?: string) => void): MotionPlan | Refusal {
+  const caps = checkCaps(world, plan);
+  if (caps !== null) return caps;
+  onPass('speed_and_acceleration', `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`);
+  const clear = checkPathClear(world, plan);
+  if (clear !== null) return clear;
+  onPass('collision', `${plan.trajectory.samples.length} samples clear`);
+  return plan;
+}

@@ -1,0 +1,53 @@
+import { defineTool } from '../../../../src/server/define-tool.js';
+import type { Tool } from '../../../../src/server/tool-types.js';
+import { round3 } from '../motion-flow.js';
+import type { RobotDeps } from '../robot-deps.js';
+import { audited } from '../tool-call-record.js';
+
+/** `get_device_status`: the arm's state, pose, gripper, e-stop latch and configured limits. */
+export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
+  return defineTool({
+    name: 'get_device_status',
+    title: 'Get device status',
+    description:
+      'Report the arm\'s state (idle, moving, stopping, estop, fault), joint angles in degrees, TCP pose in millimetres and degrees (robot base frame), what the gripper holds, the running motion and its progress, whether an emergency stop is latched, and the configured limits. Takes no arguments. ' +
+      'Use at the start of a task, after stop_arm, or when a motion tool was refused. Read-only: never moves the arm and cannot change any limit.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: audited<Record<string, unknown>>(deps, 'get_device_status', (_args, _ctx, record) => {
+      const controller = deps.controller;
+      const sim = controller.sim;
+      const s = sim.status();
+      const estop = controller.emergencyStop;
+      const summary = {
+        arm: sim.preset.displayName,
+        state: s.state,
+        read_only_mode: mode.readOnly,
+        approval_mode: deps.approval.mode,
+        joints_deg: s.jointsDeg.map(round3),
+        tcp: { x_mm: round3(s.tcp.x), y_mm: round3(s.tcp.y), z_mm: round3(s.tcp.z), roll_deg: round3(s.tcp.rollDeg), pitch_deg: round3(s.tcp.pitchDeg), yaw_deg: round3(s.tcp.yawDeg) },
+        tcp_speed_mm_s: round3(s.tcpSpeedMmS),
+        held_object_id: s.heldObjectId,
+        motion: s.motion === null ? null : { motion_id: s.motion.motionId, phase: s.motion.phase, elapsed_s: round3(s.motion.elapsedS), duration_s: round3(s.motion.durationS) },
+        emergency_stop: estop === null ? { latched: s.state === 'estop' } : { latched: true, reason: estop.reason, since: estop.at, cleared_by: 'operator only' },
+        fault: s.fault === null ? null : { code: s.fault.code, message: s.fault.message },
+        limits: {
+          max_tcp_speed_mm_s: sim.limits.maxTcpSpeedMmS,
+          max_tcp_acceleration_mm_s2: sim.limits.maxTcpAccelerationMmS2,
+          reach_radius_mm: sim.envelope.reachRadiusMm,
+          min_height_above_table_mm: sim.envelope.tableClearanceMm,
+          base_keep_out_radius_mm: sim.envelope.keepOutRadiusMm,
+          joint_limits_deg: sim.limits.joints.map((j) => [j.minDeg, j.maxDeg]),
+          gripper_force_n: [sim.preset.gripper.minForceN, sim.preset.gripper.maxForceN],
+        },
+      };
+      record.trail.pass('execute', 'status read');
+      record.summary = { state: s.state };
+      const tcp = s.tcp;
+      return {
+        content: [{ type: 'text', text: `${sim.preset.displayName}: ${s.state}${estop !== null ? ' (emergency stop latched)' : ''}; TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame); holding ${s.heldObjectId ?? 'nothing'}.` }],
+        structuredContent: summary,
+      };
+    }),
+  });
+}

@@ -1,0 +1,116 @@
+import { defineTool } from '../../../../src/server/define-tool.js';
+import type { Tool } from '../../../../src/server/tool-types.js';
+import { GRASP_LATERAL_TOLERANCE_MM } from '../../sim/gripper.js';
+import { heightOf } from '../../sim/scene-objects.js';
+import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
+import { checkRange, findNonFinite, planAndCheck } from '../motion-safety.js';
+import type { RobotDeps } from '../robot-deps.js';
+import { isRefusal } from '../safety-stages.js';
+import { audited, refusalResult } from '../tool-call-record.js';
+import { positionSchema, type PositionArg } from '../tool-schemas.js';
+
+interface GraspArgs {
+  target_position: PositionArg;
+  force_n?: number;
+  grasp_strategy?: 'parallel' | 'suction' | 'adaptive';
+  timeout_s?: number;
+}
+
+/** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */
+export const MAX_APPROACH_MM = 150;
+/** Approach speed as a fraction of the caps: slow near objects. */
+const APPROACH_SPEED = 0.3;
+
+/** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
+export function graspObjectForceControlTool(deps: RobotDeps): Tool {
+  const preset = deps.controller.sim.preset;
+  const g = preset.gripper;
+  return defineTool({
+    name: 'grasp_object_force_control',
+    title: 'Grasp object with force control',
+    description:
+      `Move the TCP in a straight line (at most ${MAX_APPROACH_MM} mm) to target_position and close the gripper with a set force in newtons. ` +
+      'Use after move_arm_to_pose has brought the gripper (pointing down) just above the object found with get_object_pose; the target is the object\'s centre in millimetres, robot base frame. ' +
+      'Fragile objects break if the force is too high; too little force lets the object slip. Do not use to move the arm far, or while already holding an object (release_object first). ' +
+      'A human approves the approach; the result says whether the grasp held, slipped or broke the object.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        target_position: positionSchema(preset, 'Grasp point: the object\'s centre (parallel, adaptive) or the middle of its top face (suction).'),
+        force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, default: g.defaultForceN, description: `Grip force in newtons, ${g.minForceN} to ${g.maxForceN}. Default ${g.defaultForceN}.` },
+        grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze with force_n; adaptive: jaws raise force only until the object holds (at most force_n); suction: vacuum cup on a flat top.' },
+        timeout_s: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
+      },
+      required: ['target_position'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: audited<Record<string, unknown>>(deps, 'grasp_object_force_control', async (raw, ctx, record) => {
+      const args = raw as unknown as GraspArgs;
+      const sim = deps.controller.sim;
+      const force = args.force_n ?? g.defaultForceN;
+      const timeout = args.timeout_s ?? 10;
+      const bad = findNonFinite(args);
+      const range = bad !== null
+        ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` }
+        : checkRange('force_n', force, g.minForceN, g.maxForceN, 'N') ?? checkRange('timeout_s', timeout, 1, 60, 's');
+      if (range !== null) return refusalResult(record.trail.refuse(range));
+      record.trail.pass('finite_and_range');
+      const gate = deps.controller.stateGate('motion');
+      if (gate !== null) return refusalResult(record.trail.refuse(gate));
+      if (sim.heldObjectId !== null) {
+        return refusalResult(record.trail.refuse({ stage: 'state_gate', code: 'already_holding', message: `the gripper already holds ${sim.heldObjectId}; call release_object first` }));
+      }
+      record.trail.pass('state_gate');
+      const t = args.target_position;
+      const tcp = sim.tcp;
+      const approach = Math.hypot(t.x_mm - tcp.x, t.y_mm - tcp.y, t.z_mm - tcp.z);
+      if (approach > MAX_APPROACH_MM) {
+        return refusalResult(record.trail.refuse({
+          stage: 'workspace_envelope',
+          code: 'approach_too_long',
+          message: `the target is ${approach.toFixed(1)} mm from the TCP; the grasp approach is limited to ${MAX_APPROACH_MM} mm. Call move_arm_to_pose to bring the gripper just above the object first`,
+        }));
+      }
+      // The object the jaws close on may touch the fingertips; everything else keeps its clearance.
+      const target = sim.objects().find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
+      const plan = planAndCheck(sim, {
+        kind: 'grasp_approach',
+        targets: [t],
+        speedFraction: APPROACH_SPEED,
+        timeScaling: 'quintic',
+        path: 'linear',
+        toolContactObjectIds: target !== undefined ? [target.id] : [],
+      }, (stage, detail) => record.trail.pass(stage, detail));
+      if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
+      if (plan.trajectory.durationS > timeout) {
+        return refusalResult(record.trail.refuse({ stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${plan.trajectory.durationS.toFixed(2)} s at the approach speed, longer than timeout_s = ${timeout} s` }));
+      }
+      return deps.controller.exclusive(async () => {
+        const outcome = await approveAndRun(deps, ctx, record, plan);
+        if ('result' in outcome) return outcome.result;
+        if (outcome.report.status !== 'completed') {
+          const result = motionResult(outcome.report, { grasped: false });
+          record.summary = result.structuredContent;
+          return result;
+        }
+        const grasp = sim.grasp({ forceN: force, strategy: args.grasp_strategy ?? 'parallel' });
+        const base = motionResult(outcome.report).structuredContent;
+        if (grasp.ok) {
+          const summary = { ...base, grasped: true, object_id: grasp.objectId, strategy: grasp.strategy, applied_force_n: round3(grasp.appliedForceN), required_force_n: round3(grasp.requiredForceN) };
+          record.summary = summary;
+          return { content: [{ type: 'text', text: `Grasped ${grasp.objectId} with ${grasp.appliedForceN.toFixed(1)} N (${grasp.strategy}); it needs at least ${grasp.requiredForceN.toFixed(1)} N to hold.` }], structuredContent: summary };
+        }
+        const summary = {
+          ...base,
+          grasped: false,
+          failure: grasp.code,
+          ...('objectId' in grasp && grasp.objectId !== undefined ? { object_id: grasp.objectId } : {}),
+          ...('objectBroken' in grasp && grasp.objectBroken === true ? { object_broken: true } : {}),
+        };
+        record.summary = summary;
+        return { content: [{ type: 'text', text: `Grasp failed (${grasp.code}): ${grasp.message}` }], structuredContent: summary, isError: true };
+      });
+    }),
+  });
+}

@@ -1,0 +1,76 @@
+import { defineTool } from '../../../../src/server/define-tool.js';
+import type { Tool } from '../../../../src/server/tool-types.js';
+import { checkRange, findNonFinite, planAndCheck } from '../motion-safety.js';
+import type { RobotDeps } from '../robot-deps.js';
+import { isRefusal } from '../safety-stages.js';
+import { audited, refusalResult } from '../tool-call-record.js';
+import { TIME_SCALING_SCHEMA, positionSchema, speedSchema, type PositionArg } from '../tool-schemas.js';
+import { planSummary } from './move-arm-to-pose.js';
+
+interface PlanArgs {
+  waypoints: PositionArg[];
+  speed?: number;
+  time_scaling?: 'trapezoidal' | 'quintic';
+}
+
+export const MAX_WAYPOINTS = 16;
+
+/** `plan_trajectory`: checks a multi-point path and stores it as a plan; moves nothing. */
+export function planTrajectoryTool(deps: RobotDeps): Tool {
+  const preset = deps.controller.sim.preset;
+  return defineTool({
+    name: 'plan_trajectory',
+    title: 'Plan trajectory',
+    description:
+      'Plan a path of the TCP through 2 to 16 waypoints (millimetres, robot base frame, right-handed, +z up; tool pointing down), starting from where the arm is now. ' +
+      'Moves nothing: it checks workspace, joint limits, speed caps and collisions along the whole path and returns plan_id and plan_hash. ' +
+      'Use before execute_trajectory when the arm must pass intermediate points (e.g. lift, carry, lower). For a single target use move_arm_to_pose instead. ' +
+      'A plan is valid for 10 minutes and only while the arm stays where it was planned from.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        waypoints: {
+          type: 'array',
+          minItems: 2,
+          maxItems: MAX_WAYPOINTS,
+          description: 'TCP positions to pass through in order (the current position is the implicit start).',
+          items: positionSchema(preset, 'One waypoint of the TCP.'),
+        },
+        speed: speedSchema(preset),
+        time_scaling: TIME_SCALING_SCHEMA,
+      },
+      required: ['waypoints'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: audited<Record<string, unknown>>(deps, 'plan_trajectory', (raw, _ctx, record) => {
+      const args = raw as unknown as PlanArgs;
+      const speed = args.speed ?? 0.5;
+      const bad = findNonFinite(args);
+      const range = bad !== null ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` } : checkRange('speed', speed, 0.1, 1, '(fraction of the speed caps)');
+      if (range !== null) return refusalResult(record.trail.refuse(range));
+      record.trail.pass('finite_and_range');
+      const gate = deps.controller.stateGate('gripper');
+      if (gate !== null) return refusalResult(record.trail.refuse(gate));
+      record.trail.pass('state_gate');
+      const plan = planAndCheck(deps.controller.sim, {
+        kind: 'waypoints',
+        targets: args.waypoints,
+        speedFraction: speed,
+        timeScaling: args.time_scaling ?? 'trapezoidal',
+        path: 'linear',
+      }, (stage, detail) => record.trail.pass(stage, detail));
+      if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
+      record.planHash = plan.hash;
+      const { expiresAt } = deps.controller.plans.put(plan);
+      record.trail.skip('approval', 'planning only; approval is asked by execute_trajectory');
+      record.trail.skip('execute', 'planning only');
+      const summary = { ...planSummary(plan), waypoint_count: args.waypoints.length, expires_at: new Date(expiresAt).toISOString() };
+      record.summary = summary;
+      return {
+        content: [{ type: 'text', text: `Planned ${plan.id} (hash ${plan.hash.slice(0, 16)}): ${args.waypoints.length} waypoints, ${plan.trajectory.durationS.toFixed(2)} s. Nothing moved; call execute_trajectory with this plan_id to run it.` }],
+        structuredContent: summary,
+      };
+    }),
+  });
+}

@@ -1,0 +1,50 @@
+import { defineTool } from '../../../../src/server/define-tool.js';
+import type { Tool } from '../../../../src/server/tool-types.js';
+import { FT_AXES, type FtAxis, type FtFilter } from '../../sim/force-torque-sensor.js';
+import { round3 } from '../motion-flow.js';
+import type { RobotDeps } from '../robot-deps.js';
+import { audited } from '../tool-call-record.js';
+
+/** `read_ft_sensor`: the wrist force/torque sensor, filtered. */
+export function readFtSensorTool(deps: RobotDeps): Tool {
+  const spec = deps.controller.sim.preset.ftSensor;
+  return defineTool({
+    name: 'read_ft_sensor',
+    title: 'Read force/torque sensor',
+    description:
+      `Read the wrist 6-axis force/torque sensor (${spec.sampleRateHz} Hz): forces Fx, Fy, Fz in newtons and torques Mx, My, Mz in newton-metres, along the robot base frame axes, torques about the TCP. ` +
+      'Use to check contact (did the gripper touch something?), to confirm a held object\'s weight after grasp_object_force_control, or before release_object. ' +
+      `Range ±${spec.forceRangeN} N and ±${spec.torqueRangeNm} N·m; raw noise about ${spec.forceNoiseStdN} N. Read-only: never moves the arm.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        filter: { type: 'string', enum: ['raw', 'kalman', 'moving_average'], default: 'kalman', description: 'raw: latest noisy sample; kalman: Kalman-filtered (default); moving_average: mean of the last 50 ms.' },
+        axes: { type: 'array', items: { type: 'string', enum: [...FT_AXES] }, minItems: 1, maxItems: 6, uniqueItems: true, description: 'Channels to return; default all six.' },
+      },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: audited<Record<string, unknown>>(deps, 'read_ft_sensor', (raw, _ctx, record) => {
+      const filter = (raw.filter ?? 'kalman') as FtFilter;
+      const axes = (raw.axes ?? FT_AXES) as FtAxis[];
+      deps.controller.settleSensors();
+      const reading = deps.controller.sim.readForceTorque({ filter, axes });
+      const status = deps.controller.sim.status();
+      record.trail.pass('execute', 'sensor read');
+      const values: Record<string, number> = {};
+      for (const axis of axes) values[axis] = round3(reading.values[axis] ?? 0);
+      const summary = {
+        filter,
+        sim_time_ms: round3(reading.timeMs),
+        values,
+        units: { force: 'N', torque: 'N·m' },
+        frame: 'robot base frame axes; torques about the TCP',
+        saturated: reading.saturated,
+        in_contact: status.contacts.length > 0,
+      };
+      record.summary = summary;
+      const text = axes.map((a) => `${a}=${values[a]!.toFixed(2)} ${a.startsWith('F') ? 'N' : 'N·m'}`).join(', ');
+      return { content: [{ type: 'text', text: `F/T (${filter}) at t=${reading.timeMs.toFixed(0)} ms: ${text}${reading.saturated ? ' (saturated)' : ''}.` }], structuredContent: summary };
+    }),
+  });
+}

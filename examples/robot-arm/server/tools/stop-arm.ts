@@ -1,0 +1,47 @@
+import { defineTool } from '../../../../src/server/define-tool.js';
+import type { Tool } from '../../../../src/server/tool-types.js';
+import { round3 } from '../motion-flow.js';
+import type { RobotDeps } from '../robot-deps.js';
+import { audited } from '../tool-call-record.js';
+
+/** `stop_arm`: never gated, idempotent; cancels the running motion and every pending approval. */
+export function stopArmTool(deps: RobotDeps): Tool {
+  return defineTool({
+    name: 'stop_arm',
+    title: 'Stop arm',
+    description:
+      'Stop the arm now. controlled (default): decelerate along the current path and hold position. emergency: freeze at once and latch an emergency stop that only a human operator can clear (no tool can). ' +
+      'Use whenever something looks wrong, a person is near, or a running motion should end; always allowed, safe to repeat, and it cancels any approval still pending. ' +
+      'Use get_device_status afterwards to see where the arm stopped.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: ['controlled', 'emergency'], default: 'controlled', description: 'controlled: smooth stop, can move again afterwards; emergency: immediate stop, latched until an operator clears it.' },
+      },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: audited<Record<string, unknown>>(deps, 'stop_arm', async (raw, _ctx, record) => {
+      const mode = raw.mode === 'emergency' ? 'emergency' : 'controlled';
+      for (const stage of ['finite_and_range', 'state_gate', 'workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration', 'collision', 'approval'] as const) record.trail.skip(stage, 'stop_arm is never gated');
+      const stop = await deps.controller.stop(mode, mode === 'emergency' ? 'emergency stop requested through stop_arm' : 'stop requested through stop_arm');
+      const tcp = deps.controller.sim.tcp;
+      record.trail.pass('execute', `${mode} stop${stop.wasMoving ? ` of ${stop.stoppedMotionId}` : ' (arm was not moving)'}`);
+      const summary = {
+        mode,
+        was_moving: stop.wasMoving,
+        stopped_motion_id: stop.stoppedMotionId,
+        stopping_time_s: round3(stop.stoppingTimeS),
+        stopping_distance_mm: round3(stop.stoppingDistanceMm),
+        pending_approvals_cancelled: stop.cancelledPendingApprovals,
+        emergency_stop_latched: stop.emergencyStopLatched,
+        state: stop.state,
+        tcp_mm: { x_mm: round3(tcp.x), y_mm: round3(tcp.y), z_mm: round3(tcp.z) },
+      };
+      record.summary = summary;
+      const what = stop.wasMoving ? `Stopped ${stop.stoppedMotionId} (${mode}).` : 'The arm was not moving; it is holding position.';
+      const latch = stop.emergencyStopLatched ? ' Emergency stop is latched: an operator must clear it before the arm can move again.' : '';
+      return { content: [{ type: 'text', text: `${what} TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame).${latch}` }], structuredContent: summary };
+    }),
+  });
+}
