@@ -4,9 +4,9 @@ import { runBounded } from './processes.js';
 
 export type { LoadJob, LoadResult };
 
-export async function runLoad(workerScript: string, job: LoadJob): Promise<LoadResult> {
+export async function runLoad(workerScript: string, job: LoadJob, nodeFlags: readonly string[] = []): Promise<LoadResult> {
   // The job travels on stdin: a 1,000-tool list body is far over the argv size limit.
-  const outcome = await runBounded(process.execPath, [workerScript], job.durationSec * 1000 + 30000, {}, JSON.stringify(job));
+  const outcome = await runBounded(process.execPath, [...nodeFlags, workerScript], job.durationSec * 1000 + 30000, {}, JSON.stringify(job));
   if (outcome.timedOut) throw new Error(`load worker overran its time bound (${job.durationSec}s + 30s) against ${job.url}`);
   if (outcome.code !== 0) throw new Error(`load worker failed (exit ${outcome.code}): ${outcome.stderr.trim()}`);
   const line = outcome.stdout.trim().split('\n').pop() ?? '';

@@ -14,6 +14,8 @@ export interface ServerUnderTest {
   readonly stdioScript: string;
   /** Whether the server validates arguments against the schema (the bare reference does not). */
   readonly validates: boolean;
+  /** Node flags to start its programs with (tests run the TypeScript sources via `--import tsx`). */
+  readonly nodeFlags?: readonly string[];
 }
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

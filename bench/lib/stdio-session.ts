@@ -20,6 +20,8 @@ export class StdioSession {
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => { this.stderrTail = (this.stderrTail + chunk).slice(-4000); });
     this.child.stdout?.on('data', (chunk: string) => this.onData(chunk));
+    // Writing to a server that already died raises EPIPE here; the exit handler reports it.
+    this.child.stdin?.on('error', () => {});
     this.child.once('exit', (code, signal) => {
       this.exited = true;
       this.failure?.(new Error(`${script} exited (code ${code}, signal ${signal}) while a request was pending; stderr: ${this.stderrTail.trim()}`));

@@ -41,7 +41,7 @@ async function nodeBaseline(): Promise<number> {
 
 async function firstDiscover(server: ServerUnderTest): Promise<{ wallMs: number; cpuMs: number }> {
   const started = process.hrtime.bigint();
-  const session = new StdioSession(server.stdioScript, ['--tools', '1']);
+  const session = new StdioSession(server.stdioScript, ['--tools', '1'], server.nodeFlags ?? []);
   try {
     const line = await within(session.exchange(JSON.stringify(discoverRequest(1))), 15000, `${server.id} server/discover`);
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -25,6 +25,8 @@ export interface HttpSuiteOptions {
   readonly nodeFlags?: readonly string[];
   /** tools/list only: how many timed sequential walks over every page, per server. */
   readonly listWalks?: number;
+  /** The load generator program; defaults to the compiled autocannon worker. */
+  readonly loadWorker?: { readonly script: string; readonly nodeFlags: readonly string[] };
 }
 
 export interface FullListWalk {
@@ -150,7 +152,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       const outcome = outcomes[index]!;
       let started: RunningHttpServer | undefined;
       try {
-        started = await startHttpServer(server.httpScript, ['--port', '0', '--tools', String(options.catalogSize)], options.nodeFlags ?? []);
+        started = await startHttpServer(server.httpScript, ['--port', '0', '--tools', String(options.catalogSize)], [...(server.nodeFlags ?? []), ...(options.nodeFlags ?? [])]);
         const body = await verify(server, started, options, outcome);
         running.set(server.id, { server, process: started, body, outcome });
         options.log(`  ${options.name}: ${server.id} verified (${outcome.answerBytes} B answer)`);
@@ -169,7 +171,8 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
     const measure = async (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }, connections: number, durationSec: number): Promise<LoadResult | null> => {
       if (entry.outcome.error !== undefined) return null;
       try {
-        const result = await runLoad(LOAD_WORKER, jobFor(entry, connections, durationSec));
+        const worker = options.loadWorker ?? { script: LOAD_WORKER, nodeFlags: [] };
+        const result = await runLoad(worker.script, jobFor(entry, connections, durationSec), worker.nodeFlags);
         const problems = loadProblems(result);
         if (problems.length > 0) throw new Error(`c=${connections}: ${problems.join('; ')}`);
         return result;

@@ -50,7 +50,7 @@ export async function runStdioSuite(servers: readonly ServerUnderTest[], options
     for (const [index, server] of servers.entries()) {
       const outcome = outcomes[index]!;
       try {
-        const session = new StdioSession(server.stdioScript, ['--tools', '1']);
+        const session = new StdioSession(server.stdioScript, ['--tools', '1'], server.nodeFlags ?? []);
         sessions.set(server.id, session);
         await within(sequentialCalls(session, 1), 15000, `${server.id} first stdio answer`);
         if (server.validates) {

@@ -1,0 +1,108 @@
+// The harness against real processes on 127.0.0.1 (TypeScript sources run through tsx): answers
+// are verified, wrong or non-validating servers are refused, load results count mismatches, and
+// every process is stopped by PID.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { checkSumAnswer, parseRpcBody } from '../lib/answers.js';
+import { postRpc } from '../lib/http-client.js';
+import { loadProblems, runLoad } from '../lib/http-load.js';
+import { startHttpServer, stopProcess } from '../lib/processes.js';
+import type { ServerUnderTest } from '../lib/servers.js';
+import { runColdStart } from '../lib/suites/cold-start.js';
+import { runHttpSuite, type HttpSuiteOptions } from '../lib/suites/http-calls.js';
+import { runStdioSuite } from '../lib/suites/stdio-roundtrips.js';
+import { callSumRequest, httpHeadersFor, MCP_PATH } from '../shared/mcp.js';
+
+const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+const TSX = ['--import', 'tsx'];
+const BARE_HTTP = source('../servers/bare-http.ts');
+const BARE_STDIO = source('../servers/bare-stdio.ts');
+const WORKER = { script: source('../load/autocannon-worker.ts'), nodeFlags: TSX };
+const bare: ServerUnderTest = { id: 'bare', label: 'bare', httpScript: BARE_HTTP, stdioScript: BARE_STDIO, validates: false, nodeFlags: TSX };
+const silent = (): void => {};
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+const suiteOptions = (overrides: Partial<HttpSuiteOptions> = {}): HttpSuiteOptions => ({
+  name: 'test', workload: 'tools/call', catalogSize: 1, concurrencies: [2], rounds: 1, durationSec: 0.3, warmupSec: 0.2, log: silent, loadWorker: WORKER, ...overrides,
+});
+
+test('load from the worker process: every answer equal to the verified body, then a wrong expected body is counted', async () => {
+  const server = await startHttpServer(BARE_HTTP, ['--port', '0'], TSX);
+  try {
+    const message = callSumRequest(1);
+    const answer = await postRpc(server.port, message);
+    checkSumAnswer(parseRpcBody(answer.contentType, answer.body), 1);
+    const job = { url: `http://127.0.0.1:${server.port}${MCP_PATH}`, connections: 2, durationSec: 0.3, body: JSON.stringify(message), headers: httpHeadersFor(message), timeoutSec: 5 };
+    const ok = await runLoad(WORKER.script, { ...job, expectBody: answer.body }, WORKER.nodeFlags);
+    assert.ok(ok.requests > 0);
+    assert.equal(ok.mismatches, 0);
+    assert.deepEqual(loadProblems(ok), []);
+    assert.ok(ok.p50Ms > 0 && ok.p99Ms >= ok.p50Ms);
+    const wrong = await runLoad(WORKER.script, { ...job, expectBody: answer.body.replace('42', '41') }, WORKER.nodeFlags);
+    assert.ok(wrong.mismatches > 0);
+    assert.match(loadProblems(wrong).join('; '), /answers differed from the verified body/);
+  } finally {
+    await stopProcess(server.child);
+  }
+  assert.equal(alive(server.pid), false);
+});
+
+test('a server that answers a wrong sum is not measured', async () => {
+  const wrong: ServerUnderTest = { ...bare, httpScript: source('./fixtures/wrong-sum-http.ts') };
+  const result = await runHttpSuite([wrong], suiteOptions());
+  const outcome = result.servers[0]!;
+  assert.match(outcome.error ?? '', /structuredContent is \{"sum":41\}, expected \{"sum":42\}/);
+  assert.deepEqual(outcome.byConcurrency, {});
+});
+
+test('a server claiming to validate but executing bad arguments is not measured', async () => {
+  const result = await runHttpSuite([{ ...bare, validates: true }], suiteOptions());
+  assert.match(result.servers[0]!.error ?? '', /claims to validate but executed calculate_sum with a is a string/);
+});
+
+test('HTTP suite on the bare reference: verified, measured per concurrency, peak RSS read', async () => {
+  const result = await runHttpSuite([bare], suiteOptions({ concurrencies: [1, 2] }));
+  const outcome = result.servers[0]!;
+  assert.equal(outcome.error, undefined);
+  assert.deepEqual(Object.keys(outcome.byConcurrency), ['1', '2']);
+  assert.equal(outcome.byConcurrency['2']!.rounds.length, 1);
+  assert.ok(outcome.byConcurrency['2']!.rps > 0);
+  assert.ok((outcome.peakRssKb ?? 0) > 0);
+});
+
+test('tools/list suite walks every page and records bytes', async () => {
+  const result = await runHttpSuite([bare], suiteOptions({ workload: 'tools/list', catalogSize: 20, concurrencies: [1], listWalks: 2 }));
+  const outcome = result.servers[0]!;
+  assert.equal(outcome.error, undefined);
+  assert.equal(outcome.fullList?.pages, 1);
+  assert.equal(outcome.fullList?.samplesMs.length, 2);
+  assert.ok((outcome.fullList?.bytes ?? 0) > 0);
+});
+
+test('stdio suite: sequential checked round trips against the bare stdio server', async () => {
+  const result = await runStdioSuite([bare], { calls: 50, warmupCalls: 10, rounds: 2, log: silent });
+  const outcome = result.servers[0]!;
+  assert.equal(outcome.error, undefined);
+  assert.equal(outcome.roundTripsPerSec.length, 2);
+  assert.ok((outcome.median ?? 0) > 0);
+});
+
+test('stdio suite: a server that dies is reported, not hung on', async () => {
+  const dead: ServerUnderTest = { ...bare, stdioScript: source('./fixtures/exits-at-once.ts') };
+  const result = await runStdioSuite([dead], { calls: 5, warmupCalls: 1, rounds: 1, log: silent });
+  assert.match(result.servers[0]!.error ?? '', /exited \(code 3/);
+  assert.deepEqual(result.servers[0]!.roundTripsPerSec, []);
+});
+
+test('cold start: a verified server/discover answer, wall and CPU time per repetition', async () => {
+  const result = await runColdStart([bare], { repetitions: 2, log: silent });
+  const outcome = result.servers[0]!;
+  assert.equal(outcome.error, undefined);
+  assert.equal(outcome.samplesMs.length, 2);
+  assert.equal(outcome.cpuSamplesMs.length, 2);
+  assert.equal(result.nodeSamplesMs.length, 2);
+});
