@@ -1,3 +1,5 @@
+import type { LossEntry } from './types.js';
+
 /** Why a host-side operation refused its input. */
 export type HostErrorCode =
   | 'unknown_provider'
@@ -15,10 +17,13 @@ export class HostError extends Error {
   readonly code: HostErrorCode;
   /** The MCP tool name concerned, when there is one. */
   readonly tool: string | undefined;
-  constructor(code: HostErrorCode, message: string, tool?: string) {
+  /** For `unmappable_tool`: the loss report of the attempt, with the rejected keywords. */
+  readonly loss: LossEntry[];
+  constructor(code: HostErrorCode, message: string, tool?: string, loss: LossEntry[] = []) {
     super(message);
     this.name = 'HostError';
     this.code = code;
     this.tool = tool;
+    this.loss = loss;
   }
 }

@@ -80,14 +80,14 @@ export function mapTool(tool: ToolDescriptor, options: MapOptions & { providerNa
   let strictFallback: string[] | undefined;
   if (strict && attempt.problems.length > 0) {
     if (mode === true) {
-      throw new HostError('unmappable_tool', `tool "${tool.name}" cannot be sent to ${profile.name} in strict mode: ${attempt.problems.join('; ')}`, tool.name);
+      throw new HostError('unmappable_tool', `tool "${tool.name}" cannot be sent to ${profile.name} in strict mode: ${attempt.problems.join('; ')}`, tool.name, attempt.lowered.loss);
     }
     strictFallback = attempt.problems;
     strict = false;
     attempt = build(false);
   }
   if (attempt.problems.length > 0) {
-    throw new HostError('unmappable_tool', `tool "${tool.name}" cannot be sent to ${profile.name}: ${attempt.problems.join('; ')}`, tool.name);
+    throw new HostError('unmappable_tool', `tool "${tool.name}" cannot be sent to ${profile.name}: ${attempt.problems.join('; ')}`, tool.name, attempt.lowered.loss);
   }
   const mapped: MappedTool = {
     mcpName: tool.name,
@@ -137,7 +137,7 @@ export function mapTools(tools: readonly ToolDescriptor[], options: MapOptions):
       mapped.push(mapTool(tool, { ...options, providerName: names.toProvider.get(tool.name)! }));
     } catch (error) {
       if (!(error instanceof HostError)) throw error;
-      failures.push({ mcpName: tool.name, code: error.code, message: error.message, loss: [] });
+      failures.push({ mcpName: tool.name, code: error.code, message: error.message, loss: error.loss });
     }
   }
   const reverseNames: Record<string, string> = {};

@@ -225,5 +225,8 @@ test('one bad tool does not fail the catalogue', () => {
     { name: 'ext', inputSchema: { type: 'object', properties: { a: { $ref: 'other.json' } } } }], { provider: 'gemini' });
   assert.deepEqual(catalog.tools.map((t) => t.mcpName), ['ping']);
   assert.deepEqual(catalog.failures.map((f) => [f.mcpName, f.code]), [['bad', 'invalid_tool'], ['ext', 'unmappable_tool']]);
+  assert.deepEqual(catalog.failures[1]!.loss.filter((e) => e.action === 'rejected'), [
+    { pointer: '/properties/a', keyword: '$ref', action: 'rejected', note: 'external reference other.json is never fetched (MCP R-40)' },
+  ]);
   assert.deepEqual(catalog.request, { tools: [{ functionDeclarations: [catalog.tools[0]!.json] }] });
 });
