@@ -13,7 +13,7 @@ interface GraspArgs {
   target_position: PositionArg;
   force_n?: number;
   grasp_strategy?: 'parallel' | 'suction' | 'adaptive';
-  timeout_s?: number;
+  timeout_seconds?: number;
 }
 
 /** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */
@@ -39,7 +39,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
         target_position: positionSchema(preset, 'Grasp point: the object\'s centre (parallel, adaptive) or the middle of its top face (suction).'),
         force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, default: g.defaultForceN, description: `Grip force in newtons, ${g.minForceN} to ${g.maxForceN}. Default ${g.defaultForceN}.` },
         grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze with force_n; adaptive: jaws raise force only until the object holds (at most force_n); suction: vacuum cup on a flat top.' },
-        timeout_s: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
+        timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
       },
       required: ['target_position'],
       additionalProperties: false,
@@ -49,11 +49,11 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       const args = raw as unknown as GraspArgs;
       const sim = deps.controller.sim;
       const force = args.force_n ?? g.defaultForceN;
-      const timeout = args.timeout_s ?? 10;
+      const timeout = args.timeout_seconds ?? 10;
       const bad = findNonFinite(args);
       const range = bad !== null
         ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` }
-        : checkRange('force_n', force, g.minForceN, g.maxForceN, 'N') ?? checkRange('timeout_s', timeout, 1, 60, 's');
+        : checkRange('force_n', force, g.minForceN, g.maxForceN, 'N') ?? checkRange('timeout_seconds', timeout, 1, 60, 's');
       if (range !== null) return refusalResult(record.trail.refuse(range));
       record.trail.pass('finite_and_range');
       const gate = deps.controller.stateGate('motion');
@@ -84,7 +84,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       }, (stage, detail) => record.trail.pass(stage, detail));
       if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
       if (plan.trajectory.durationS > timeout) {
-        return refusalResult(record.trail.refuse({ stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${plan.trajectory.durationS.toFixed(2)} s at the approach speed, longer than timeout_s = ${timeout} s` }));
+        return refusalResult(record.trail.refuse({ stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${plan.trajectory.durationS.toFixed(2)} s at the approach speed, longer than timeout_seconds = ${timeout} s` }));
       }
       return deps.controller.exclusive(async () => {
         const outcome = await approveAndRun(deps, ctx, record, plan);

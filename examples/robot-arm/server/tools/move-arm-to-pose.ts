@@ -6,14 +6,13 @@ import type { MotionPlan } from '../motion-plan.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { isRefusal } from '../safety-stages.js';
 import { audited, refusalResult } from '../tool-call-record.js';
-import { ORIENTATION_SCHEMA, TIME_SCALING_SCHEMA, positionSchema, speedSchema, type OrientationArg, type PositionArg } from '../tool-schemas.js';
+import { ORIENTATION_SCHEMA, positionSchema, speedSchema, type OrientationArg, type PositionArg } from '../tool-schemas.js';
 
 interface MoveArgs {
   target_position: PositionArg;
   orientation?: OrientationArg;
   speed?: number;
   path?: 'linear' | 'joint';
-  time_scaling?: 'trapezoidal' | 'quintic';
   dry_run?: boolean;
 }
 
@@ -39,21 +38,18 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
     name: 'move_arm_to_pose',
     title: 'Move arm to pose',
     description:
-      'Move the arm\'s tool centre point (TCP) to one pose: position in millimetres in the robot base frame (right-handed, +z up), ' +
-      'orientation in degrees (default: tool pointing straight down). Use to bring the gripper above an object or to a place position; ' +
-      'use get_object_pose first to find where objects are. Do not use for multi-point paths (use plan_trajectory and execute_trajectory) ' +
-      'or to close the gripper (use grasp_object_force_control). The server checks workspace, joint limits, speed (TCP at most ' +
-      `${preset.maxTcpSpeedMmS} mm/s) and collisions, and asks a human to approve the exact plan; out-of-range targets are refused, never clamped. ` +
-      'Set dry_run to only check and preview.',
+      'Move the tool centre point (TCP) to one pose: millimetres, robot base frame (+z up), tool pointing down unless orientation is given. ' +
+      'Use to bring the gripper above an object (see get_object_pose) or to a place position. ' +
+      'For multi-point paths use plan_trajectory; to grasp use grasp_object_force_control. ' +
+      `Checks (workspace, joint limits, TCP at most ${preset.maxTcpSpeedMmS} mm/s, collisions) refuse, never clamp; a human approves the exact plan.`,
     inputSchema: {
       type: 'object',
       properties: {
-        target_position: positionSchema(preset, 'Where the TCP (fingertip centre) should go.'),
+        target_position: positionSchema(preset, 'TCP goal.'),
         orientation: ORIENTATION_SCHEMA,
         speed: speedSchema(preset),
-        path: { type: 'string', enum: ['linear', 'joint'], default: 'linear', description: 'linear: TCP moves on a straight line; joint: joints interpolate (curved TCP path). Default linear.' },
-        time_scaling: TIME_SCALING_SCHEMA,
-        dry_run: { type: 'boolean', default: false, description: 'true: run every check and return the plan without moving or asking for approval.' },
+        path: { type: 'string', enum: ['linear', 'joint'], default: 'linear', description: 'linear (default): straight TCP line; joint: joint-space move.' },
+        dry_run: { type: 'boolean', default: false, description: 'Only check and preview; nothing moves.' },
       },
       required: ['target_position'],
       additionalProperties: false,
@@ -74,7 +70,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         kind: 'pose',
         targets: [target],
         speedFraction: speed,
-        timeScaling: args.time_scaling ?? 'trapezoidal',
+        timeScaling: 'trapezoidal',
         path: args.path ?? 'linear',
       }, (stage, detail) => record.trail.pass(stage, detail));
       if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));

@@ -11,7 +11,7 @@ export function stopArmTool(deps: RobotDeps): Tool {
     title: 'Stop arm',
     description:
       'Stop the arm now. controlled (default): decelerate along the current path and hold position. emergency: freeze at once and latch an emergency stop that only a human operator can clear (no tool can). ' +
-      'Use whenever something looks wrong, a person is near, or a running motion should end; always allowed, safe to repeat, and it cancels any approval still pending. ' +
+      'Use when something looks wrong, a person is near, or a running motion should end; always allowed, safe to repeat, and it cancels any approval still pending. ' +
       'Use get_device_status afterwards to see where the arm stopped.',
     inputSchema: {
       type: 'object',
