@@ -130,6 +130,7 @@ function checkOpenAiStrict(schema: Json, at: string, add: (p: string, m: string)
       for (const k of keys) if (!required.includes(k)) add(`${p}/required`, `property "${k}" must be listed in required`);
       if (objectNesting(node) > OPENAI_STRICT_LIMITS.maxObjectNesting) add(p, `more than ${OPENAI_STRICT_LIMITS.maxObjectNesting} levels of object nesting`);
     }
+    if (types.includes('array') && s.items === undefined) add(p, 'array schema missing items');
     if (Array.isArray(s.enum)) enumValues += s.enum.length;
     if (typeof s.format === 'string' && !OPENAI_STRICT_FORMATS.has(s.format)) add(`${p}/format`, `format "${s.format}" is not supported`);
     if (typeof s.pattern === 'string' && /\(\?<?[=!]|\\[1-9]|\\k</.test(s.pattern)) add(`${p}/pattern`, 'lookaround and backreferences are not supported');
@@ -151,6 +152,7 @@ function checkGeminiLegacy(schema: Json, at: string, add: (p: string, m: string)
     if (s.type === undefined ? s.anyOf === undefined : !(typeof s.type === 'string' && GEMINI_TYPES.has(s.type))) add(`${p}/type`, `type is required and must be one of ${[...GEMINI_TYPES].join(', ')}`);
     if (Array.isArray(s.enum) && s.enum.some((v) => typeof v !== 'string')) add(`${p}/enum`, 'enum values must be strings');
     if (s.items !== undefined && !isObject(s.items)) add(`${p}/items`, 'items must be one schema');
+    if (s.type === 'ARRAY' && s.items === undefined) add(p, 'ARRAY needs items');
   });
 }
 

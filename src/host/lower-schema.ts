@@ -172,7 +172,8 @@ class Lowering {
     }
     for (const keyword of Object.keys(schema)) this.decide(schema, keyword, pointer, notes, node.depth === 0);
     if (this.policy.openApiTypes) this.openApiType(schema, pointer);
-    if (isObject(schema.properties) || typeList(schema)?.some((t) => t === 'object' || t === 'OBJECT')) this.objectRules(schema, pointer, notes);
+    if (this.isObjectNode(schema)) this.objectRules(schema, pointer, notes);
+    if (typeList(schema)?.some((t) => t === 'array' || t === 'ARRAY') && schema.items === undefined) this.arrayWithoutItems(schema, pointer);
     if (notes.length > 0) {
       if (node.depth === 0) this.rootNotes.push(`Also required (checked by the server): ${notes.join('; ')}`);
       else schema.description = typeof schema.description === 'string' && schema.description.length > 0
@@ -464,7 +465,7 @@ class Lowering {
       return;
     }
     if (keyword === '$ref' || keyword === 'nullable' && this.policy.openApiTypes) return;
-    if (keyword === 'additionalProperties' && (isObject(schema.properties) || schema.type === 'object')) return;
+    if (keyword === 'additionalProperties' && this.isObjectNode(schema)) return;
     if (keyword === '$defs' || keyword === 'definitions') {
       this.decideDefs(schema, keyword, pointer, isRoot);
       return;
@@ -548,6 +549,23 @@ class Lowering {
       this.record(pointer, 'additionalProperties', 'dropped', 'not expressible in this subset; the server still enforces it');
     } else {
       this.move(schema, 'additionalProperties', pointer, notes, 'maps are not expressible in this subset');
+    }
+  }
+
+  private isObjectNode(schema: Json): boolean {
+    return isObject(schema.properties) || (typeList(schema)?.some((t) => t === 'object' || t === 'OBJECT') ?? false);
+  }
+
+  /**
+   * OpenAI strict refuses "array schema missing items"; the OpenAPI subset needs `items` on ARRAY.
+   * Legacy Gemini gets STRING items (any value travels as text); strict falls back.
+   */
+  private arrayWithoutItems(schema: Json, pointer: string): void {
+    if (this.policy.strictObjects) {
+      this.record(pointer, 'items', 'rejected', 'an array without "items" (any elements) cannot be sent in strict mode');
+    } else if (this.policy.openApiTypes) {
+      schema.items = { type: 'STRING' };
+      this.record(pointer, 'items', 'added', 'ARRAY needs items in the OpenAPI subset; elements of any type travel as text');
     }
   }
 
