@@ -17,5 +17,13 @@ export function estimateTokens(text: string): number {
  * usually shown to the model and are left out.
  */
 export function estimateToolTokens(tool: WireTool): number {
-  return estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  let tokens = perTool.get(tool);
+  if (tokens === undefined) {
+    tokens = estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    perTool.set(tool, tokens);
+  }
+  return tokens;
 }
+
+// The per-tool and the catalog budget both need every tool's count; tokenising is the costly part.
+const perTool = new WeakMap<object, number>();

@@ -29,7 +29,7 @@ Options:
   --update-pin                with --pin: re-approve the current tools (rewrite the lockfile)
   --fix                       apply safe rewrites and show the diff (writes JSON file targets in place)
   --provider <list>           provider rules target these (comma-separated: openai-chat, openai-responses,
-                              anthropic, gemini, gemini-legacy, or all); default: rejections on all only
+                              anthropic, gemini, gemini-legacy, or all); default: none (provider rules off)
   --header "Name: value"      extra HTTP header for URL targets (repeatable)
   --timeout <ms>              per-request timeout for URL and stdio targets (default 15000)
   --list-rules                print every rule with its id, family and default severity

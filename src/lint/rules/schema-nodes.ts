@@ -8,19 +8,33 @@ export interface ToolSchemaNode {
   schema: Record<string, unknown>;
   /** Pointer inside the tool, e.g. `/inputSchema/properties/force`. */
   pointer: string;
+  field: 'inputSchema' | 'outputSchema';
   visit: SchemaVisit;
 }
 
-/**
- * Every object subschema of `inputSchema` and `outputSchema`, in document order. Boolean
- * subschemas carry no keywords to judge and are left out.
- */
-export function forEachSchemaNode(tool: WireTool, visit: (node: ToolSchemaNode) => void, which: readonly ('inputSchema' | 'outputSchema')[] = ['inputSchema', 'outputSchema']): void {
-  for (const field of which) {
+// Many rules look at every subschema; the walk is done once per tool object and shared.
+const walked = new WeakMap<object, ToolSchemaNode[]>();
+
+function nodesOf(tool: WireTool): ToolSchemaNode[] {
+  let nodes = walked.get(tool);
+  if (nodes !== undefined) return nodes;
+  nodes = [];
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
     const root = tool[field];
     if (!isObject(root)) continue;
     walkSchema(root, (node) => {
-      if (isObject(node.schema)) visit({ schema: node.schema, pointer: `/${field}${node.pointer}`, visit: node });
+      if (isObject(node.schema)) nodes!.push({ schema: node.schema, pointer: `/${field}${node.pointer}`, field, visit: node });
     });
   }
+  walked.set(tool, nodes);
+  return nodes;
+}
+
+/**
+ * Every object subschema of `inputSchema` and `outputSchema` (or only the fields named), in
+ * document order. Boolean subschemas carry no keywords to judge and are left out.
+ */
+export function forEachSchemaNode(tool: WireTool, visit: (node: ToolSchemaNode) => void, which: readonly ('inputSchema' | 'outputSchema')[] = ['inputSchema', 'outputSchema']): void {
+  const both = which.length === 2;
+  for (const node of nodesOf(tool)) if (both || which.includes(node.field)) visit(node);
 }

@@ -69,8 +69,8 @@ export const providerRejected: LintRule = {
   id: 'provider/rejected',
   family: 'provider',
   defaultSeverity: 'warning',
-  summary: 'Each tool can be lowered for every target provider (the host\'s lowering accepts it).',
-  defaultOptions: { providers: ['all'] },
+  summary: 'Each tool can be lowered for every target provider (the host\'s lowering accepts it); opt-in per provider.',
+  defaultOptions: { providers: [] },
   validateOptions: validateProviders,
   checkCatalog(catalog, ctx) {
     const tools = byName(catalog);

@@ -1,29 +1,42 @@
 import { nameSegments, wordsOf } from '../../text-signals.js';
 import type { LintRule, ToolView } from '../../types.js';
 
-function bigrams(text: string): Set<string> {
-  const grams = new Set<string>();
-  for (let i = 0; i < text.length - 1; i++) grams.add(text.slice(i, i + 2));
-  return grams;
+/** Sorted distinct ids of the character bigrams of a text (ids shared through `ids`). */
+function bigrams(text: string, ids: Map<string, number>): Int32Array {
+  const grams = new Set<number>();
+  for (let i = 0; i < text.length - 1; i++) {
+    const gram = text.slice(i, i + 2);
+    let id = ids.get(gram);
+    if (id === undefined) ids.set(gram, (id = ids.size));
+    grams.add(id);
+  }
+  return Int32Array.from(grams).sort();
 }
 
-function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
+function sharedCount(a: Int32Array, b: Int32Array): number {
+  let i = 0;
+  let j = 0;
   let shared = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const item of small) if (large.has(item)) shared++;
-  return (2 * shared) / (a.size + b.size);
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) { shared++; i++; j++; } else if (x < y) i++; else j++;
+  }
+  return shared;
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const item of small) if (large.has(item)) shared++;
-  return shared / (a.size + b.size - shared);
+/** Dice coefficient of two sorted id lists. */
+function dice(a: Int32Array, b: Int32Array): number {
+  return a.length + b.length === 0 ? 0 : (2 * sharedCount(a, b)) / (a.length + b.length);
 }
 
-interface Signature { tool: ToolView; compact: string; grams: Set<string>; segments: Set<string>; words: Set<string> }
+/** Jaccard similarity of two sorted lists of distinct word ids (a merge, no hashing). */
+function jaccard(a: Int32Array, b: Int32Array): number {
+  const shared = sharedCount(a, b);
+  return shared / (a.length + b.length - shared);
+}
+
+interface Signature { tool: ToolView; compact: string; grams: Int32Array; words: Int32Array }
 
 /**
  * Two tools the model cannot tell apart: names that differ only by separators, case or a typo
@@ -40,33 +53,56 @@ export const confusableTools: LintRule = {
   checkCatalog(catalog, ctx) {
     const nameThreshold = Number(ctx.options.nameThreshold);
     const descriptionThreshold = Number(ctx.options.descriptionThreshold);
+    const ids = new Map<string, number>();
+    const gramIds = new Map<string, number>();
     const sigs: Signature[] = catalog.tools.map((tool) => {
       const compact = nameSegments(tool.name).join('');
-      return { tool, compact, grams: bigrams(compact), segments: new Set(nameSegments(tool.name)), words: new Set(wordsOf(tool.description)) };
+      const words = new Set<number>();
+      for (const word of wordsOf(tool.description)) {
+        let id = ids.get(word);
+        if (id === undefined) ids.set(word, (id = ids.size));
+        words.add(id);
+      }
+      return { tool, compact, grams: bigrams(compact, gramIds), words: Int32Array.from(words).sort() };
     });
+    // Each tool is reported once, against the earlier tool it is most confusable with.
+    const best = new Map<number, { other: Signature; kind: 'name' | 'description'; score: number; same: boolean }>();
     for (let i = 0; i < sigs.length; i++) {
       const a = sigs[i]!;
       for (let j = i + 1; j < sigs.length; j++) {
         const b = sigs[j]!;
         if (a.tool.name === b.tool.name) continue; // spec/name-unique reports exact duplicates
-        const sameWords = a.compact === b.compact;
-        const nameScore = sameWords ? 1 : dice(a.grams, b.grams);
+        const sizes = a.grams.length + b.grams.length;
+        // Dice can only reach the threshold when the smaller set is large enough; skip the rest cheaply.
+        const reachable = (2 * Math.min(a.grams.length, b.grams.length)) / (sizes || 1) >= nameThreshold;
+        const same = a.compact === b.compact;
+        const nameScore = same ? 1 : reachable ? dice(a.grams, b.grams) : 0;
+        const previous = best.get(j);
         if (nameScore >= nameThreshold) {
-          ctx.report({
-            tool: b.tool,
-            pointer: '/name',
-            message: `tool name "${b.tool.name}" is ${sameWords ? 'the same words as' : 'nearly the same as'} "${a.tool.name}" (similarity ${nameScore.toFixed(2)})`,
-            fix: 'rename one of them so the names say how the tools differ',
-          });
+          if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best.set(j, { other: a, kind: 'name', score: nameScore, same });
           continue;
         }
-        if (a.words.size < 5 || b.words.size < 5) continue;
+        const small = Math.min(a.words.length, b.words.length);
+        // Jaccard cannot exceed small/large, so most pairs are dismissed without a merge.
+        if (previous?.kind === 'name' || small < 5 || small / Math.max(a.words.length, b.words.length) < descriptionThreshold) continue;
         const descriptionScore = jaccard(a.words, b.words);
-        if (descriptionScore < descriptionThreshold) continue;
+        if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best.set(j, { other: a, kind: 'description', score: descriptionScore, same: false });
+      }
+    }
+    for (const [index, hit] of [...best].sort((x, y) => x[0] - y[0])) {
+      const tool = sigs[index]!.tool;
+      if (hit.kind === 'name') {
         ctx.report({
-          tool: b.tool,
+          tool,
+          pointer: '/name',
+          message: `tool name "${tool.name}" is ${hit.same ? 'the same words as' : 'nearly the same as'} "${hit.other.tool.name}" (similarity ${hit.score.toFixed(2)})`,
+          fix: 'rename one of them so the names say how the tools differ',
+        });
+      } else {
+        ctx.report({
+          tool,
           pointer: '/description',
-          message: `the description of "${b.tool.name}" is nearly the same as that of "${a.tool.name}" (word overlap ${descriptionScore.toFixed(2)})`,
+          message: `the description of "${tool.name}" is nearly the same as that of "${hit.other.tool.name}" (word overlap ${hit.score.toFixed(2)})`,
           fix: 'say in each description how the tools differ and when to use one rather than the other',
         });
       }

@@ -1,5 +1,5 @@
-import { compileSchema, SchemaCompileError } from '../../../schema/index.js';
-import type { CompiledSchema } from '../../../schema/index.js';
+import type { SchemaError } from '../../../schema/index.js';
+import { oneShotValidator } from '../../schema-validity.js';
 import { isObject } from '../../tool-view.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { LintRule, RuleContext, ToolView } from '../../types.js';
@@ -10,17 +10,12 @@ import type { LintRule, RuleContext, ToolView } from '../../types.js';
  * alone (a reference to some other part of the document) is skipped: `spec/schema-valid` already
  * judges the document as a whole.
  */
-function compileSubschema(root: Record<string, unknown>, sub: Record<string, unknown>): CompiledSchema | undefined {
+function compileSubschema(root: Record<string, unknown>, sub: Record<string, unknown>): ((value: unknown) => SchemaError[]) | undefined {
   const standalone: Record<string, unknown> = { ...sub };
   for (const key of ['$schema', '$defs', 'definitions'] as const) {
     if (root[key] !== undefined && standalone[key] === undefined) standalone[key] = root[key];
   }
-  try {
-    return compileSchema(standalone);
-  } catch (error) {
-    if (error instanceof SchemaCompileError) return undefined;
-    throw error;
-  }
+  return oneShotValidator(standalone);
 }
 
 function strip(sub: Record<string, unknown>): Record<string, unknown> {
@@ -44,9 +39,9 @@ function check(tool: ToolView, ctx: RuleContext, keyword: 'default' | 'examples'
     const compiled = compileSubschema(root, strip(schema));
     if (compiled === undefined) return;
     values.forEach((value, i) => {
-      const result = compiled.validate(value);
-      if (result.valid) return;
-      const first = result.errors[0];
+      const errors = compiled(value);
+      if (errors.length === 0) return;
+      const first = errors[0];
       const at = keyword === 'default' ? `${pointer}/default` : `${pointer}/examples/${i}`;
       ctx.report({
         pointer: at,
