@@ -1,0 +1,103 @@
+/**
+ * Test support: a robot-arm server on real loopback HTTP with simulated time run as fast as the CPU
+ * allows, and a minimal MCP 2026-07-28 caller built on fetch (every call bounded in time).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
+import { steppedPacer } from '../../server/sim-pacer.js';
+
+export interface CallOptions {
+  capabilities?: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  signal?: AbortSignal;
+  /** Extra top-level params (hostile tests). */
+  params?: Record<string, unknown>;
+}
+
+export interface RpcReply {
+  status: number;
+  body: {
+    id?: unknown;
+    result?: {
+      resultType?: string;
+      content?: Array<{ type: string; text?: string }>;
+      structuredContent?: Record<string, unknown>;
+      isError?: boolean;
+      inputRequests?: Record<string, { method: string; params: { message: string; requestedSchema: unknown } }>;
+      requestState?: string;
+      tools?: Array<{ name: string; annotations?: Record<string, unknown> }>;
+    };
+    error?: { code: number; message: string; data?: unknown };
+  };
+}
+
+export interface Harness {
+  readonly robot: RobotServer;
+  readonly url: string;
+  readonly auditPath: string;
+  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<RpcReply>;
+  rpc(method: string, params: Record<string, unknown>, options?: { capabilities?: Record<string, unknown>; name?: string; signal?: AbortSignal; rewrite?: (json: string) => string }): Promise<RpcReply>;
+  close(): Promise<void>;
+}
+
+let nextId = 1;
+
+export async function startHarness(options: RobotServerOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'robot-test-'));
+  const auditPath = join(dir, 'audit.jsonl');
+  const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, ...options });
+  const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
+  const url = String(listener.url);
+  const rpc: Harness['rpc'] = async (method, params, opts = {}) => {
+    const id = nextId++;
+    const body = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': opts.capabilities ?? {} } },
+    };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+    };
+    if (opts.name !== undefined) headers['mcp-name'] = opts.name;
+    const signal = opts.signal === undefined ? AbortSignal.timeout(60_000) : AbortSignal.any([opts.signal, AbortSignal.timeout(60_000)]);
+    const json = JSON.stringify(body);
+    const response = await fetch(url, { method: 'POST', headers, body: opts.rewrite === undefined ? json : opts.rewrite(json), signal });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as RpcReply['body']) };
+  };
+  return {
+    robot,
+    url,
+    auditPath,
+    rpc,
+    call(name, args, opts = {}) {
+      const params: Record<string, unknown> = { name, arguments: args, ...(opts.params ?? {}) };
+      if (opts.inputResponses !== undefined) params.inputResponses = opts.inputResponses;
+      if (opts.requestState !== undefined) params.requestState = opts.requestState;
+      return rpc('tools/call', params, { ...(opts.capabilities !== undefined ? { capabilities: opts.capabilities } : {}), name, ...(opts.signal !== undefined ? { signal: opts.signal } : {}) });
+    },
+    async close() {
+      await listener.close();
+      await robot.close();
+    },
+  };
+}
+
+/** The first text block of a tool result. */
+export function textOf(reply: RpcReply): string {
+  return reply.body.result?.content?.[0]?.text ?? '';
+}
+
+/** `structuredContent.refused` of a refusal, or undefined. */
+export function refusalOf(reply: RpcReply): { stage: string; code: string; message: string } | undefined {
+  return reply.body.result?.structuredContent?.refused as { stage: string; code: string; message: string } | undefined;
+}
+
+export const ELICITATION = { elicitation: { form: {} } };
