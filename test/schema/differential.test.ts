@@ -62,7 +62,7 @@ test('fast and compliant engines agree on every suite instance of every fast-pat
   assert.deepEqual(disagreements, []);
   // Most of the suite must actually exercise the fast path, or this test proves little.
   assert.ok(fastGroups > 450, `only ${fastGroups} groups on the fast path`);
-  assert.ok(compared > 2000, `only ${compared} instances compared`);
+  assert.ok(compared > 1800, `only ${compared} instances compared`);
 });
 
 test('meta-schema checks: every suite schema compiles, and the real meta-schema agrees with each refusal', () => {
