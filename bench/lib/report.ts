@@ -57,7 +57,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   const tw32 = tw?.byConcurrency['32'];
   const httpOk = bare32 !== undefined && tw32 !== undefined && tw?.error === undefined && bare?.error === undefined;
   const rpsRatio = httpOk ? ratio(tw32.rps, bare32.rps) : Number.NaN;
-  checks.push({ target: 'HTTP tools/call, c=32: req/s ≥ 0.70× bare', measured: httpOk ? `${times(rpsRatio)} (${fmt(tw32.rps)} vs ${fmt(bare32.rps)} req/s)` : tw?.error ?? 'Toolwright not measured', verdict: !httpOk ? 'not measured' : rpsRatio >= 0.7 ? 'met' : 'MISSED' });
+  const cpuRatio = httpOk ? ratio(bare32.cpuUsPerRequest, tw32.cpuUsPerRequest) : Number.NaN;
+  checks.push({ target: 'HTTP tools/call, c=32: req/s ≥ 0.70× bare', measured: httpOk ? `${times(rpsRatio)} (${fmt(tw32.rps)} vs ${fmt(bare32.rps)} req/s); CPU per request: bare ÷ Toolwright = ${times(cpuRatio)} (${fmt(bare32.cpuUsPerRequest)} vs ${fmt(tw32.cpuUsPerRequest)} µs)` : tw?.error ?? 'Toolwright not measured', verdict: !httpOk ? 'not measured' : rpsRatio >= 0.7 ? 'met' : 'MISSED' });
   const p99Ratio = httpOk ? ratio(tw32.p99Ms, bare32.p99Ms) : Number.NaN;
   checks.push({ target: 'HTTP tools/call, c=32: p99 ≤ 2× bare', measured: httpOk ? `${times(p99Ratio)} (${fmt(tw32.p99Ms, 2)} vs ${fmt(bare32.p99Ms, 2)} ms)` : 'Toolwright not measured', verdict: !httpOk ? 'not measured' : p99Ratio <= 2 ? 'met' : 'MISSED' });
   const twRss = httpOk ? tw?.peakRssKb : undefined;
@@ -79,8 +80,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
 
 function httpTable(suite: HttpSuiteResult, extra?: (outcome: HttpServerOutcome, connections: number) => string, extraHeader?: string): string[] {
   const bare = find(suite, 'bare');
-  const head = `| server | conc. | req/s (median) | × bare | p50 ms | p99 ms | p99 × bare | peak RSS MiB | RSS × bare |${extraHeader === undefined ? '' : ` ${extraHeader} |`}`;
-  const rule = `|---|---:|---:|---:|---:|---:|---:|---:|---:|${extraHeader === undefined ? '' : '---:|'}`;
+  const head = `| server | conc. | req/s (median) | × bare | p50 ms | p99 ms | p99 × bare | server CPU µs/req | bare CPU ÷ this | peak RSS MiB | RSS × bare |${extraHeader === undefined ? '' : ` ${extraHeader} |`}`;
+  const rule = `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${extraHeader === undefined ? '' : '---:|'}`;
   const lines = [head, rule];
   for (const outcome of suite.servers) {
     if (outcome.error !== undefined) {
@@ -92,7 +93,7 @@ function httpTable(suite: HttpSuiteResult, extra?: (outcome: HttpServerOutcome, 
       const ref = bare?.error === undefined ? bare?.byConcurrency[String(connections)] : undefined;
       if (cell === undefined) continue;
       const rssRatio = outcome.peakRssKb !== undefined && bare?.peakRssKb !== undefined ? ratio(outcome.peakRssKb, bare.peakRssKb) : Number.NaN;
-      lines.push(`| ${LABEL[outcome.id]} | ${connections} | ${fmt(cell.rps)} | ${ref === undefined ? '—' : times(ratio(cell.rps, ref.rps))} | ${fmt(cell.p50Ms, 2)} | ${fmt(cell.p99Ms, 2)} | ${ref === undefined ? '—' : times(ratio(cell.p99Ms, ref.p99Ms))} | ${mib(outcome.peakRssKb)} | ${times(rssRatio)} |${extra === undefined ? '' : ` ${extra(outcome, connections)} |`}`);
+      lines.push(`| ${LABEL[outcome.id]} | ${connections} | ${fmt(cell.rps)} | ${ref === undefined ? '—' : times(ratio(cell.rps, ref.rps))} | ${fmt(cell.p50Ms, 2)} | ${fmt(cell.p99Ms, 2)} | ${ref === undefined ? '—' : times(ratio(cell.p99Ms, ref.p99Ms))} | ${fmt(cell.cpuUsPerRequest)} | ${ref === undefined ? '—' : times(ratio(ref.cpuUsPerRequest, cell.cpuUsPerRequest))} | ${mib(outcome.peakRssKb)} | ${times(rssRatio)} |${extra === undefined ? '' : ` ${extra(outcome, connections)} |`}`);
     }
   }
   return lines;
@@ -141,10 +142,11 @@ export function renderMarkdown(report: BenchReport): string {
     const stdio = report.stdio;
     const bare = stdio.servers.find((s) => s.id === 'bare');
     out.push(`## stdio: ${stdio.calls} sequential \`tools/call\` round trips`, '', `${stdio.rounds} interleaved rounds; one client, each answer parsed and checked.`, '');
-    out.push('| server | round trips/s (median) | × bare stdio | rounds | peak RSS MiB |', '|---|---:|---:|---|---:|');
+    out.push('| server | round trips/s (median) | × bare stdio | rounds | server CPU µs/call | bare CPU ÷ this | peak RSS MiB |', '|---|---:|---:|---|---:|---:|---:|');
     for (const outcome of stdio.servers) {
       if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
-      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.median)} | ${bare?.median === undefined ? '—' : times(ratio(outcome.median ?? Number.NaN, bare.median))} | ${outcome.roundTripsPerSec.map((r) => r.toFixed(0)).join(', ')} | ${mib(outcome.peakRssKb)} |`);
+      const cpuRatio = bare?.medianCpuUsPerCall !== undefined && outcome.medianCpuUsPerCall !== undefined ? ratio(bare.medianCpuUsPerCall, outcome.medianCpuUsPerCall) : Number.NaN;
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.median)} | ${bare?.median === undefined ? '—' : times(ratio(outcome.median ?? Number.NaN, bare.median))} | ${outcome.roundTripsPerSec.map((r) => r.toFixed(0)).join(', ')} | ${fmt(outcome.medianCpuUsPerCall)} | ${times(cpuRatio)} | ${mib(outcome.peakRssKb)} |`);
     }
     out.push('');
   }

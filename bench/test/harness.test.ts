@@ -71,6 +71,7 @@ test('HTTP suite on the bare reference: verified, measured per concurrency, peak
   assert.deepEqual(Object.keys(outcome.byConcurrency), ['1', '2']);
   assert.equal(outcome.byConcurrency['2']!.rounds.length, 1);
   assert.ok(outcome.byConcurrency['2']!.rps > 0);
+  assert.ok(Number.isFinite(outcome.byConcurrency['2']!.cpuUsPerRequest) && outcome.byConcurrency['2']!.cpuUsPerRequest >= 0);
   assert.ok((outcome.peakRssKb ?? 0) > 0);
 });
 
@@ -88,6 +89,7 @@ test('stdio suite: sequential checked round trips against the bare stdio server'
   const outcome = result.servers[0]!;
   assert.equal(outcome.error, undefined);
   assert.equal(outcome.roundTripsPerSec.length, 2);
+  assert.equal(outcome.cpuUsPerCall.length, 2);
   assert.ok((outcome.median ?? 0) > 0);
 });
 

@@ -5,7 +5,7 @@ import { Agent } from 'node:http';
 import { checkListPage, checkSumAnswer, checkWholeList, parseRpcBody, rejectionOf } from '../answers.js';
 import { postRpc } from '../http-client.js';
 import { loadProblems, runLoad, type LoadResult } from '../http-load.js';
-import { peakRssKb, startHttpServer, stopProcess, type RunningHttpServer } from '../processes.js';
+import { cpuTimeMs, peakRssKb, startHttpServer, stopProcess, type RunningHttpServer } from '../processes.js';
 import { LOAD_WORKER, type ServerId, type ServerUnderTest } from '../servers.js';
 import { median, percentileOf } from '../stats.js';
 import { callSumRequest, httpHeadersFor, listToolsRequest, MCP_PATH, type JsonRpcRequest } from '../../shared/mcp.js';
@@ -37,11 +37,23 @@ export interface FullListWalk {
   readonly p99Ms: number;
 }
 
+/** One measured run: the load generator's view plus the server's own CPU time during it. */
+export interface RoundSample extends LoadResult {
+  /** Server process CPU (user + system) spent during the run, ms (10 ms ticks). */
+  readonly serverCpuMs: number;
+  /**
+   * Server CPU per answered request, µs. On a machine shared with other work this is the steadier
+   * cost figure: waiting for a core inflates latency and lowers req/s, but not CPU per request.
+   */
+  readonly cpuUsPerRequest: number;
+}
+
 export interface HttpCell {
-  readonly rounds: LoadResult[];
+  readonly rounds: RoundSample[];
   readonly rps: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  readonly cpuUsPerRequest: number;
 }
 
 export interface HttpServerOutcome {
@@ -168,14 +180,16 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       connections, durationSec, body: payload, headers, expectBody: entry.body, timeoutSec: 10,
     });
 
-    const measure = async (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }, connections: number, durationSec: number): Promise<LoadResult | null> => {
+    const measure = async (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }, connections: number, durationSec: number): Promise<RoundSample | null> => {
       if (entry.outcome.error !== undefined) return null;
       try {
         const worker = options.loadWorker ?? { script: LOAD_WORKER, nodeFlags: [] };
+        const cpuBefore = cpuTimeMs(entry.process.pid);
         const result = await runLoad(worker.script, jobFor(entry, connections, durationSec), worker.nodeFlags);
+        const serverCpuMs = cpuTimeMs(entry.process.pid) - cpuBefore;
         const problems = loadProblems(result);
         if (problems.length > 0) throw new Error(`c=${connections}: ${problems.join('; ')}`);
-        return result;
+        return { ...result, serverCpuMs, cpuUsPerRequest: result.requests > 0 ? (serverCpuMs * 1000) / result.requests : Number.NaN };
       } catch (error) {
         entry.outcome.error = error instanceof Error ? error.message : String(error);
         options.log(`  ${options.name}: ${entry.server.id} FAILED under load: ${entry.outcome.error}`);
@@ -187,7 +201,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
     const warmupConnections = Math.max(...options.concurrencies);
     for (const entry of entries) await measure(entry, warmupConnections, options.warmupSec);
 
-    const samples = new Map<string, LoadResult[]>();
+    const samples = new Map<string, RoundSample[]>();
     for (let round = 0; round < options.rounds; round++) {
       for (const connections of options.concurrencies) {
         const order = entries.map((_, i) => entries[(i + round) % entries.length]!);
@@ -196,7 +210,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
           if (result === null) continue;
           const key = `${entry.server.id}@${connections}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
-          options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`);
+          options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
         }
       }
     }
@@ -223,6 +237,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
           rps: median(rounds.map((r) => r.rps)),
           p50Ms: median(rounds.map((r) => r.p50Ms)),
           p99Ms: median(rounds.map((r) => r.p99Ms)),
+          cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
         };
       }
     }

@@ -2,6 +2,7 @@
 // answer checked. Rounds are interleaved across servers like the HTTP suite.
 import { checkSumAnswer, rejectionOf } from '../answers.js';
 import type { ServerId, ServerUnderTest } from '../servers.js';
+import { cpuTimeMs } from '../processes.js';
 import { median } from '../stats.js';
 import { StdioSession, within } from '../stdio-session.js';
 import { callSumRequest } from '../../shared/mcp.js';
@@ -18,7 +19,10 @@ export interface StdioServerOutcome {
   error?: string;
   rejection?: string;
   readonly roundTripsPerSec: number[];
+  /** Server CPU (user + system) per round trip in each round, µs. */
+  readonly cpuUsPerCall: number[];
   median?: number;
+  medianCpuUsPerCall?: number;
   peakRssKb?: number;
 }
 
@@ -42,7 +46,7 @@ async function sequentialCalls(session: StdioSession, count: number): Promise<nu
 }
 
 export async function runStdioSuite(servers: readonly ServerUnderTest[], options: StdioSuiteOptions): Promise<StdioSuiteResult> {
-  const outcomes: StdioServerOutcome[] = servers.map((server) => ({ id: server.id, roundTripsPerSec: [] }));
+  const outcomes: StdioServerOutcome[] = servers.map((server) => ({ id: server.id, roundTripsPerSec: [], cpuUsPerCall: [] }));
   const sessions = new Map<ServerId, StdioSession>();
   // Generous per-batch bound: even 1,000 round trips per second finishes well inside it.
   const boundMs = (calls: number): number => 30000 + calls * 1;
@@ -73,9 +77,12 @@ export async function runStdioSuite(servers: readonly ServerUnderTest[], options
         const session = sessions.get(outcome.id);
         if (session === undefined || outcome.error !== undefined) continue;
         try {
+          const cpuBefore = cpuTimeMs(session.pid);
           const rate = await within(sequentialCalls(session, options.calls), boundMs(options.calls), `${outcome.id} ${options.calls} stdio calls`);
+          const cpuUs = ((cpuTimeMs(session.pid) - cpuBefore) * 1000) / options.calls;
           outcome.roundTripsPerSec.push(rate);
-          options.log(`  stdio: round ${round + 1}/${options.rounds} ${outcome.id}: ${rate.toFixed(0)} round trips/s`);
+          outcome.cpuUsPerCall.push(cpuUs);
+          options.log(`  stdio: round ${round + 1}/${options.rounds} ${outcome.id}: ${rate.toFixed(0)} round trips/s, ${cpuUs.toFixed(0)} µs server CPU/call`);
         } catch (error) {
           outcome.error = error instanceof Error ? error.message : String(error);
           options.log(`  stdio: ${outcome.id} FAILED: ${outcome.error}`);
@@ -87,6 +94,7 @@ export async function runStdioSuite(servers: readonly ServerUnderTest[], options
       const session = sessions.get(outcome.id);
       if (session === undefined || outcome.error !== undefined) continue;
       outcome.median = median(outcome.roundTripsPerSec);
+      outcome.medianCpuUsPerCall = median(outcome.cpuUsPerCall);
       outcome.peakRssKb = session.peakRssKb();
     }
   } finally {
