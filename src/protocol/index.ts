@@ -26,6 +26,7 @@ export type {
   JsonRpcResponse,
 } from './json-rpc.js';
 export type * from './wire-types.js';
+export type * from './feature-wire-types.js';
 export {
   X_MCP_HEADER,
   PARAM_HEADER_PREFIX,

@@ -13,6 +13,8 @@ import { formatSchemaErrors } from '../schema/index.js';
 import type { InboundMessage, Reply } from '../transport/message-dispatcher.js';
 import { OUTCOMES, rpcError, toolError } from './outcomes.js';
 import { digestArguments } from './request-state.js';
+import { createInputFlow } from './input-flow.js';
+import type { InputFlow } from './input-flow.js';
 import type { RequestStateSigner } from './request-state.js';
 import type { StageEvent, StageName, StageOutcome } from './stage-events.js';
 import type { RegisteredTool } from './tool-registry.js';
@@ -36,7 +38,7 @@ export interface ServerLogger {
 }
 
 /** A route answers one non-`tools/call` method. */
-export type MethodRoute = (state: RequestState) => Stop;
+export type MethodRoute = (state: RequestState) => Stop | Promise<Stop>;
 
 /** Everything the pipeline needs, resolved once by createServer. */
 export interface PipelineConfig {
@@ -195,6 +197,11 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     }
     const requested = meta[META.protocolVersion];
     if (typeof requested !== 'string') return fail(rpcError('missingMeta', `Invalid params: missing required _meta field ${META.protocolVersion}`));
+    // A header that contradicts the body is a header error whatever the versions are (R-82).
+    const headerVersion = s.message.header?.(HEADER.protocolVersion)?.trim();
+    if (headerVersion !== undefined && headerVersion !== requested) {
+      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${JSON.stringify(headerVersion)} differs from _meta protocolVersion ${JSON.stringify(requested)}`));
+    }
     if (!SUPPORTED.has(requested)) {
       return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${requested}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } }));
     }
@@ -396,6 +403,7 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
       raw = await tool.tool.handlers.run(s.args, s.ctx as ToolContext);
     } catch (error) {
       if (signal.aborted) return { kind: 'cancelled' };
+      if (error instanceof ProtocolError) return fail(error);
       return toolStop(toolError('runThrew', errorMessage(error)));
     }
     if (signal.aborted) return { kind: 'cancelled' };
@@ -481,7 +489,20 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     let last = -Infinity;
     const message = s.message;
     const scopes = s.auth?.scopes ?? [];
+    let inputs: InputFlow | undefined;
     return {
+      get inputs(): InputFlow {
+        return (inputs ??= createInputFlow({
+          signer: config.signer,
+          subject: `tools/call ${tool.name}`,
+          args: s.args,
+          caller: s.auth?.subject ?? '',
+          capabilities: s.capabilities,
+          inputResponses: s.inputResponses,
+          requestState: s.requestState,
+          ttlMs: config.approvalTtlMs,
+        }));
+      },
       signal: message.signal,
       progress(progress: number, total?: number, text?: string): void {
         if (!hasToken || s.finished || message.signal.aborted || !(progress > last)) return;

@@ -15,10 +15,13 @@ import { rpcError } from './outcomes.js';
 import { RequestStateSigner } from './request-state.js';
 import type { StageEvent } from './stage-events.js';
 import { registerTools } from './tool-registry.js';
+import { resolveServerFeatures } from './server-features.js';
+import type { ServerFeatureOptions } from './server-features.js';
+import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
 
 /** Options of {@link createServer}. */
-export interface ServerOptions {
+export interface ServerOptions extends ServerFeatureOptions {
   name: string;
   version: string;
   title?: string;
@@ -46,16 +49,16 @@ export interface ServerOptions {
   listTtlMs?: number;
   /** `cacheScope` of list results (default "public": the tool list is the same for every caller). */
   cacheScope?: 'public' | 'private';
-  /** HMAC key for approval `requestState` (default: random per process). Share it between replicas. */
+  /** HMAC key sealing `requestState` of approvals and `ctx.inputs` (default: random per process). Share it between replicas. */
   requestStateSecret?: string | Uint8Array;
-  /** How long a pending approval stays valid (default 10 minutes). */
+  /** How long a pending approval or input request stays valid (default 10 minutes). */
   approvalTtlMs?: number;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
   http?: HttpOptions;
 }
 
 /** A Toolwright MCP server. */
-export interface McpServer extends MessageDispatcher {
+export interface McpServer extends MessageDispatcher, ChangeNotifier {
   readonly name: string;
   readonly version: string;
   /** The tool descriptors exactly as `tools/list` shows them, in list order. */
@@ -109,6 +112,11 @@ export function createServer(options: ServerOptions): McpServer {
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new TypeError('createServer: pageSize must be a positive integer');
 
   const capabilities: ServerCapabilities = { tools: {}, logging: {} };
+  const logger = options.logger ?? stderrLogger;
+  const signer = new RequestStateSigner(options.requestStateSecret);
+  const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
+  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
+  Object.assign(capabilities, features.capabilities);
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
   const discoverStop = precomputed(discover);
@@ -139,6 +147,7 @@ export function createServer(options: ServerOptions): McpServer {
       },
     ],
   ]);
+  for (const [method, route] of features.routes) routes.set(method, route);
 
   const handleMessage = createPipeline({
     tools: registered,
@@ -147,9 +156,9 @@ export function createServer(options: ServerOptions): McpServer {
     authorize: options.authorize,
     resourceMetadataUrl: options.resourceMetadataUrl,
     onStageEvent: options.onStageEvent,
-    logger: options.logger ?? stderrLogger,
-    signer: new RequestStateSigner(options.requestStateSecret),
-    approvalTtlMs: options.approvalTtlMs ?? 10 * 60_000,
+    logger,
+    signer,
+    approvalTtlMs,
   });
 
   const listeners = new Set<HttpListener>();
@@ -161,6 +170,8 @@ export function createServer(options: ServerOptions): McpServer {
     version: options.version,
     tools: Object.freeze(descriptors),
     listToolDescriptors: () => server.tools,
+    notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
+    notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
     handleMessage,
     async listen(listenOptions = {}) {
       const listener = await listenHttp(server, { ...options.http, ...listenOptions });
@@ -184,6 +195,7 @@ export function createServer(options: ServerOptions): McpServer {
       return fetchHandler(request);
     },
     async close() {
+      features.hub.close();
       for (const connection of connections) connection.close();
       connections.clear();
       await Promise.all([...listeners].map((l) => l.close()));

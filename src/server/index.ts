@@ -11,6 +11,38 @@ export { STAGES } from './stage-events.js';
 export type { StageEvent, StageName, StageOutcome } from './stage-events.js';
 export type { Authorizer, AuthorizeRequest, ServerLogger } from './call-pipeline.js';
 export { text, errorResult, inputRequired } from './results.js';
+export { image, audio, embeddedResource, resourceLink, resourceContents, toBase64 } from './content.js';
+export type { ContentExtras, ResourceContentsInit, ResourceLinkInit } from './content.js';
+export { elicitInput, sampleInput, listRootsInput, isValidInputResponse } from './input-flow.js';
+export type {
+  InputFlow,
+  InputGathering,
+  InputResponses,
+  InputResponseFor,
+  RequireInputsOptions,
+  ElicitationInputRequest,
+  SamplingInputRequest,
+  RootsInputRequest,
+} from './input-flow.js';
+export { defineResource, defineResourceTemplate } from './resources.js';
+export type {
+  Resource,
+  ResourceTemplate,
+  ResourceContext,
+  ResourceReadValue,
+  ResourceCaching,
+  ResourceDefinitionInit,
+  ResourceTemplateDefinitionInit,
+} from './resources.js';
+export { compileUriTemplate } from './uri-template.js';
+export type { UriTemplate } from './uri-template.js';
+export { definePrompt } from './prompts.js';
+export type { Prompt, PromptContext, PromptGetValue, PromptArgumentInit, PromptDefinitionInit } from './prompts.js';
+export { completeFrom, MAX_COMPLETION_VALUES } from './completion.js';
+export type { Completer, CompletionValue, CompletionRequestContext } from './completion.js';
+export { SubscriptionHub } from './subscriptions.js';
+export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
+export type { ServerFeatureOptions } from './server-features.js';
 export type {
   Tool,
   ToolContext,

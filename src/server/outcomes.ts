@@ -46,6 +46,12 @@ export const OUTCOMES = {
   outputContractBroken: { situation: '`run` returns structuredContent that breaks outputSchema (or none)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   errorResultUnchecked: { situation: '`isError: true` result', kind: 'result', note: 'output schema not applied' },
   structuredOnly: { situation: '`run` returns only structuredContent', kind: 'result', note: 'a text block mirroring it is added' },
+  unknownResource: { situation: 'resources/read (or completion ref) names a URI no resource or template serves', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  unknownPrompt: { situation: 'prompts/get (or completion ref) names an unknown prompt', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  invalidFeatureParams: { situation: 'prompts/get, resources/read, completion/complete or subscriptions/listen params malformed (incl. missing required prompt arguments)', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  featureHandlerFailed: { situation: 'a resource read, prompt get or completer throws or returns a malformed value', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
+  inputRequested: { situation: '`ctx.inputs.require()` lacks answers', kind: 'result', note: 'input_required result with the missing requests and a sealed requestState' },
+  listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;
 
 export type OutcomeName = keyof typeof OUTCOMES;

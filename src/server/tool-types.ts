@@ -1,4 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { InputFlow } from './input-flow.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type {
@@ -68,6 +69,8 @@ export interface ToolContext {
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly requestState: string | undefined;
   readonly transport: 'http' | 'stdio';
+  /** Multi round-trip input: ask the client for elicitation, sampling or roots (see `InputFlow`). */
+  readonly inputs: InputFlow;
 }
 
 /** A business-rule violation reported by `check`. */

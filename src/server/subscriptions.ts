@@ -1,0 +1,128 @@
+/**
+ * `subscriptions/listen` (digest §1.1, R-33): a client opens a long-lived request naming the
+ * change notifications it wants; the server acknowledges on that request's stream, then sends
+ * only the notifications the filter selected, each tagged with the subscription id (the listen
+ * request's JSON-RPC id). The request ends when the client closes it or the server shuts down.
+ */
+import { META } from '../protocol/constants.js';
+import { isJsonObject } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { SubscriptionFilter } from '../protocol/feature-wire-types.js';
+
+/** Which list changed. */
+export type ListChangedKind = 'tools' | 'prompts' | 'resources';
+
+/** What a server can announce to open subscriptions. */
+export interface ChangeNotifier {
+  /**
+   * Sends `notifications/<kind>/list_changed` to every open `subscriptions/listen` stream that
+   * opted in. Returns how many streams were notified.
+   */
+  notifyListChanged(kind: ListChangedKind): number;
+  /** Sends `notifications/resources/updated` to streams subscribed to `uri`. Returns how many. */
+  notifyResourceUpdated(uri: string): number;
+}
+
+/** What the hub delivers; the kinds the server declared `listChanged` for, and resource updates. */
+export interface SubscriptionSupport {
+  listChanged: ReadonlySet<ListChangedKind>;
+  resourceUpdates: boolean;
+}
+
+interface OpenSubscription {
+  id: JsonRpcId;
+  filter: SubscriptionFilter;
+  notify(notification: JsonRpcNotification): void;
+  end(): void;
+}
+
+const FILTER_KEY: Readonly<Record<ListChangedKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>> = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+};
+
+/**
+ * Reads and narrows a filter to what this server delivers.
+ * @returns the narrowed filter, or an error message for a malformed one.
+ */
+export function acceptFilter(raw: unknown, support: SubscriptionSupport): { filter: SubscriptionFilter } | { problem: string } {
+  if (!isJsonObject(raw)) return { problem: 'Invalid params: subscriptions/listen needs a "notifications" object (SubscriptionFilter)' };
+  const filter: SubscriptionFilter = {};
+  for (const kind of ['tools', 'prompts', 'resources'] as const) {
+    const key = FILTER_KEY[kind];
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') return { problem: `Invalid params: notifications.${key} must be a boolean` };
+    if (value && support.listChanged.has(kind)) filter[key] = true;
+  }
+  const uris = raw.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string')) return { problem: 'Invalid params: notifications.resourceSubscriptions must be an array of URIs' };
+    if (support.resourceUpdates && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return { filter };
+}
+
+/** Holds the open subscriptions of one server. */
+export class SubscriptionHub implements ChangeNotifier {
+  readonly #open = new Set<OpenSubscription>();
+
+  /** Number of open subscriptions (for tests and metrics). */
+  get size(): number {
+    return this.#open.size;
+  }
+
+  /**
+   * Acknowledges and holds one listen request until `signal` aborts (client gone: resolves
+   * 'cancelled') or the hub closes (resolves 'closed').
+   */
+  hold(id: JsonRpcId, filter: SubscriptionFilter, notify: (n: JsonRpcNotification) => void, signal: AbortSignal): Promise<'cancelled' | 'closed'> {
+    const tag = { [META.subscriptionId]: id };
+    notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter, _meta: tag } });
+    if (signal.aborted) return Promise.resolve('cancelled');
+    return new Promise((resolve) => {
+      const subscription: OpenSubscription = {
+        id,
+        filter,
+        notify,
+        end: () => finish('closed'),
+      };
+      const onAbort = (): void => finish('cancelled');
+      const finish = (how: 'cancelled' | 'closed'): void => {
+        if (!this.#open.delete(subscription)) return;
+        signal.removeEventListener('abort', onAbort);
+        resolve(how);
+      };
+      this.#open.add(subscription);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  notifyListChanged(kind: ListChangedKind): number {
+    const key = FILTER_KEY[kind];
+    let sent = 0;
+    for (const subscription of this.#open) {
+      if (subscription.filter[key] !== true) continue;
+      subscription.notify({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed`, params: { _meta: { [META.subscriptionId]: subscription.id } } });
+      sent++;
+    }
+    return sent;
+  }
+
+  notifyResourceUpdated(uri: string): number {
+    let sent = 0;
+    for (const subscription of this.#open) {
+      if (subscription.filter.resourceSubscriptions?.includes(uri) !== true) continue;
+      const params: JsonObject = { uri, _meta: { [META.subscriptionId]: subscription.id } };
+      subscription.notify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params });
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Ends every open subscription (server shutdown). */
+  close(): void {
+    for (const subscription of [...this.#open]) subscription.end();
+  }
+}
