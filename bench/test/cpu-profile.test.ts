@@ -11,8 +11,8 @@ test('self time is attributed per function and per file, idle excluded from the 
     const root = '/repo';
     const profile = {
       nodes: [
-        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 } },
-        { id: 2, callFrame: { functionName: 'decode', url: 'file:///repo/dist/server/call-pipeline.js', lineNumber: 87 } },
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 4, 5] },
+        { id: 2, callFrame: { functionName: 'decode', url: 'file:///repo/dist/server/call-pipeline.js', lineNumber: 87 }, children: [3] },
         { id: 3, callFrame: { functionName: 'serializeResult', url: 'file:///repo/dist/server/call-pipeline.js', lineNumber: 617 } },
         { id: 4, callFrame: { functionName: '(idle)', url: '', lineNumber: -1 } },
         { id: 5, callFrame: { functionName: 'emit', url: 'node:events', lineNumber: 470 } },
@@ -25,12 +25,17 @@ test('self time is attributed per function and per file, idle excluded from the 
     const summary = summariseProfile(path, root);
     assert.equal(summary.busyMs, 10);
     assert.equal(summary.idleMs, 100);
-    assert.deepEqual(summary.functions.map((s) => [s.where, s.selfPercent]), [
+    assert.deepEqual(summary.functions.map((s) => [s.where, s.percent]), [
       ['node:events:emit:471', 40],
       ['dist/server/call-pipeline.js:decode:88', 30],
       ['dist/server/call-pipeline.js:serializeResult:618', 30],
     ]);
-    assert.deepEqual(summary.files.map((s) => [s.where, s.selfMs]), [['dist/server/call-pipeline.js', 6], ['node:events', 4]]);
+    assert.deepEqual(summary.files.map((s) => [s.where, s.ms]), [['dist/server/call-pipeline.js', 6], ['node:events', 4]]);
+    // decode calls serializeResult here, so its inclusive time covers both.
+    assert.deepEqual(summary.projectInclusive.map((s) => [s.where, s.ms]), [
+      ['dist/server/call-pipeline.js:decode:88', 6],
+      ['dist/server/call-pipeline.js:serializeResult:618', 3],
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
