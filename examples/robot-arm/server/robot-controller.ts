@@ -46,10 +46,14 @@ export interface RobotControllerOptions {
   readonly motionBurst?: number;
   /** Wall-clock source for rate limiting and plan expiry (tests inject one). */
   readonly now?: () => number;
+  /** Wall-clock slack before the watchdog calls the driver stalled, ms (default 5000). */
+  readonly watchdogWallSlackMs?: number;
 }
 
-/** Watchdog deadline: 1.5 × the planned duration plus this margin (simulated ms, converted by the pacer). */
+/** Watchdog: a motion still running 1.5 × its planned duration plus this margin (simulated ms) has gone wrong. */
 const WATCHDOG_MARGIN_MS = 500;
+/** Extra wall-clock slack before the watchdog blames a stalled driver (a busy CPU slows simulated time, not the arm). */
+const WATCHDOG_WALL_SLACK_MS = 5000;
 
 /**
  * Owns the arm's motion authority: the state gate (e-stop latch, fault, busy, rate limit), at most one
@@ -66,6 +70,7 @@ export class RobotController {
   private estop: EmergencyStopInfo | null = null;
   private active: { motionId: string; planId: string; done: Promise<MotionReport>; stopReason: MotionReport['status'] | null } | null = null;
   private reserved = false;
+  private readonly wallSlackMs: number;
 
   constructor(options: RobotControllerOptions) {
     this.sim = options.sim;
@@ -73,6 +78,7 @@ export class RobotController {
     const now = options.now ?? Date.now;
     this.plans = new PlanStore(10 * 60_000, 32, now);
     this.limiter = new RateLimiter(options.motionRatePerSecond ?? 2, options.motionBurst ?? 2, now);
+    this.wallSlackMs = options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS;
     this.monitor = new SafetyMonitor(this.sim);
     this.monitor.onViolation((v) => this.onViolation(v));
   }
@@ -215,7 +221,8 @@ export class RobotController {
   private async drive(entry: { motionId: string; planId: string; stopReason: MotionReport['status'] | null }, plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void }): Promise<MotionReport> {
     const durationS = plan.trajectory.durationS;
     const startSimMs = this.sim.nowMs;
-    const deadline = performance.now() + this.pacer.wallMsFor(durationS * 1500 + WATCHDOG_MARGIN_MS);
+    const simDeadlineMs = startSimMs + durationS * 1500 + WATCHDOG_MARGIN_MS;
+    const wallDeadline = performance.now() + this.pacer.wallMsFor(durationS * 1500 + WATCHDOG_MARGIN_MS) + this.wallSlackMs;
     const onAbort = (): void => {
       entry.stopReason ??= 'cancelled';
       this.epoch++;
@@ -232,9 +239,10 @@ export class RobotController {
         this.sim.advance(ms);
         const motion = this.sim.status().motion;
         if (motion !== null && durationS > 0) options.onProgress?.(Math.min(1, motion.elapsedS / durationS));
-        if ((this.sim.state === 'moving' || this.sim.state === 'stopping') && performance.now() > deadline) {
+        if ((this.sim.state === 'moving' || this.sim.state === 'stopping') && (this.sim.nowMs > simDeadlineMs || performance.now() > wallDeadline)) {
           entry.stopReason ??= 'watchdog_stopped';
-          this.latch(`watchdog: motion ${entry.motionId} did not finish within 1.5 × its planned ${durationS.toFixed(2)} s`, 'watchdog');
+          const why = this.sim.nowMs > simDeadlineMs ? `did not finish within 1.5 × its planned ${durationS.toFixed(2)} s` : 'stalled: simulated time stopped advancing';
+          this.latch(`watchdog: motion ${entry.motionId} ${why}`, 'watchdog');
         }
       }
     } finally {

@@ -1,0 +1,147 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AuditLog, readAuditLog } from '../../server/audit-log.js';
+
+const MAIN = resolve(import.meta.dirname, '..', '..', 'main.ts');
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+
+function tempFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'robot-audit-')), 'audit.jsonl');
+}
+
+describe('audit log file', () => {
+  it('appends numbered, hash-chained records and continues the chain after reopening', () => {
+    const path = tempFile();
+    const first = new AuditLog(path);
+    first.append({ type: 'a' });
+    first.append({ type: 'b' });
+    first.close();
+    const second = new AuditLog(path);
+    const stored = second.append({ type: 'c' });
+    second.close();
+    assert.equal(stored.seq, 3);
+    const log = readAuditLog(path);
+    assert.deepEqual(log.records.map((r) => [r.seq, r.type]), [[1, 'a'], [2, 'b'], [3, 'c']]);
+    assert.deepEqual(log.chainBreaks, []);
+    assert.equal(log.tornLines, 0);
+    assert.throws(() => second.append({ type: 'd' }), /closed; refusing to run unaudited/);
+  });
+
+  it('a torn last line (crash mid-write) is skipped and the next record starts on its own line', () => {
+    const path = tempFile();
+    const log = new AuditLog(path);
+    log.append({ type: 'a' });
+    log.close();
+    appendFileSync(path, '{"seq":2,"type":"tor');
+    const reopened = new AuditLog(path);
+    reopened.append({ type: 'b' });
+    reopened.close();
+    const contents = readAuditLog(path);
+    assert.deepEqual(contents.records.map((r) => r.type), ['a', 'b']);
+    assert.equal(contents.tornLines, 1);
+    assert.equal(contents.records[1]!.seq, 2);
+  });
+
+  it('removing or editing a line breaks the hash chain where it happened', () => {
+    const path = tempFile();
+    const log = new AuditLog(path);
+    for (const type of ['a', 'b', 'c', 'd']) log.append({ type });
+    log.close();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    writeFileSync(path, `${[lines[0], lines[1], lines[3]].join('\n')}\n`);
+    assert.deepEqual(readAuditLog(path).chainBreaks, [4]);
+    writeFileSync(path, `${[lines[0], lines[1]!.replace('"b"', '"x"'), lines[2], lines[3]].join('\n')}\n`);
+    assert.deepEqual(readAuditLog(path).chainBreaks, [3]);
+  });
+});
+
+describe('audit log durability: kill -9 right after answered calls loses none of them', () => {
+  it('every answered call of a real server process is on disk after SIGKILL', async () => {
+    const path = tempFile();
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--approval', 'off', '--audit-log', path, '--time-scale', '20'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (match !== null && stderr.includes('mcpServers')) resolveUrl(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited early with ${code}: ${stderr}`)));
+      });
+      // npm start's promise: it says how to connect.
+      assert.match(stderr, /MCP Inspector/);
+      assert.match(stderr, /toolwright call/);
+      assert.match(stderr, /"mcpServers"/);
+      assert.match(stderr, /WARNING: HUMAN APPROVAL IS OFF/);
+
+      const answered: number[] = [];
+      const call = async (id: number, name: string, args: Record<string, unknown>): Promise<void> => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = (await response.json()) as { id: number };
+        assert.equal(body.id, id);
+        answered.push(id);
+      };
+      await call(101, 'get_device_status', {});
+      await call(102, 'move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
+      await call(103, 'move_arm_to_pose', { target_position: { x_mm: 0, y_mm: 0, z_mm: 300 } });
+      await call(104, 'move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, confirmed: true });
+      await call(105, 'read_ft_sensor', { filter: 'raw' });
+      // A motion still running when the process dies is not answered; it must not hide the others.
+      void fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 106, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      }).catch(() => undefined);
+      await call(107, 'stop_arm', {});
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+
+      const log = readAuditLog(path);
+      for (const id of answered) {
+        assert.ok(log.records.some((r) => r.request_id === id), `answered request ${id} is in the audit log`);
+      }
+      assert.deepEqual(log.chainBreaks, []);
+      assert.ok(log.tornLines <= 1);
+      const refused = log.records.find((r) => r.request_id === 104)!;
+      assert.equal(refused.type, 'call_refused_by_server');
+      assert.equal(refused.stage, 'schema');
+      const envelope = log.records.find((r) => r.request_id === 103)!;
+      assert.ok((envelope.stages as Array<{ stage: string; outcome: string }>).some((s) => s.stage === 'workspace_envelope' && s.outcome === 'refused'), JSON.stringify(envelope));
+      assert.ok(!log.records.some((r) => r.type === 'server_stop'), 'the process really died without a clean shutdown');
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('robot-arm command line', () => {
+  it('refuses bad options with exit code 2 and a clear message', () => {
+    for (const [args, pattern] of [
+      [['--approval', 'maybe'], /--approval must be one of always, large-moves, off/],
+      [['--preset', 'ur10'], /--preset must be ur5e or xarm6/],
+      [['--port', 'abc'], /port must be a number 0-65535/],
+      [['--time-scale', '0'], /--time-scale must be a number in \(0, 1000\]/],
+    ] as const) {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(result.status, 2, args.join(' '));
+      assert.match(result.stderr, pattern);
+    }
+  });
+});
