@@ -52,7 +52,7 @@ export function segmentDistance(obstacle: Obstacle, a: Vec3, b: Vec3): { distanc
   let lo = 0, hi = 1;
   let x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
   let f1 = f(x1), f2 = f(x2);
-  for (let i = 0; i < 48 && hi - lo > 1e-7; i++) {
+  for (let i = 0; i < 48 && hi - lo > 1e-4; i++) {
     if (f1 <= f2) {
       hi = x2; x2 = x1; f2 = f1;
       x1 = hi - ratio * (hi - lo); f1 = f(x1);
