@@ -60,9 +60,35 @@ const byContent = new Map<string, Compiled>();
 const CONTENT_CACHE_LIMIT = 1000;
 
 function optionsKey(options: CompileOptions | undefined): string | undefined {
-  if (!options) return '';
+  if (!options) return '||';
   if (options.remotes && Object.keys(options.remotes).length > 0) return undefined; // remotes: identity of the map matters; content key is costly
-  return `${options.formatAssertion === true ? 'F' : ''}|${options.maxDepth ?? ''}|${options.maxNodes ?? ''}`;
+  return `${options.formatAssertion === true ? 'F' : ''}|${options.maxDepth ?? ''}|${options.maxNodes ?? ''}${options.engine === 'compliant' ? '|C' : ''}`;
+}
+
+function assertShape(schema: unknown): asserts schema is object | boolean {
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+    throw new SchemaCompileError('', `a schema must be an object or a boolean, got ${Array.isArray(schema) ? 'array' : schema === null ? 'null' : typeof schema}`);
+  }
+}
+
+/**
+ * Every check compileSchema makes before it builds a validator, in the same order: shape,
+ * size/depth limits, dialect, meta-schema (including safe `pattern`s), local `$ref`s. Throws the
+ * first problem as a {@link SchemaCompileError}; returns the dialect. Cheap (no code generation),
+ * so the linter can check thousands of schemas with it. References to other documents are only
+ * resolved by compileSchema.
+ */
+export function checkSchema(schema: unknown, options?: Pick<CompileOptions, 'remotes' | 'maxDepth' | 'maxNodes'>): Dialect {
+  assertShape(schema);
+  assertSchemaLimits(schema, options?.maxDepth ?? DEFAULT_MAX_DEPTH, options?.maxNodes ?? DEFAULT_MAX_NODES);
+  return checkAfterLimits(schema, options?.remotes);
+}
+
+function checkAfterLimits(schema: object | boolean, remotes: CompileOptions['remotes']): Dialect {
+  const dialect = detectDialect(schema, remotes);
+  assertMetaValid(schema, dialect);
+  assertLocalRefsResolve(schema, dialect);
+  return dialect;
 }
 
 /**
@@ -72,9 +98,7 @@ function optionsKey(options: CompileOptions | undefined): string | undefined {
  * Results are cached by schema identity and content.
  */
 export function compileSchema(schema: object | boolean, options?: CompileOptions): CompiledSchema {
-  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    throw new SchemaCompileError('', `a schema must be an object or a boolean, got ${Array.isArray(schema) ? 'array' : schema === null ? 'null' : typeof schema}`);
-  }
+  assertShape(schema);
   const key = optionsKey(options);
   const identityBucket = typeof schema === 'object' && key !== undefined ? byIdentity.get(schema) : undefined;
   const hit = identityBucket?.get(key!);
@@ -102,12 +126,10 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
 }
 
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
-  const dialect = detectDialect(schema, options?.remotes);
-  assertMetaValid(schema, dialect);
-  assertLocalRefsResolve(schema, dialect);
+  const dialect = checkAfterLimits(schema, options?.remotes);
   const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
   const plan = planFastPath(schema, dialect, formatAssertion);
-  if (plan.blocker === undefined) {
+  if (plan.blocker === undefined && options?.engine !== 'compliant') {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
     return new Compiled(schema, dialect, 'fast', (instance) => {
       let raw: readonly ErrorObject[] | undefined;

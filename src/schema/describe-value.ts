@@ -33,3 +33,8 @@ export function renderJson(value: unknown): string {
 export function displayPath(instancePath: string): string {
   return instancePath === '' ? '/' : instancePath;
 }
+
+/** "1 character", "3 characters". */
+export function plural(count: unknown, noun: string): string {
+  return `${String(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

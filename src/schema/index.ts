@@ -5,7 +5,7 @@
 export type { Dialect, SchemaError, ValidationResult, CompileOptions, CompiledSchema } from './types.js';
 export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
 export { SchemaCompileError } from './compile-error.js';
-export { compileSchema } from './compile.js';
+export { compileSchema, checkSchema } from './compile.js';
 export { formatSchemaErrors } from './format-errors.js';
 export { walkSchema, SUBSCHEMA_KEYWORDS } from './walk.js';
 export type { SchemaVisit } from './walk.js';

@@ -1,5 +1,5 @@
 import type { JsonError } from 'json-schema-library';
-import { describeValue, displayPath, renderJson } from './describe-value.js';
+import { describeValue, displayPath, plural, renderJson } from './describe-value.js';
 import { walkSchema } from './walk.js';
 import type { SchemaError } from './types.js';
 
@@ -38,14 +38,17 @@ function problemOf(code: string, data: Record<string, unknown>): string {
     case 'exclusive-minimum-error': return `expected number > ${String(data.minimum)}, got ${describeValue(value ?? data.length)}`;
     case 'exclusive-maximum-error': return `expected number < ${String(data.maximum)}, got ${describeValue(value ?? data.length)}`;
     case 'multiple-of-error': return `expected a multiple of ${String(data.multipleOf)}, got ${describeValue(value)}`;
-    case 'min-length-error': case 'min-length-one-error': return `expected string of at least ${String(data.minLength ?? 1)} characters, got ${String(data.length ?? 0)}`;
-    case 'max-length-error': return `expected string of at most ${String(data.maxLength)} characters, got ${String(data.length)}`;
-    case 'min-items-error': case 'min-items-one-error': return `expected at least ${String(data.minItems ?? 1)} items, got ${String(data.length ?? 0)}`;
-    case 'max-items-error': return `expected at most ${String(data.maximum)} items, got ${String(data.length)}`;
-    case 'min-properties-error': return `expected at least ${String(data.minProperties)} properties, got ${String(data.length)}`;
-    case 'max-properties-error': return `expected at most ${String(data.maxProperties)} properties, got ${String(data.length)}`;
+    case 'min-length-error': case 'min-length-one-error': return `expected string of at least ${plural(data.minLength ?? 1, 'character')}, got ${describeValue(value)}`;
+    case 'max-length-error': return `expected string of at most ${plural(data.maxLength, 'character')}, got ${describeValue(value)}`;
+    case 'min-items-error': case 'min-items-one-error': return `expected at least ${plural(data.minItems ?? 1, 'item')}, got ${describeValue(value)}`;
+    case 'max-items-error': return `expected at most ${plural(data.maximum, 'item')}, got ${describeValue(value)}`;
+    case 'min-properties-error': return `expected at least ${plural(data.minProperties, 'property').replace('propertys', 'properties')}, got ${String(data.length)}`;
+    case 'max-properties-error': return `expected at most ${plural(data.maxProperties, 'property').replace('propertys', 'properties')}, got ${String(data.length)}`;
     case 'pattern-error': return `expected string matching ${JSON.stringify(data.pattern)}, got ${describeValue(value ?? data.received)}`;
-    case 'unique-items-error': return `expected unique items, ${describeValue(value)} is repeated`;
+    case 'unique-items-error': {
+      const index = (pointer: unknown): string => String(pointer ?? '').split('/').pop() ?? '?';
+      return `expected unique items, items ${index(data.pointer)} and ${index(data.duplicatePointer)} are equal`;
+    }
     case 'any-of-error': return `expected a value matching at least one of the anyOf alternatives, got ${describeValue(value)}`;
     case 'one-of-error': return `expected a value matching exactly one of the oneOf alternatives, got ${describeValue(value)} matching none`;
     case 'multiple-one-of-error': return `expected a value matching exactly one of the oneOf alternatives, got ${describeValue(value)} matching several`;
@@ -73,6 +76,7 @@ export function normaliseCompliantErrors(errors: readonly JsonError[], root: obj
     let instancePath = instancePathOf(data.pointer);
     const code = String(error.code);
     const keyword = KEYWORD_OF_CODE[code] ?? (code.startsWith('format-') ? 'format' : code.replace(/-error$/, ''));
+    if (keyword === 'uniqueItems') instancePath = instancePath.slice(0, instancePath.lastIndexOf('/'));
     if ((keyword === 'additionalProperties' || keyword === 'properties') && typeof (data.property ?? data.key) === 'string' && instancePath.endsWith(`/${String(data.property ?? data.key)}`)) {
       instancePath = instancePath.slice(0, instancePath.lastIndexOf('/'));
     }

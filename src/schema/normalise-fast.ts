@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { describeValue, displayPath, renderJson } from './describe-value.js';
+import { describeValue, displayPath, plural, renderJson } from './describe-value.js';
 import type { SchemaError } from './types.js';
 
 type Params = Record<string, unknown>;
@@ -16,12 +16,12 @@ function problemOf(e: ErrorObject): string {
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
       return `expected number ${String(p.comparison)} ${String(p.limit)}, got ${got}`;
     case 'multipleOf': return `expected a multiple of ${String(p.multipleOf)}, got ${got}`;
-    case 'minLength': return `expected string of at least ${String(p.limit)} characters, got ${got}`;
-    case 'maxLength': return `expected string of at most ${String(p.limit)} characters, got ${got}`;
-    case 'minItems': return `expected at least ${String(p.limit)} items, got ${got}`;
-    case 'maxItems': case 'items': case 'additionalItems': return `expected at most ${String(p.limit)} items, got ${got}`;
-    case 'minProperties': return `expected at least ${String(p.limit)} properties, got ${Object.keys(e.data as object).length}`;
-    case 'maxProperties': return `expected at most ${String(p.limit)} properties, got ${Object.keys(e.data as object).length}`;
+    case 'minLength': return `expected string of at least ${plural(p.limit, 'character')}, got ${got}`;
+    case 'maxLength': return `expected string of at most ${plural(p.limit, 'character')}, got ${got}`;
+    case 'minItems': return `expected at least ${plural(p.limit, 'item')}, got ${got}`;
+    case 'maxItems': case 'items': case 'additionalItems': return `expected at most ${plural(p.limit, 'item')}, got ${got}`;
+    case 'minProperties': return `expected at least ${plural(p.limit, 'property').replace('propertys', 'properties')}, got ${Object.keys(e.data as object).length}`;
+    case 'maxProperties': return `expected at most ${plural(p.limit, 'property').replace('propertys', 'properties')}, got ${Object.keys(e.data as object).length}`;
     case 'pattern': return `expected string matching ${JSON.stringify(p.pattern)}, got ${got}`;
     case 'format': return `expected ${String(p.format)} string, got ${got}`;
     case 'uniqueItems': return `expected unique items, items ${String(p.j)} and ${String(p.i)} are equal`;

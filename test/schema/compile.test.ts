@@ -257,3 +257,22 @@ test('validate never throws: a recursive schema meeting a too-deep instance fail
     assert.deepEqual(result, { valid: false, errors: [{ instancePath: '', keyword: 'validation', message: '/: value is nested too deeply to validate', schemaPath: '#' }] }, compiled.engine);
   }
 });
+
+test('checkSchema runs every pre-build check without building a validator', async () => {
+  const { checkSchema } = await import('../../src/schema/index.js');
+  assert.equal(checkSchema({ type: 'string' }), '2020-12');
+  assert.equal(checkSchema({ $schema: 'http://json-schema.org/draft-07/schema#' }), 'draft-07');
+  assert.throws(() => checkSchema({ type: 'strin' }), { name: 'SchemaCompileError', message: 'invalid schema at /type: "type" must be one of array, boolean, integer, null, number, object, string, got string "strin"' });
+  assert.throws(() => checkSchema([]), { message: 'invalid schema at /: a schema must be an object or a boolean, got array' });
+  assert.throws(() => checkSchema({ $ref: '#/$defs/x' }), { message: 'invalid schema at /$ref: cannot resolve $ref "#/$defs/x": no such location in this document' });
+  assert.throws(() => checkSchema({ properties: { a: { properties: { b: {} } } } }, { maxDepth: 1 }), { message: 'invalid schema at /properties/a/properties/b: schema nesting depth exceeds maxDepth 1' });
+  assert.throws(() => checkSchema({ $schema: 'http://example.test/nope' }), { message: /^invalid schema at \/\$schema: unsupported dialect "http:\/\/example.test\/nope"/ });
+});
+
+test("engine: 'compliant' forces the interpreter, with the same verdicts and messages", () => {
+  const compliant = compileSchema(grasp, { engine: 'compliant' });
+  assert.equal(compliant.engine, 'compliant');
+  assert.notEqual(compliant, compileSchema(grasp));
+  assert.deepEqual(compliant.validate({ target_position: { x: '0.42', y: 0, z: 0 }, grasp_strategy: 'pinch' }).errors.map((e) => e.message), ['/target_position/x: expected number, got string "0.42"']);
+  assert.equal(compliant.validate({ target_position: { x: 0.42, y: 0, z: 0 }, grasp_strategy: 'pinch' }).valid, true);
+});

@@ -91,3 +91,20 @@ test('meta-schema checks: every suite schema compiles, and the real meta-schema 
     assert.throws(() => compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', ...schema }), SchemaCompileError, JSON.stringify(schema));
   }
 });
+
+test('both engines word the same problems the same way (grasp and trajectory tools)', () => {
+  const load = (name: string): object => JSON.parse(readFileSync(join('bench/fixtures/schemas', name), 'utf8')) as object;
+  const cases: Array<[object, unknown]> = [
+    [load('grasp.json'), { target_position: { x: '0.42', y: -0.1 }, force: 45, grasp_strategy: 'claw', speed: 3, timeout: 0 }],
+    [load('grasp.json'), { target_position: [], grasp_strategy: null }],
+    [load('trajectory.json'), { trajectory_id: '', waypoints: [{ position: { x: '0.1', y: 0, z: 0 }, time_from_start: -1 }], tags: ['a', 'a'], request_id: 'bad id!', tool: {}, priority: 1.5, frame: 'moon', max_velocity: 3 }],
+    [load('trajectory.json'), { waypoints: [], obstacles: [{ id: 1, kind: 'cone', size: [] }], safety_zone: { min: [0, 0] } }],
+  ];
+  for (const [schema, instance] of cases) {
+    const fast = compileSchema(schema);
+    const compliant = compileSchema(schema, { engine: 'compliant' });
+    assert.equal(fast.engine, 'fast');
+    const messages = (errors: ReadonlyArray<{ message: string; keyword: string; instancePath: string }>) => errors.map((e) => `${e.instancePath} ${e.keyword} ${e.message}`).sort();
+    assert.deepEqual(messages(compliant.validate(instance).errors), messages(fast.validate(instance).errors));
+  }
+});
