@@ -20,6 +20,11 @@ export interface LoweredSchema {
 
 /** How many times the same `$ref` target is inlined inside itself before the recursion is cut. */
 const INLINE_RECURSION_LIMIT = 2;
+/**
+ * Most `$ref` copies one lowering may inline. Several recursive refs multiply each other's copies
+ * (exponential in the number of refs per level), so past this budget refs are cut like recursion.
+ */
+const INLINE_BUDGET = 200;
 
 const OPENAPI_TYPE: Readonly<Record<string, string>> = {
   string: 'STRING', number: 'NUMBER', integer: 'INTEGER', boolean: 'BOOLEAN', array: 'ARRAY', object: 'OBJECT',
@@ -81,6 +86,7 @@ class Lowering {
   private readonly nullable: string[] = [];
   private readonly rootNotes: string[] = [];
   private readonly dialect: Dialect;
+  private inlined = 0;
   /** Nodes whose prefixItems came from a draft-07 tuple `items` (reported under that name). */
   private readonly tupleItems = new WeakSet<object>();
 
@@ -230,15 +236,21 @@ class Lowering {
           if (!this.policy.strictObjects) delete schema.$ref;
           return current;
         }
-      } else if (chain.filter((c) => c === target).length >= INLINE_RECURSION_LIMIT) {
+      } else if (chain.filter((c) => c === target).length >= INLINE_RECURSION_LIMIT || this.inlined >= INLINE_BUDGET) {
         // No refs in the OpenAPI subset: the recursion is cut; deeper levels travel as JSON text,
         // which repairArguments parses back where the original schema expects an object.
+        const why = this.inlined >= INLINE_BUDGET ? `the inlining budget (${INLINE_BUDGET} copies) is spent` : `recursive structure, cut after ${INLINE_RECURSION_LIMIT} levels`;
         for (const key of Object.keys(schema)) delete schema[key];
         schema.type = 'string';
-        schema.description = `JSON text of a nested value of ${ref} (recursive structure, cut after ${INLINE_RECURSION_LIMIT} levels)`;
-        this.record(current, '$ref', 'moved-into-description', `recursion through ${ref} cut after ${INLINE_RECURSION_LIMIT} levels; deeper values are sent as JSON text`);
+        schema.description = `JSON text of a nested value of ${ref} (${why})`;
+        this.record(current, '$ref', 'moved-into-description', `${why}: deeper values of ${ref} are sent as JSON text`);
         return current;
       }
+      if (this.inlined >= INLINE_BUDGET) {
+        this.record(current, '$ref', 'rejected', `inlining ${ref} would exceed the budget of ${INLINE_BUDGET} copies`);
+        return current;
+      }
+      this.inlined++;
       this.inline(schema, resolved, target, ref, current, chain);
       current = target;
     }
