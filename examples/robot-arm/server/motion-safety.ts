@@ -2,6 +2,8 @@ import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js'
 import { forwardKinematics } from '../sim/forward-kinematics.js';
 import type { RobotSimulation } from '../sim/robot-simulation.js';
 import type { CartesianTarget } from '../sim/trajectory-planner.js';
+import { GRASP_LATERAL_TOLERANCE_MM } from '../sim/gripper.js';
+import { heightOf } from '../sim/scene-objects.js';
 import { hashPlanContent, planIdFor, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
@@ -38,6 +40,18 @@ export function toCartesianTarget(target: PoseTarget): CartesianTarget {
   const o = target.orientation;
   const orientation: OrientationTarget = o === undefined ? TOOL_DOWN : { kind: 'rpy', rpyDeg: { rollDeg: o.roll_deg, pitchDeg: o.pitch_deg, yawDeg: o.yaw_deg } };
   return { position: { x: target.x_mm, y: target.y_mm, z: target.z_mm }, orientation };
+}
+
+/**
+ * Objects the fingertips are in right now (e.g. after a failed grasp). Moving away from them must stay
+ * possible, so the tool link may touch these (and only these) on the way out; every other link and
+ * object keeps its clearance.
+ */
+export function objectsAtFingertips(world: RobotSimulation): string[] {
+  const tcp = world.tcp;
+  return world.objects()
+    .filter((o) => !o.held && Math.hypot(o.position.x - tcp.x, o.position.y - tcp.y) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - tcp.z) <= heightOf(o) / 2 + 5)
+    .map((o) => o.id);
 }
 
 /** Stage `workspace_envelope`: each target TCP position against the reach sphere, table clearance and base keep-out. */

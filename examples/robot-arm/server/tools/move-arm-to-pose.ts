@@ -1,7 +1,7 @@
 import { defineTool } from '../../../../src/server/define-tool.js';
 import type { Tool } from '../../../../src/server/tool-types.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
-import { checkRange, findNonFinite, planAndCheck } from '../motion-safety.js';
+import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
 import type { MotionPlan } from '../motion-plan.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { isRefusal } from '../safety-stages.js';
@@ -72,6 +72,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         speedFraction: speed,
         timeScaling: 'trapezoidal',
         path: args.path ?? 'linear',
+        toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
       }, (stage, detail) => record.trail.pass(stage, detail));
       if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
       record.planHash = plan.hash;

@@ -1,6 +1,6 @@
 import { defineTool } from '../../../../src/server/define-tool.js';
 import type { Tool } from '../../../../src/server/tool-types.js';
-import { checkRange, findNonFinite, planAndCheck } from '../motion-safety.js';
+import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { isRefusal } from '../safety-stages.js';
 import { audited, refusalResult } from '../tool-call-record.js';
@@ -59,6 +59,7 @@ export function planTrajectoryTool(deps: RobotDeps): Tool {
         speedFraction: speed,
         timeScaling: args.time_scaling ?? 'trapezoidal',
         path: 'linear',
+        toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
       }, (stage, detail) => record.trail.pass(stage, detail));
       if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
       record.planHash = plan.hash;

@@ -6,7 +6,7 @@ import { armCapsules } from '../../sim/arm-capsules.js';
 import { checkArmCollision, checkPathCollision, type CollisionWorld } from '../../sim/collision-check.js';
 import { forwardKinematics } from '../../sim/forward-kinematics.js';
 import { inverseKinematics } from '../../sim/inverse-kinematics.js';
-import { segmentDistance, signedDistance, type Obstacle } from '../../sim/obstacle-geometry.js';
+import { segmentDistance, segmentSegmentDistance, signedDistance, type Obstacle } from '../../sim/obstacle-geometry.js';
 import { motionLimitsOf, planJointMotion } from '../../sim/trajectory-planner.js';
 import type { SceneObjectSpec } from '../../sim/scene-objects.js';
 import { lerp } from '../../sim/vector3.js';
@@ -121,3 +121,29 @@ function solveDown(z: number): number[] {
   assert.ok(result.ok, `test setup: IK for z = ${z}`);
   return result.jointsDeg;
 }
+
+test('the arm may not hit itself: links three or more apart in the chain are checked against each other', () => {
+  const farAway: CollisionWorld = { tableZMm: -5000, baseRadiusMm: 1, baseHeightMm: 1, objects: [] };
+  assert.equal(checkArmCollision(UR5E, farAway, UR5E.homeDeg), null);
+  assert.equal(checkArmCollision(UR5E, farAway, [0, -90, 0, -90, 0, 0]), null);
+  // Wrist folded back so the tool sits on the forearm.
+  const folded = checkArmCollision(UR5E, farAway, [171, -104, -67, 101, -179, 2]);
+  assert.deepEqual(folded && [folded.link, folded.obstacle], ['tool', 'arm:forearm']);
+  assert.ok(folded!.distanceMm < 0);
+});
+
+test('segment-to-segment distance agrees with brute force', () => {
+  const p = fc.record({ x: fc.integer({ min: -200, max: 200 }), y: fc.integer({ min: -200, max: 200 }), z: fc.integer({ min: -200, max: 200 }) });
+  fc.assert(fc.property(p, p, p, p, (a, b, c, d) => {
+    let brute = Number.POSITIVE_INFINITY;
+    for (let i = 0; i <= 200; i++) {
+      const u = lerp(a, b, i / 200);
+      for (let j = 0; j <= 200; j++) {
+        const v = lerp(c, d, j / 200);
+        brute = Math.min(brute, Math.hypot(u.x - v.x, u.y - v.y, u.z - v.z));
+      }
+    }
+    const exact = segmentSegmentDistance(a, b, c, d);
+    assert.ok(exact <= brute + 1e-9 && exact >= brute - 3, `exact ${exact}, brute ${brute}`);
+  }), { numRuns: 100 });
+});
