@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,19 @@ import { mapTools } from '../../src/host/index.js';
 import { FIXTURES, loadCorpus } from './corpus.js';
 
 const CORPUS = join(FIXTURES, 'corpus.json');
+
+/** The same as {@link preview}, without blocking, so independent runs overlap. */
+function previewAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 function preview(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -54,7 +67,7 @@ test('preview exits 1 and names the tool when a tool cannot be mapped', () => {
   }
 });
 
-test('preview bad usage: unknown or missing provider, bad --strict, missing target, unknown tool, unreadable target', () => {
+test('preview bad usage: unknown or missing provider, bad --strict, missing target, unknown tool, unreadable target', async () => {
   const cases: Array<[string[], RegExp]> = [
     [[CORPUS, '--provider', 'llama'], /unknown provider "llama"; use one of: openai-chat, openai-responses, anthropic, gemini, gemini-legacy/],
     [[CORPUS], /missing --provider/],
@@ -64,8 +77,9 @@ test('preview bad usage: unknown or missing provider, bad --strict, missing targ
     [['/nonexistent/tools.json', '--provider', 'anthropic'], /toolwright preview: .*nonexistent/],
     [[CORPUS, '--provider', 'anthropic', '--strict', 'true'], /anthropic has no strict mode/],
   ];
-  for (const [args, message] of cases) {
-    const r = preview(...args);
+  const results = await Promise.all(cases.map(([args]) => previewAsync(...args)));
+  for (const [i, [args, message]] of cases.entries()) {
+    const r = results[i]!;
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, message);
     assert.equal(r.stdout, '');
