@@ -2,7 +2,7 @@ import type { ArmPreset } from './arm-presets.js';
 import { armCapsules, type Capsule } from './arm-capsules.js';
 import { RAD_PER_DEG } from './angles.js';
 import { tcpFrameRad } from './forward-kinematics.js';
-import { boundingSphere, pointSegmentDistance, segmentDistance, type Obstacle } from './obstacle-geometry.js';
+import { boundingSphere, pointSegmentDistance, segmentDistance, segmentSegmentDistance, type Obstacle } from './obstacle-geometry.js';
 import { apply, column } from './rotation.js';
 import { heightOf, horizontalRadius, obstacleOf, type SceneObjectSpec } from './scene-objects.js';
 import { add, scale, type Vec3 } from './vector3.js';
@@ -24,7 +24,10 @@ export interface CollisionOptions {
   readonly held?: HeldObject | null;
 }
 
-/** The first overlap found: which link (or `held:<id>`) hit which obstacle (`table`, `robot_base` or an object id). */
+/**
+ * The first overlap found: which link (or `held:<id>`) hit which obstacle: `table`, `robot_base`, an
+ * object id, or `arm:<link>` when the arm would hit itself.
+ */
 export interface CollisionHit {
   readonly link: string;
   readonly obstacle: string;
@@ -42,6 +45,12 @@ export interface HeldObject {
   readonly object: SceneObjectSpec;
   readonly offsetInToolMm: Vec3;
 }
+
+/**
+ * Links this many places apart in the chain (or further) are checked against each other. Closer pairs
+ * share a joint housing in the DH simplification, so their capsules overlap by construction.
+ */
+export const SELF_COLLISION_MIN_LINK_GAP = 3;
 
 /** How far a held object may press into the table surface (rounding of a resting contact), mm. */
 export const RESTING_CONTACT_TOLERANCE_MM = 0.5;
@@ -75,6 +84,27 @@ export function checkArmCollision(preset: ArmPreset, world: CollisionWorld, join
       if (bound !== null && pointSegmentDistance(bound.center, capsule.a, capsule.b) - bound.radiusMm - capsule.radiusMm >= required) continue;
       const gap = segmentDistance(obstacle, capsule.a, capsule.b).distanceMm - capsule.radiusMm;
       if (gap < required) return { link: capsule.link, obstacle: obstacle.id, distanceMm: gap };
+    }
+  }
+  return selfCollision(preset, capsules, margin);
+}
+
+/** Pairs of arm links far enough apart in the chain to be checked, and a held object against the upper links. */
+function selfCollision(preset: ArmPreset, capsules: ReadonlyArray<Capsule & { readonly only?: 'table' | 'not_table' }>, margin: number): CollisionHit | null {
+  const index = (link: string): number => {
+    const i = preset.links.findIndex((l) => l.name === link);
+    // A held object hangs from the last link.
+    return i === -1 ? preset.links.length - 1 : i;
+  };
+  for (let i = 0; i < capsules.length; i++) {
+    const a = capsules[i]!;
+    if (a.mountedOnBase || a.only === 'table') continue;
+    for (let j = i + 1; j < capsules.length; j++) {
+      const b = capsules[j]!;
+      if (b.mountedOnBase || b.only === 'table') continue;
+      if (Math.abs(index(b.link) - index(a.link)) < SELF_COLLISION_MIN_LINK_GAP) continue;
+      const gap = segmentSegmentDistance(a.a, a.b, b.a, b.b) - a.radiusMm - b.radiusMm;
+      if (gap < margin) return { link: b.link, obstacle: `arm:${a.link}`, distanceMm: gap };
     }
   }
   return null;

@@ -52,7 +52,7 @@ export function segmentDistance(obstacle: Obstacle, a: Vec3, b: Vec3): { distanc
   let lo = 0, hi = 1;
   let x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
   let f1 = f(x1), f2 = f(x2);
-  for (let i = 0; i < 48 && hi - lo > 1e-4; i++) {
+  for (let i = 0; i < 48 && hi - lo > 1e-7; i++) {
     if (f1 <= f2) {
       hi = x2; x2 = x1; f2 = f1;
       x1 = hi - ratio * (hi - lo); f1 = f(x1);
@@ -85,4 +85,46 @@ export function pointSegmentDistance(p: Vec3, a: Vec3, b: Vec3): number {
   let t = len2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby + (p.z - a.z) * abz) / len2 : 0;
   t = Math.min(1, Math.max(0, t));
   return Math.hypot(a.x + abx * t - p.x, a.y + aby * t - p.y, a.z + abz * t - p.z);
+}
+
+/** Shortest distance between segments p1–q1 and p2–q2 (closest-point method for two segments). */
+export function segmentSegmentDistance(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3): number {
+  const d1 = { x: q1.x - p1.x, y: q1.y - p1.y, z: q1.z - p1.z };
+  const d2 = { x: q2.x - p2.x, y: q2.y - p2.y, z: q2.z - p2.z };
+  const r = { x: p1.x - p2.x, y: p1.y - p2.y, z: p1.z - p2.z };
+  const a = d1.x * d1.x + d1.y * d1.y + d1.z * d1.z;
+  const e = d2.x * d2.x + d2.y * d2.y + d2.z * d2.z;
+  const f = d2.x * r.x + d2.y * r.y + d2.z * r.z;
+  const eps = 1e-12;
+  let s: number, t: number;
+  if (a <= eps && e <= eps) return Math.hypot(r.x, r.y, r.z);
+  if (a <= eps) {
+    s = 0;
+    t = clamp01(f / e);
+  } else {
+    const c = d1.x * r.x + d1.y * r.y + d1.z * r.z;
+    if (e <= eps) {
+      t = 0;
+      s = clamp01(-c / a);
+    } else {
+      const b = d1.x * d2.x + d1.y * d2.y + d1.z * d2.z;
+      const denom = a * e - b * b;
+      s = denom > eps ? clamp01((b * f - c * e) / denom) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = clamp01(-c / a);
+      } else if (t > 1) {
+        t = 1;
+        s = clamp01((b - c) / a);
+      }
+    }
+  }
+  const c1 = { x: p1.x + d1.x * s, y: p1.y + d1.y * s, z: p1.z + d1.z * s };
+  const c2 = { x: p2.x + d2.x * t, y: p2.y + d2.y * t, z: p2.z + d2.z * t };
+  return Math.hypot(c1.x - c2.x, c1.y - c2.y, c1.z - c2.z);
+}
+
+function clamp01(v: number): number {
+  return Math.min(1, Math.max(0, v));
 }
