@@ -111,6 +111,79 @@ function errorMessage(error: unknown): string {
   return typeof error === 'string' ? error : String(error);
 }
 
+/**
+ * The handler context. A class rather than a literal of closures: one allocation per call with
+ * the methods on the prototype (this is on the hot path of every tools/call).
+ */
+class CallContext implements ToolContext {
+  readonly #s: RequestState;
+  readonly #config: PipelineConfig;
+  #last = -Infinity;
+  #inputs: InputFlow | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly auth: AuthInfo | undefined;
+  readonly requestMeta: Readonly<JsonObject>;
+  readonly requestId: JsonRpcId;
+  readonly toolName: string;
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  readonly requestState: string | undefined;
+  readonly transport: 'http' | 'stdio';
+
+  constructor(s: RequestState, config: PipelineConfig) {
+    this.#s = s;
+    this.#config = config;
+    this.clientCapabilities = s.capabilities;
+    this.auth = s.auth;
+    this.requestMeta = s.meta;
+    this.requestId = s.id as JsonRpcId;
+    this.toolName = (s.tool as RegisteredTool).name;
+    this.inputResponses = s.inputResponses;
+    this.requestState = s.requestState;
+    this.transport = s.message.transport;
+  }
+
+  get signal(): AbortSignal {
+    return this.#s.message.signal;
+  }
+
+  get scopes(): readonly string[] {
+    return this.auth?.scopes ?? [];
+  }
+
+  get inputs(): InputFlow {
+    const s = this.#s;
+    return (this.#inputs ??= createInputFlow({
+      signer: this.#config.signer,
+      subject: `tools/call ${this.toolName}`,
+      args: s.args,
+      caller: s.auth?.subject ?? '',
+      capabilities: s.capabilities,
+      inputResponses: s.inputResponses,
+      requestState: s.requestState,
+      ttlMs: this.#config.approvalTtlMs,
+    }));
+  }
+
+  progress(progress: number, total?: number, text?: string): void {
+    const s = this.#s;
+    const token = s.meta[META.progressToken];
+    if (!(typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)))) return;
+    if (s.finished || s.message.isAborted() || !(progress > this.#last)) return;
+    this.#last = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (text !== undefined) params.message = text;
+    s.message.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  log(level: LogLevel, data: unknown): void {
+    const s = this.#s;
+    if (s.logLevel < 0 || LOG_LEVELS.indexOf(level) < s.logLevel || s.finished || s.message.isAborted()) return;
+    const notification: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: this.toolName, data } };
+    s.message.notify(notification);
+  }
+}
+
 /** Builds the pipeline function for one server. */
 export function createPipeline(config: PipelineConfig): (message: InboundMessage) => Promise<Reply> {
   const toolsByName = new Map(config.tools.map((t) => [t.name, t]));
@@ -120,14 +193,13 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
 
   // ---- stages common to every message ----
 
-  const authenticate: Stage = async (s) => {
-    if (authorizer === undefined) return undefined;
+  const authenticate: Stage = authorizer === undefined ? () => undefined : async (s) => {
     const header = s.message.header ?? NO_HEADER;
     const authorization = header('authorization');
     const bearer = authorization !== undefined && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '').trim() : undefined;
     let auth: AuthInfo | null;
     try {
-      auth = await authorizer({ transport: s.message.transport, header, bearerToken: bearer });
+      auth = await authorizer!({ transport: s.message.transport, header, bearerToken: bearer });
     } catch (error) {
       logger.error('authorize() threw; request refused', { error: errorMessage(error) });
       auth = null;
@@ -143,14 +215,24 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
   };
 
   const decode: Stage = (s) => {
-    const body = s.message.body;
+    const message = s.message;
+    if (message.parsed !== undefined) {
+      s.parsed = message.parsed;
+      return undefined;
+    }
+    const body = message.body;
     let text: string;
     if (typeof body === 'string') text = body;
     else {
-      try {
-        text = utf8.decode(body);
-      } catch {
-        return fail(rpcError('parseError', 'Parse error: the message is not valid UTF-8'));
+      // Buffer decoding is much faster than a fatal TextDecoder; only a replacement character in
+      // the output can mean invalid UTF-8, and then the strict decoder decides.
+      text = (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString('utf8');
+      if (text.includes('\uFFFD')) {
+        try {
+          utf8.decode(body);
+        } catch {
+          return fail(rpcError('parseError', 'Parse error: the message is not valid UTF-8'));
+        }
       }
     }
     try {
@@ -311,15 +393,17 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     return toolStop(toolError('invalidArguments', `Invalid arguments for tool ${tool.name}:\n${formatSchemaErrors(verdict.errors)}`));
   };
 
-  const check: Stage = async (s) => {
+  // Stages with nothing to do stay synchronous: no promise, no await on the hot path.
+  const check: Stage = (s) => ((s.tool as RegisteredTool).tool.handlers.check === undefined ? undefined : runCheck(s));
+
+  const runCheck = async (s: RequestState): Promise<Stop | undefined> => {
     const tool = s.tool as RegisteredTool;
-    const rules = tool.tool.handlers.check;
-    if (rules === undefined) return undefined;
+    const rules = tool.tool.handlers.check!;
     let violations: readonly (RuleViolation | string)[];
     try {
       violations = await rules(s.args, s.ctx as ToolContext);
     } catch (error) {
-      if (s.message.signal.aborted) return { kind: 'cancelled' };
+      if (s.message.isAborted()) return { kind: 'cancelled' };
       return toolStop(toolError('checkThrew', `Tool ${tool.name} could not check the arguments: ${errorMessage(error)}`));
     }
     if (!Array.isArray(violations) || violations.length === 0) return undefined;
@@ -342,10 +426,11 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     }));
   };
 
-  const approval: Stage = async (s) => {
+  const approval: Stage = (s) => ((s.tool as RegisteredTool).tool.handlers.approval === undefined ? undefined : runApproval(s));
+
+  const runApproval = async (s: RequestState): Promise<Stop | undefined> => {
     const tool = s.tool as RegisteredTool;
-    const ask = tool.tool.handlers.approval;
-    if (ask === undefined) return undefined;
+    const ask = tool.tool.handlers.approval!;
     const request = await ask(s.args, s.ctx as ToolContext);
     if (request === null || request === undefined) return undefined;
     const digest = digestArguments(s.args);
@@ -396,17 +481,17 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
 
   const execute: Stage = async (s) => {
     const tool = s.tool as RegisteredTool;
-    const signal = s.message.signal;
-    if (signal.aborted) return { kind: 'cancelled' };
+    const message = s.message;
+    if (message.isAborted()) return { kind: 'cancelled' };
     let raw: unknown;
     try {
       raw = await tool.tool.handlers.run(s.args, s.ctx as ToolContext);
     } catch (error) {
-      if (signal.aborted) return { kind: 'cancelled' };
+      if (message.isAborted()) return { kind: 'cancelled' };
       if (error instanceof ProtocolError) return fail(error);
       return toolStop(toolError('runThrew', errorMessage(error)));
     }
-    if (signal.aborted) return { kind: 'cancelled' };
+    if (message.isAborted()) return { kind: 'cancelled' };
     if (raw === undefined) raw = { content: [] };
     else if (typeof raw === 'string') raw = { content: [{ type: 'text', text: raw }] };
     if (!isJsonObject(raw)) return invalidRunResult(tool, `returned ${describeType(raw)}`);
@@ -423,7 +508,7 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     const result: CallToolResult = { resultType: 'complete', content: content as ContentBlock[] };
     if (init.structuredContent !== undefined) result.structuredContent = init.structuredContent;
     if (init.isError === true) result.isError = true;
-    if (init._meta !== undefined) result._meta = init._meta;
+    if (isJsonObject(init._meta)) result._meta = { ...init._meta, ...resultMeta };
     s.result = result;
     return undefined;
   };
@@ -483,51 +568,7 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
   }
 
   function createContext(s: RequestState): ToolContext {
-    const tool = s.tool as RegisteredTool;
-    const token = s.meta[META.progressToken];
-    const hasToken = typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token));
-    let last = -Infinity;
-    const message = s.message;
-    const scopes = s.auth?.scopes ?? [];
-    let inputs: InputFlow | undefined;
-    return {
-      get inputs(): InputFlow {
-        return (inputs ??= createInputFlow({
-          signer: config.signer,
-          subject: `tools/call ${tool.name}`,
-          args: s.args,
-          caller: s.auth?.subject ?? '',
-          capabilities: s.capabilities,
-          inputResponses: s.inputResponses,
-          requestState: s.requestState,
-          ttlMs: config.approvalTtlMs,
-        }));
-      },
-      signal: message.signal,
-      progress(progress: number, total?: number, text?: string): void {
-        if (!hasToken || s.finished || message.signal.aborted || !(progress > last)) return;
-        last = progress;
-        const params: JsonObject = { progressToken: token, progress };
-        if (total !== undefined) params.total = total;
-        if (text !== undefined) params.message = text;
-        message.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
-      },
-      log(level: LogLevel, data: unknown): void {
-        const index = LOG_LEVELS.indexOf(level);
-        if (s.logLevel < 0 || index < s.logLevel || s.finished || message.signal.aborted) return;
-        const notification: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: tool.name, data } };
-        message.notify(notification);
-      },
-      clientCapabilities: s.capabilities,
-      auth: s.auth,
-      scopes,
-      requestMeta: s.meta,
-      requestId: s.id as JsonRpcId,
-      toolName: tool.name,
-      inputResponses: s.inputResponses,
-      requestState: s.requestState,
-      transport: message.transport,
-    };
+    return new CallContext(s, config);
   }
 
   const BASE: ReadonlyArray<readonly [StageName, Stage]> = [
@@ -641,9 +682,12 @@ export function missingCapabilities(required: Record<string, unknown>, declared:
 }
 
 function serializeResult(id: JsonRpcId, result: JsonObject, resultMeta: JsonObject, json: string | undefined): string {
-  if (json !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`;
-  const meta = isJsonObject(result._meta) ? { ...result._meta, ...resultMeta } : resultMeta;
-  return JSON.stringify({ jsonrpc: '2.0', id, result: { ...result, _meta: meta } });
+  if (json === undefined) {
+    // Results reaching here are objects the pipeline built itself, so adding _meta in place is safe.
+    if (result._meta === undefined) result._meta = resultMeta;
+    json = JSON.stringify(result);
+  }
+  return `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${json}}`;
 }
 
 function toReply(s: RequestState, stop: Stop, resultMeta: JsonObject): Reply {

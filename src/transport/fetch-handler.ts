@@ -68,7 +68,7 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
         }
         stream!.enqueue(encoder.encode(sseEvent(JSON.stringify(notification))));
       };
-      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, notify }).then(
+      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify }).then(
         (reply) => {
           request.signal.removeEventListener('abort', onAbort);
           if (stream !== undefined) {

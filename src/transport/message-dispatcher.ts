@@ -10,8 +10,15 @@ export interface InboundMessage {
   transport: 'http' | 'stdio';
   /** HTTP request headers; undefined on stdio. */
   header: HeaderLookup | undefined;
-  /** Aborted when the client goes away or cancels this request. */
-  signal: AbortSignal;
+  /**
+   * Aborted when the client goes away or cancels this request. Transports may create it lazily on
+   * first access (an AbortController per request is measurable on the hot path).
+   */
+  readonly signal: AbortSignal;
+  /** Whether the client is gone, without materialising `signal`. */
+  isAborted(): boolean;
+  /** The message already parsed by the transport (stdio parses to route cancellations); decode then skips JSON.parse. */
+  parsed?: unknown;
   /** Sends a request-scoped notification (progress, log) on this request's stream. */
   notify(notification: JsonRpcNotification): void;
 }

@@ -80,21 +80,38 @@ async function handle(dispatcher: MessageDispatcher, policy: HttpPolicy, req: In
     writeReply(res, transportErrorReply(413, `Payload too large: the limit is ${policy.maxBodyBytes} bytes`));
     return;
   }
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  let gone = false;
   res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) {
+      gone = true;
+      controller?.abort();
+    }
   });
   let streaming = false;
   const notify = (notification: JsonRpcNotification): void => {
-    if (controller.signal.aborted || res.writableEnded) return;
+    if (gone || res.writableEnded) return;
     if (!streaming) {
       streaming = true;
       res.writeHead(200, SSE_HEADERS);
     }
     res.write(sseEvent(JSON.stringify(notification)));
   };
-  const reply = await dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, notify });
-  if (controller.signal.aborted || res.writableEnded) return;
+  const reply = await dispatcher.handleMessage({
+    body,
+    transport: 'http',
+    header,
+    get signal() {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (gone) controller.abort();
+      }
+      return controller.signal;
+    },
+    isAborted: () => gone,
+    notify,
+  });
+  if (gone || res.writableEnded) return;
   if (streaming) {
     if (reply.body !== undefined) res.write(sseEvent(reply.body));
     res.end();

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { invalidRequest } from '../protocol/protocol-error.js';
 import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
-import type { MessageDispatcher } from './message-dispatcher.js';
+import type { InboundMessage, MessageDispatcher } from './message-dispatcher.js';
 
 /** Options of `server.stdio()`. */
 export interface StdioOptions {
@@ -28,6 +28,26 @@ export interface StdioConnection {
 
 const NEWLINE = 0x0a;
 
+/** Per-request cancellation whose AbortController exists only once a handler asks for the signal. */
+class Cancellation {
+  aborted = false;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 /**
  * Serves `dispatcher` over newline-delimited JSON-RPC: one message per line in, one per line out.
  * Requests run concurrently; `notifications/cancelled` aborts the named request and suppresses its
@@ -37,7 +57,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
-  const inFlight = new Map<JsonRpcId, AbortController>();
+  const inFlight = new Map<JsonRpcId, Cancellation>();
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let discarding = false;
@@ -57,32 +77,50 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     const text = line.toString('utf8');
     if (text.trim() === '') return;
     let id: JsonRpcId | undefined;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (isJsonObject(parsed)) {
-        if (parsed.method === 'notifications/cancelled' && isJsonObject(parsed.params) && isJsonRpcId(parsed.params.requestId)) {
-          inFlight.get(parsed.params.requestId)?.abort(parsed.params.reason);
-        }
-        if (isJsonRpcId(parsed.id) && typeof parsed.method === 'string') id = parsed.id;
+    let parsed: unknown;
+    let isParsed = false;
+    // Parsed once here (to route cancellations) and handed to the pipeline, whose decode stage then
+    // skips JSON.parse. Lines that fail here go through raw so the pipeline reports the parse error.
+    if (!text.includes('\uFFFD')) {
+      try {
+        parsed = JSON.parse(text);
+        isParsed = true;
+      } catch {
+        // reported by the pipeline
       }
-    } catch {
-      // The pipeline's decode stage reports the parse error.
     }
-    const controller = new AbortController();
-    if (id !== undefined) inFlight.set(id, controller);
+    if (isParsed && isJsonObject(parsed)) {
+      if (parsed.method === 'notifications/cancelled' && isJsonObject(parsed.params) && isJsonRpcId(parsed.params.requestId)) {
+        inFlight.get(parsed.params.requestId)?.abort(parsed.params.reason);
+      }
+      if (isJsonRpcId(parsed.id) && typeof parsed.method === 'string') id = parsed.id;
+    }
+    const cancellation = new Cancellation();
+    if (id !== undefined) inFlight.set(id, cancellation);
     const notify = (notification: JsonRpcNotification): void => {
-      if (!controller.signal.aborted) write(JSON.stringify(notification));
+      if (!cancellation.aborted) write(JSON.stringify(notification));
     };
     active++;
-    dispatcher.handleMessage({ body: line, transport: 'stdio', header: undefined, signal: controller.signal, notify }).then(
+    const message: InboundMessage = {
+      body: line,
+      transport: 'stdio',
+      header: undefined,
+      get signal() {
+        return cancellation.signal;
+      },
+      isAborted: () => cancellation.aborted,
+      notify,
+    };
+    if (isParsed) message.parsed = parsed;
+    dispatcher.handleMessage(message).then(
       (reply) => {
-        if (!controller.signal.aborted && reply.body !== undefined) write(reply.body);
+        if (!cancellation.aborted && reply.body !== undefined) write(reply.body);
       },
       (error: unknown) => {
         process.stderr.write(`toolwright: stdio message failed: ${error instanceof Error ? error.message : String(error)}\n`);
       },
     ).finally(() => {
-      if (id !== undefined && inFlight.get(id) === controller) inFlight.delete(id);
+      if (id !== undefined && inFlight.get(id) === cancellation) inFlight.delete(id);
       active--;
       if (ended && active === 0) close();
     });
@@ -124,7 +162,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     input.off('data', onData);
     input.off('end', onEnd);
     input.off('close', onEnd);
-    for (const controller of inFlight.values()) controller.abort('stdio closed');
+    for (const cancellation of inFlight.values()) cancellation.abort('stdio closed');
     inFlight.clear();
     resolveClosed();
   }

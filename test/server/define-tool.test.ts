@@ -12,7 +12,8 @@ function expectType<T extends true>(_proof?: T): void {}
 const descriptor = (patch: Partial<ToolDescriptor> & Record<string, unknown>): ToolDescriptor => ({ name: 'ok_tool', inputSchema: { type: 'object' }, ...patch });
 
 async function callOver(server: ReturnType<typeof createServer>, message: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await server.handleMessage({ body: JSON.stringify(message), transport: 'stdio', header: undefined, signal: new AbortController().signal, notify: () => {} });
+  const signal = new AbortController().signal;
+  const reply = await server.handleMessage({ body: JSON.stringify(message), transport: 'stdio', header: undefined, signal, isAborted: () => signal.aborted, notify: () => {} });
   const parsed = JSON.parse(reply.body as string) as Record<string, unknown>;
   assertServerMessage(parsed, message.method as string);
   return parsed;

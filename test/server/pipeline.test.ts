@@ -17,6 +17,7 @@ async function send(server: McpServer, message: Record<string, unknown> | string
     transport: 'stdio',
     header: undefined,
     signal,
+    isAborted: () => signal.aborted,
     notify: (n) => {
       assertServerMessage(n);
       notifications.push(n);
