@@ -1,14 +1,29 @@
 import type { Draft, JsonError, JsonSchema, Keyword, SchemaNode, compileSchema as JslCompile } from 'json-schema-library';
 import { loadJsl } from '../lazy-deps.js';
+import { isMultipleOf } from '../multiple-of.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern, PatternError } from '../safe-regex.js';
 import { normaliseCompliantErrors } from '../normalise-compliant.js';
 import type { Dialect, SchemaError } from '../types.js';
 
-/** Patterns in the compliant engine go through our safe regex factory, like the fast engine. */
-function safePatternKeywords(draft: Draft): Keyword[] {
+/**
+ * Patterns in the compliant engine go through our safe regex factory, and multipleOf through our
+ * decimal-exact check, exactly as in the fast engine.
+ */
+function sharedKeywords(draft: Draft): Keyword[] {
   const out: Keyword[] = [];
   for (const keyword of draft.keywords) {
+    if (keyword.keyword === 'multipleOf') {
+      out.push({
+        ...keyword,
+        validate: ({ node, data, pointer }) => {
+          const divisor = node.schema.multipleOf as unknown;
+          if (typeof data !== 'number' || typeof divisor !== 'number' || isMultipleOf(data, divisor)) return undefined;
+          return node.createError('multiple-of-error', { multipleOf: divisor, value: data, pointer, schema: node.schema });
+        },
+      });
+      continue;
+    }
     if (keyword.keyword !== 'pattern' && keyword.keyword !== 'patternProperties') continue;
     const parse = keyword.parse;
     out.push({
@@ -33,7 +48,7 @@ let preparedDrafts: Draft[] | undefined;
 function drafts(): Draft[] {
   if (!preparedDrafts) {
     const { core, addFormats } = loadJsl();
-    preparedDrafts = [core.draft07, core.draft2019, core.draft2020].map((draft) => core.extendDraft(draft, { keywords: safePatternKeywords(draft) }));
+    preparedDrafts = [core.draft07, core.draft2019, core.draft2020].map((draft) => core.extendDraft(draft, { keywords: sharedKeywords(draft) }));
     addFormats(preparedDrafts);
   }
   return preparedDrafts;

@@ -1,7 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv } from 'ajv';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { _ } from 'ajv';
+import type { CodeKeywordDefinition, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
+import { isMultipleOf } from '../multiple-of.js';
 import { loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
@@ -13,6 +15,18 @@ type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof Ajv2019> |
 const safeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign((pattern: string) => compilePattern(pattern), { code: 'toolwrightSafePattern' });
 
 let serial = 0;
+
+/** Ajv's multipleOf divides floats (0.3 / 0.1 is not an integer there); ours is decimal-exact. */
+const multipleOf: CodeKeywordDefinition = {
+  keyword: 'multipleOf',
+  type: 'number',
+  schemaType: 'number',
+  error: { message: 'must be a multiple', params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}` },
+  code(cxt: KeywordCxt) {
+    const check = cxt.gen.scopeValue('func', { ref: isMultipleOf });
+    cxt.fail(_`!${check}(${cxt.data}, ${cxt.schemaCode})`);
+  },
+};
 const instances = new Map<string, AjvInstance>();
 
 /**
@@ -31,6 +45,8 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
       addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
     };
     ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    ajv.removeKeyword('multipleOf');
+    ajv.addKeyword(multipleOf);
     if (formatAssertion) (loadAjvFormats() as (ajv: AjvInstance) => void)(ajv);
     instances.set(key, ajv);
   }
