@@ -195,7 +195,11 @@ export function createServer(options: ServerOptions): McpServer {
       return fetchHandler(request);
     },
     async close() {
-      features.hub.close();
+      // Open subscriptions end with a result; give those replies a turn to reach the wire before sockets close.
+      if (features.hub.size > 0) {
+        features.hub.close();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       for (const connection of connections) connection.close();
       connections.clear();
       await Promise.all([...listeners].map((l) => l.close()));
