@@ -2,9 +2,14 @@ import { dialectOfUri } from './dialect.js';
 import { walkSchema } from './walk.js';
 import type { Dialect } from './types.js';
 
-/** Keywords whose semantics the fast engine is known to get wrong or handle only partly. */
+/**
+ * Keywords the fast engine gets wrong or handles only partly, and Ajv-only keywords that Ajv acts
+ * on but JSON Schema ignores (`nullable: true` would let null through, `$async` returns a promise,
+ * ajv-formats' `formatMinimum` family asserts).
+ */
 const SLOW_KEYWORDS = ['$id', 'id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$recursiveRef', '$recursiveAnchor',
-  'unevaluatedProperties', 'unevaluatedItems', '$vocabulary'];
+  'unevaluatedProperties', 'unevaluatedItems', '$vocabulary',
+  'nullable', '$async', 'formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum'];
 
 /** Keywords that may stand beside a draft-07 `$ref` without changing its meaning for Ajv. */
 const INERT_BESIDE_REF = new Set(['$ref', '$comment', 'title', 'description', 'default', 'examples', 'definitions', '$defs', 'readOnly', 'writeOnly', 'deprecated']);

@@ -108,3 +108,20 @@ test('both engines word the same problems the same way (grasp and trajectory too
     assert.deepEqual(messages(compliant.validate(instance).errors), messages(fast.validate(instance).errors));
   }
 });
+
+test("Ajv-only keywords keep their JSON Schema meaning (ignored): nullable, $async, formatMinimum, discriminator", () => {
+  const cases: Array<[object, unknown, boolean]> = [
+    [{ type: 'string', nullable: true }, null, false],
+    [{ type: 'object', properties: { a: { type: 'string' } }, $async: true }, { a: 1 }, false],
+    [{ type: 'string', format: 'date', formatMinimum: '2020-01-01' }, '2019-01-01', true],
+    [{ type: 'object', discriminator: { propertyName: 'k' }, oneOf: [{ properties: { k: { const: 'a' } } }, { properties: { k: { const: 'b' } } }] }, { k: 'b' }, true],
+  ];
+  for (const [schema, instance, valid] of cases) {
+    for (const formatAssertion of [false, true]) {
+      const fast = compileSchema(schema, { formatAssertion });
+      const compliant = compileSchema(schema, { formatAssertion, engine: 'compliant' });
+      assert.equal(fast.validate(instance).valid, valid, `${JSON.stringify(schema)} (${fast.engine})`);
+      assert.equal(compliant.validate(instance).valid, valid, JSON.stringify(schema));
+    }
+  }
+});
