@@ -124,11 +124,18 @@ function rewriteFileText(loaded: Extract<LoadedToolTarget['source'], { kind: 'fi
   return `${JSON.stringify(replaced, null, indent)}\n`;
 }
 
+/** Where the command writes; the process streams unless a caller (a test, an embedding tool) passes others. */
+export interface CommandIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown };
+}
+
 /**
  * `toolwright lint`: judges tool definitions before a model sees them. Returns the exit code:
  * 0 no errors, 1 errors found, 2 bad usage or unreadable target.
  */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const { stdout, stderr } = io;
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
@@ -150,15 +157,15 @@ export async function run(argv: string[]): Promise<number> {
       },
     }));
   } catch (error) {
-    process.stderr.write(`toolwright lint: ${(error as Error).message}\n\n${USAGE}\n`);
+    stderr.write(`toolwright lint: ${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (values['list-rules']) {
-    process.stdout.write(listRules());
+    stdout.write(listRules());
     return 0;
   }
   try {
@@ -192,7 +199,7 @@ export async function run(argv: string[]): Promise<number> {
     const loaded = await loadToolTarget(target, { stdio: stdio !== undefined, headers, timeoutMs });
     let tools = loaded.tools;
     // Diffs go to stderr when stdout carries a machine-readable report.
-    const notes = format === 'pretty' ? process.stdout : process.stderr;
+    const notes = format === 'pretty' ? stdout : stderr;
 
     if (values.fix) {
       const outcome = applySafeFixes(tools);
@@ -222,11 +229,11 @@ export async function run(argv: string[]): Promise<number> {
     if (pinPath !== undefined && pin === undefined) {
       const lock = buildPinLock(tools.filter((t): t is Record<string, unknown> => typeof t === 'object' && t !== null && !Array.isArray(t)));
       await writeFile(pinPath, `${JSON.stringify(lock, null, 2)}\n`);
-      process.stderr.write(`toolwright lint: ${values['update-pin'] ? 'updated' : 'wrote'} pin lockfile ${pinPath} (${Object.keys(lock.tools).length} tools)\n`);
+      stderr.write(`toolwright lint: ${values['update-pin'] ? 'updated' : 'wrote'} pin lockfile ${pinPath} (${Object.keys(lock.tools).length} tools)\n`);
     }
 
     if (format === 'json') {
-      process.stdout.write(formatJson(result, loaded.source.label));
+      stdout.write(formatJson(result, loaded.source.label));
     } else if (format === 'sarif') {
       const source = loaded.source;
       const uri = source.kind === 'file' || source.kind === 'module'
@@ -235,16 +242,16 @@ export async function run(argv: string[]): Promise<number> {
       const file = source.kind === 'file' ? { toolsPointer: source.toolsPointer, positions: locateJsonPointers(source.text) } : undefined;
       const rules = BUILTIN_RULES;
       const log = buildSarif(result, rules, file ? { uri, file } : { uri }, await packageVersion());
-      process.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+      stdout.write(`${JSON.stringify(log, null, 2)}\n`);
     } else {
-      const color = Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined;
-      process.stdout.write(formatPretty(result, { color, target: loaded.source.label }));
+      const color = Boolean(stdout.isTTY) && process.env.NO_COLOR === undefined;
+      stdout.write(formatPretty(result, { color, target: loaded.source.label }));
     }
     return result.counts.error > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ToolTargetError) {
-      process.stderr.write(`toolwright lint: ${error.message}\n`);
-      if (error instanceof UsageError) process.stderr.write(`Run "toolwright lint --help" for usage.\n`);
+      stderr.write(`toolwright lint: ${error.message}\n`);
+      if (error instanceof UsageError) stderr.write(`Run "toolwright lint --help" for usage.\n`);
       return 2;
     }
     throw error;
