@@ -3,6 +3,7 @@ import type { LossEntry } from './types.js';
 /** Why a host-side operation refused its input. */
 export type HostErrorCode =
   | 'unknown_provider'
+  | 'unknown_tool'
   | 'invalid_tool'
   | 'unmappable_tool'
   | 'name_collision'

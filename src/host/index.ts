@@ -24,3 +24,5 @@ export { parseArgumentsText } from './parse-arguments-text.js';
 export type { ParsedArguments } from './parse-arguments-text.js';
 export { selectTools, SCOPES_META_KEY } from './select-tools.js';
 export type { SelectOptions, DropReason, DroppedTool, Selection } from './select-tools.js';
+export { resolveToolCall } from './resolve-tool-call.js';
+export type { ResolvedToolCall } from './resolve-tool-call.js';

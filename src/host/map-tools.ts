@@ -99,6 +99,7 @@ export function mapTool(tool: ToolDescriptor, options: MapOptions & { providerNa
     loss: attempt.lowered.loss,
     nullableOptional: attempt.lowered.nullableOptional,
     tokens: estimateTokens(attempt.json),
+    tool,
   };
   if (strictFallback) mapped.strictFallback = strictFallback;
   return mapped;

@@ -67,6 +67,8 @@ export interface MappedTool {
   nullableOptional: string[];
   /** Estimated tokens of `json` (see `estimateTokens`). */
   tokens: number;
+  /** The MCP tool this was made from (its full schema is what the server validates against). */
+  tool: ToolDescriptor;
 }
 
 /** A tool that could not be mapped; the rest of the catalogue is still mapped. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostError, mapTool, parseArgumentsText, repairArguments } from '../../src/host/index.js';
+import { HostError, mapTool, mapTools, parseArgumentsText, repairArguments, resolveToolCall } from '../../src/host/index.js';
 import type { ToolDescriptor } from '../../src/host/index.js';
 import { corpusTool } from './corpus.js';
 
@@ -129,4 +129,32 @@ test('bad input: unknown provider, a mapped tool of another tool, an invalid too
   assert.throws(() => repairArguments(tool, {}, other), (e: unknown) => e instanceof HostError && e.code === 'invalid_options' && /the mapped tool is "ping", not "typed"/.test(e.message));
   assert.throws(() => repairArguments({ name: 'x' } as ToolDescriptor, {}, 'anthropic'), (e: unknown) => e instanceof HostError && e.code === 'invalid_tool');
   assert.throws(() => repairArguments(tool, {}, 42 as never), (e: unknown) => e instanceof HostError && e.code === 'invalid_options');
+});
+
+test('null-to-absent inside array items; resolveToolCall maps the provider name back and repairs', () => {
+  const batch: ToolDescriptor = {
+    name: 'admin.batch-move',
+    inputSchema: {
+      type: 'object',
+      properties: { moves: { type: 'array', items: { type: 'object', properties: { to: { type: 'number' }, speed: { type: 'number' } }, required: ['to'] } } },
+      required: ['moves'],
+    },
+  };
+  const catalog = mapTools([batch, corpusTool('ping')], { provider: 'openai-chat', serverPrefix: 'arm' });
+  const mapped = catalog.tools[0]!;
+  assert.equal(mapped.providerName, 'arm__admin_batch-move');
+  assert.deepEqual(mapped.nullableOptional, ['/properties/moves/items/properties/speed']);
+  const call = resolveToolCall(catalog, 'arm__admin_batch-move', '{"moves":[{"to":"1.5","speed":null},{"to":2,"speed":"0.5"}]}');
+  assert.deepEqual(call, {
+    name: 'admin.batch-move',
+    arguments: { moves: [{ to: 1.5 }, { to: 2, speed: 0.5 }] },
+    repairs: [
+      { path: '/moves/0/to', kind: 'numeric-string', from: '1.5', to: 1.5 },
+      { path: '/moves/0/speed', kind: 'null-to-absent', from: null, to: undefined },
+      { path: '/moves/1/speed', kind: 'numeric-string', from: '0.5', to: 0.5 },
+    ],
+  });
+  assert.deepEqual(resolveToolCall(catalog, 'arm__ping', '').arguments, {});
+  assert.throws(() => resolveToolCall(catalog, 'admin.batch-move', '{}'), (e: unknown) => e instanceof HostError && e.code === 'unknown_tool'
+    && e.message === 'the model called "admin.batch-move", which was not offered (offered: arm__admin_batch-move, arm__ping)');
 });
