@@ -25,15 +25,16 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
-
 function writeReply(res: ServerResponse, reply: Reply): void {
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers);
     res.end();
     return;
   }
-  res.writeHead(reply.status, reply.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...reply.headers });
+  // An explicit Content-Length avoids chunked encoding; the flat array form skips header-object processing.
+  const length = String(Buffer.byteLength(reply.body));
+  if (reply.headers === undefined) res.writeHead(reply.status, ['Content-Type', 'application/json', 'Content-Length', length]);
+  else res.writeHead(reply.status, { ...reply.headers, 'Content-Type': 'application/json', 'Content-Length': length });
   res.end(reply.body);
 }
 
