@@ -7,6 +7,7 @@
 /** Usage guidance: when to use the tool (or when not to). */
 export const USAGE_GUIDANCE = new RegExp([
   String.raw`\buse (?:this|it|when|to|for|if|after|before|only|once|instead)\b`,
+  String.raw`\buse [\w.'\`-]+ instead\b`,
   String.raw`\b(?:call|invoke|run) (?:this|it)?\s*(?:when|after|before|to|first|only)\b`,
   String.raw`\bwhen (?:the )?(?:user|you|a user|an agent|asked|needed|you need)\b`,
   String.raw`\b(?:useful|intended|suitable|designed|appropriate|meant) (?:for|when|to)\b`,
@@ -21,7 +22,7 @@ export const USAGE_GUIDANCE = new RegExp([
 ].join('|'), 'i');
 
 /** Words that state an order between tools. */
-export const ORDER_WORDS = /\b(?:after|before|prior to) (?:calling|using|running|invoking|moving|you|it|the (?:arm|robot|gripper|tool|previous|other))\b|\bfollowed by\b|\b(?:call|run|use|invoke) .{0,40}\bfirst\b|\bmust (?:first|already)\b|\bhas (?:already )?been (?:called|run|moved)\b|之前|之后|前.{0,6}先|先调用|然后调用/i;
+export const ORDER_WORDS = /\b(?:after|before|prior to) (?:calling|using|running|invoking|moving|you|it|the (?:arm|robot|gripper|tool|previous|other))\b|\bfollowed by\b|\b(?:call|run|use|invoke) [\w.'\`-]+ first\b|\bmust (?:first|already)\b|\bhas (?:already )?been (?:called|run|moved)\b|之前|之后|前.{0,6}先|先调用|然后调用/i;
 
 /** Units and range statements for numeric parameters. */
 export const UNIT_OR_RANGE = new RegExp([
