@@ -131,7 +131,17 @@ function linearPathTo(preset: ArmPreset, startRad: Float64Array, target: Cartesi
     }
     const q = toRad(ik.jointsDeg);
     let jump = 0;
-    for (let j = 0; j < q.length; j++) jump = Math.max(jump, Math.abs(q[j]! - previous[j]!) * DEG_PER_RAD);
+    for (let j = 0; j < q.length; j++) {
+      const step = (q[j]! - previous[j]!) * DEG_PER_RAD;
+      jump = Math.max(jump, Math.abs(step));
+      const unwrapped = step - Math.round(step / 360) * 360;
+      if (Math.abs(step) > MAX_KNOT_JUMP_DEG && Math.abs(unwrapped) <= MAX_KNOT_JUMP_DEG) {
+        // A whole-turn jump: the joint would have to continue past its range, and the solver wrapped it.
+        const lim = preset.joints[j]!;
+        const edge = previous[j]! * DEG_PER_RAD + unwrapped > lim.maxDeg ? lim.maxDeg : lim.minDeg;
+        return { ok: false, code: 'joint_limit', message: `the straight line cannot be followed ${where}: joint ${j + 1} would have to pass its limit of ${edge}°; use a joint-space move or other waypoints` };
+      }
+    }
     if (jump > MAX_KNOT_JUMP_DEG) {
       return { ok: false, code: 'singularity', message: `the straight line passes too close to a singular configuration ${where} (a joint would jump ${jump.toFixed(1)}° within ${KNOT_SPACING_MM} mm); use a joint-space move or other waypoints` };
     }

@@ -241,7 +241,7 @@ test('the same seed and the same calls reproduce the same run exactly', () => {
 
 test('invalid configuration and requests are refused with clear errors', () => {
   assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, 0, 0, 0, 0, 0] }), { name: 'RangeError', message: 'initial pose is outside the workspace envelope: TCP would be 855.6 mm from the shoulder centre (0, 0, 162.5) mm; the reach sphere allows at most 800 mm' });
-  assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, -90, 90, -90, -90, 400] }), { name: 'RangeError', message: 'initial joint 6 is 400°, outside its range [-180, 180]°' });
+  assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, -90, 90, -90, -90, 400] }), { name: 'RangeError', message: 'initial joint 6 is 400°, outside its range [-360, 360]°' });
   assert.throws(() => createRobotSimulation({ preset: 'kuka' as 'ur5e' }), { name: 'RangeError', message: 'unknown arm preset "kuka"; expected one of: ur5e, xarm6' });
   assert.throws(() => createRobotSimulation({ protectiveStopForceN: Number.NaN }), { name: 'RangeError', message: 'protectiveStopForceN must be a finite number >= 0, got NaN' });
   const sim = createRobotSimulation();

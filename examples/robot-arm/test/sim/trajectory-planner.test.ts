@@ -104,7 +104,8 @@ test('waypoints are visited in order, stopping at each', () => {
 
 test('bad inputs are refused with a specific code and message, never clamped', () => {
   const cases: Array<[ReturnType<typeof planJointMotion>, string, string]> = [
-    [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0, 0, 0, 200]), 'joint_limit', 'goal joint 6 is 200.00°, outside its range [-180, 180]°'],
+    [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 200, 0, 0, 0]), 'joint_limit', 'goal joint 3 is 200.00°, outside its range [-180, 180]°'],
+    [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0, 0, 0, -361]), 'joint_limit', 'goal joint 6 is -361.00°, outside its range [-360, 360]°'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, Number.NaN, 0, 0, 0]), 'invalid_input', 'goal joint 3 must be a finite angle in degrees, got NaN'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0]), 'invalid_input', 'goal joints must be 6 angles in degrees'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, -90, 0, -90, 0, 0], { speedFraction: 1.5 }), 'invalid_input', 'speedFraction must be a number from 0.1 to 1.0 (a fraction of the configured speed caps), got 1.5'],
@@ -136,4 +137,19 @@ test('the xArm 6 preset plans as well', () => {
   assert.ok(result.ok, result.ok ? '' : result.message);
   const end = forwardKinematics(XARM6, [...result.trajectory.endJointsDeg]);
   assert.ok(Math.hypot(end.x - 350, end.y - 150, end.z - 200) < 0.01);
+});
+
+test('a straight line that would carry a joint past its range is refused as joint_limit, not wrapped around', () => {
+  // A UR5e whose wrist 3 is limited to ±180°. Tool down with constant orientation: turning the base
+  // makes joint 6 turn with it, here from 175° towards 180°.
+  const narrow = { ...UR5E, joints: UR5E.joints.map((lim, j) => (j === 5 ? { ...lim, minDeg: -180, maxDeg: 180 } : lim)) };
+  const narrowLimits = motionLimitsOf(narrow);
+  const start = [0, -90, 90, -90, -90, 175];
+  const p = forwardKinematics(UR5E, start);
+  const result = planPoseMotion(narrow, narrowLimits, start, { position: { x: p.x, y: -450, z: p.z } });
+  assert.ok(!result.ok);
+  assert.equal(result.code, 'joint_limit');
+  assert.match(result.message, /^the straight line cannot be followed \d+% along the line, at \(-491\.9, -\d+\.\d, 487\.9\) mm: joint 6 would have to pass its limit of 180°; use a joint-space move or other waypoints$/);
+  const otherWay = planPoseMotion(narrow, narrowLimits, start, { position: { x: p.x, y: 250, z: p.z } });
+  assert.ok(otherWay.ok, 'turning the other way stays inside the range');
 });
