@@ -27,6 +27,10 @@ export const nameStyleRule: LintRule = {
   defaultSeverity: 'warning',
   summary: 'Tool and parameter names use one consistent style (snake_case, or the server\'s dominant style).',
   defaultOptions: { style: 'dominant' },
+  validateOptions(options) {
+    const allowed = ['dominant', 'snake_case', 'camelCase', 'PascalCase', 'kebab-case', 'dot.case', 'SCREAMING_SNAKE'];
+    return allowed.includes(String(options.style)) ? undefined : `style must be one of ${allowed.join(', ')}; got ${JSON.stringify(options.style)}`;
+  },
   checkCatalog(catalog, ctx) {
     const configured = String(ctx.options.style);
     const toolStyles = catalog.tools.map((t) => nameStyle(t.name));
