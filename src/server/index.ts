@@ -10,6 +10,8 @@ export type { OutcomeName, OutcomeRule } from './outcomes.js';
 export { STAGES } from './stage-events.js';
 export type { StageEvent, StageName, StageOutcome } from './stage-events.js';
 export type { Authorizer, AuthorizeRequest, ServerLogger } from './call-pipeline.js';
+export { jwtAuthorizer } from './jwt-authorizer.js';
+export type { JwtAuthorizerOptions } from './jwt-authorizer.js';
 export { text, errorResult, inputRequired } from './results.js';
 export { image, audio, embeddedResource, resourceLink, resourceContents, toBase64 } from './content.js';
 export type { ContentExtras, ResourceContentsInit, ResourceLinkInit } from './content.js';
@@ -43,6 +45,8 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
+export { LEGACY_PROTOCOL_VERSIONS } from './legacy-wire.js';
+export type { LegacyWireOptions } from './legacy-wire.js';
 export type {
   Tool,
   ToolContext,
