@@ -260,3 +260,29 @@ test('the xArm 6 preset runs the same way with its own mirrored scene', () => {
   moveTo(sim, { x: 420, y: 220, z: 70 }, { contactAllowedWith: ['cup-1'] });
   assert.ok(sim.grasp({ forceN: 15 }).ok);
 });
+
+test('a controlled stop brakes as hard as the caps allow, also on a long, gently accelerating quintic move', () => {
+  const sim = createRobotSimulation();
+  const plan = sim.planJointMotion([120, -90, 90, -90, -90, 0], { timeScaling: 'quintic', speedFraction: 1 });
+  assert.ok(plan.ok);
+  assert.ok(plan.trajectory.durationS > 3, `duration ${plan.trajectory.durationS}`);
+  assert.ok(sim.execute(plan.trajectory).ok);
+  sim.advance(Math.round((plan.trajectory.durationS * 1000) / 2 / 4) * 4);
+  const speedBefore = Math.abs(sim.status().jointVelocitiesDegS[0]!);
+  assert.ok(speedBefore > 50, `base joint at ${speedBefore}°/s`);
+  const report = sim.stop();
+  // The quintic's own peak deceleration would need over a second here; the caps allow 60/300 = 0.2 s.
+  assert.ok(report.stoppingTimeS <= 0.25, `stopping time ${report.stoppingTimeS} s`);
+  let previous = sim.status().jointVelocitiesDegS;
+  while (sim.state === 'stopping') {
+    sim.step();
+    const now = sim.status().jointVelocitiesDegS;
+    now.forEach((v, j) => {
+      const accel = Math.abs(v - previous[j]!) / 0.004;
+      assert.ok(accel <= sim.limits.joints[j]!.maxAccelerationDegS2 * 1.01, `joint ${j + 1} decelerates at ${accel}°/s²`);
+    });
+    previous = now;
+  }
+  assert.equal(sim.state, 'idle');
+  assert.ok(sim.nowMs / 1000 <= plan.trajectory.durationS / 2 + report.stoppingTimeS + 0.008);
+});
