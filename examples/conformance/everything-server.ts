@@ -318,6 +318,124 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
         return `Received: ${Object.keys(got.responses).join(', ')}`;
       },
     }),
+    // 2025-11-25 fixtures. On the legacy wire the input requests become server-to-client requests
+    // on the call's stream; on 2026-07-28 they are ordinary input-required results.
+    defineTool({
+      name: 'test_tool_with_logging',
+      description: 'Logs three info messages about 50 ms apart (2025-11-25 logging scenario).',
+      inputSchema: NO_ARGS,
+      run: async (_args, ctx) => {
+        ctx.log('info', 'Tool execution started');
+        await sleep(50, ctx.signal);
+        ctx.log('info', 'Tool processing data');
+        await sleep(50, ctx.signal);
+        ctx.log('info', 'Tool execution completed');
+        return 'Logging test completed.';
+      },
+    }),
+    defineTool({
+      name: 'test_sampling',
+      description: 'Asks the client model to answer the prompt (sampling).',
+      inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'], additionalProperties: false } as const,
+      run: ({ prompt }, ctx) => {
+        const got = ctx.inputs.require({ answer: sampleInput({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 }) });
+        if (!got.ready) return got.result;
+        return `LLM response: ${samplingText(got.responses.answer)}`;
+      },
+    }),
+    defineTool({
+      name: 'test_elicitation',
+      description: 'Asks the user for a username and email (elicitation).',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false } as const,
+      run: ({ message }, ctx) => {
+        const got = ctx.inputs.require({
+          user: elicitInput({
+            message,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                username: { type: 'string', description: "User's response" },
+                email: { type: 'string', description: "User's email address" },
+              },
+              required: ['username', 'email'],
+            },
+          }),
+        });
+        if (!got.ready) return got.result;
+        const answer = got.responses.user;
+        return `User response: <action: ${answer.action}, content: ${JSON.stringify(answer.content ?? {})}>`;
+      },
+    }),
+    defineTool({
+      name: 'test_elicitation_sep1034_defaults',
+      description: 'Elicitation whose fields carry default values of every primitive type (SEP-1034).',
+      inputSchema: NO_ARGS,
+      run: (_args, ctx) => {
+        const got = ctx.inputs.require({
+          profile: elicitInput({
+            message: 'Please review and update the form fields with defaults',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                name: { type: 'string', description: 'User name', default: 'John Doe' },
+                age: { type: 'integer', description: 'User age', default: 30 },
+                score: { type: 'number', description: 'User score', default: 95.5 },
+                status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+                verified: { type: 'boolean', description: 'Verification status', default: true },
+              },
+              required: [],
+            },
+          }),
+        });
+        if (!got.ready) return got.result;
+        const answer = got.responses.profile;
+        return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+      },
+    }),
+    defineTool({
+      name: 'test_elicitation_sep1330_enums',
+      description: 'Elicitation using all five enum forms (SEP-1330).',
+      inputSchema: NO_ARGS,
+      run: (_args, ctx) => {
+        const got = ctx.inputs.require({
+          choices: elicitInput({
+            message: 'Please select options from the enum fields',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+                titledSingle: {
+                  type: 'string',
+                  description: 'Select one option with titles',
+                  oneOf: [
+                    { const: 'value1', title: 'First Option' },
+                    { const: 'value2', title: 'Second Option' },
+                    { const: 'value3', title: 'Third Option' },
+                  ],
+                },
+                legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+                untitledMulti: { type: 'array', description: 'Select multiple options', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+                titledMulti: {
+                  type: 'array',
+                  description: 'Select multiple options with titles',
+                  items: {
+                    anyOf: [
+                      { const: 'value1', title: 'First Choice' },
+                      { const: 'value2', title: 'Second Choice' },
+                      { const: 'value3', title: 'Third Choice' },
+                    ],
+                  },
+                },
+              },
+              required: [],
+            },
+          }),
+        });
+        if (!got.ready) return got.result;
+        const answer = got.responses.choices;
+        return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+      },
+    }),
   ];
 
   const resources = [
@@ -412,6 +530,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     prompts,
     listChanged: ['tools', 'prompts'],
     requestStateSecret: options.requestStateSecret,
+    legacyWire: true,
   });
   return server;
 }

@@ -16,6 +16,7 @@ import { RequestStateSigner } from './request-state.js';
 import type { StageEvent } from './stage-events.js';
 import { registerTools } from './tool-registry.js';
 import { resolveServerFeatures } from './server-features.js';
+import { createLegacyWire } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
@@ -161,6 +162,11 @@ export function createServer(options: ServerOptions): McpServer {
     approvalTtlMs,
   });
 
+  // Dual-era endpoint: 2025-11-25 sessions are translated onto the same pipeline (legacy-wire.ts).
+  const dispatch = options.legacyWire === undefined || options.legacyWire === false
+    ? handleMessage
+    : createLegacyWire(handleMessage, { serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, options.legacyWire === true ? {} : options.legacyWire);
+
   const listeners = new Set<HttpListener>();
   const connections = new Set<StdioConnection>();
   let fetchHandler: ((request: Request) => Promise<Response>) | undefined;
@@ -172,7 +178,7 @@ export function createServer(options: ServerOptions): McpServer {
     listToolDescriptors: () => server.tools,
     notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
     notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
-    handleMessage,
+    handleMessage: dispatch,
     async listen(listenOptions = {}) {
       const listener = await listenHttp(server, { ...options.http, ...listenOptions });
       listeners.add(listener);
