@@ -64,8 +64,9 @@ export function unifiedDiff(before: string, after: string, fromLabel: string, to
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) { ops.push({ kind: ' ', text: a[i]!, ai: i, bi: j }); i++; j++; }
-    else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) { ops.push({ kind: '+', text: b[j]!, ai: i, bi: j }); j++; }
-    else { ops.push({ kind: '-', text: a[i]!, ai: i, bi: j }); i++; }
+    // Deletions before insertions on ties, as diff(1) prints them.
+    else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) { ops.push({ kind: '-', text: a[i]!, ai: i, bi: j }); i++; }
+    else { ops.push({ kind: '+', text: b[j]!, ai: i, bi: j }); j++; }
   }
   const out = [`--- ${fromLabel}`, `+++ ${toLabel}`];
   const context = 3;
