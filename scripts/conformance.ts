@@ -77,8 +77,8 @@ function startServer(instanceId: string): Promise<{ child: ChildProcess; url: st
     let buffered = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('the everything server did not report listening within 30 s'));
-    }, 30_000);
+      reject(new Error('the everything server did not report listening within 60 s'));
+    }, 60_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the everything server exited early (code ${code})`));
