@@ -1,4 +1,6 @@
 import type { ArmPreset } from './arm-presets.js';
+import type { MotionLimits } from './trajectory-planner.js';
+import type { TrajectorySegment } from './trajectory.js';
 import { distance } from './vector3.js';
 import { motionStateOnPath, type MotionState, type Trajectory } from './trajectory.js';
 
@@ -10,11 +12,14 @@ export interface StopForecast {
   readonly stoppingDistanceMm: number;
 }
 
+/** Samples checked along a stopping ramp before it is accepted. */
+const STOP_CHECK_SAMPLES = 24;
+
 /**
  * Plays one trajectory forward on simulated time. A stop decelerates along the same path (so the arm
- * stays on the collision-checked path) at the segment's planned peak path deceleration, which keeps
- * joint and TCP accelerations within their caps: a Category 2 style controlled stop. `halt()` freezes the
- * arm at once (emergency stop, Category 0 in simulation).
+ * stays on the collision-checked path) as hard as the joint and TCP acceleration caps allow, checked
+ * on samples of the ramp: a Category 2 style controlled stop. `halt()` freezes the arm at once
+ * (emergency stop, Category 0 in simulation).
  */
 export class MotionExecutor {
   readonly motionId: string;
@@ -24,7 +29,7 @@ export class MotionExecutor {
   private current: MotionState;
   private stopPlan: { segment: number; s0: number; rate0: number; decel: number; startS: number; durationS: number } | null = null;
 
-  constructor(private readonly preset: ArmPreset, trajectory: Trajectory, motionId: string) {
+  constructor(private readonly preset: ArmPreset, private readonly limits: MotionLimits, trajectory: Trajectory, motionId: string) {
     this.trajectory = trajectory;
     this.motionId = motionId;
     this.current = trajectory.stateAt(0);
@@ -79,7 +84,7 @@ export class MotionExecutor {
     const { index, localTimeS } = this.trajectory.segmentAt(this.elapsedS);
     const segment = this.trajectory.segments[index]!;
     const at = segment.timing.at(localTimeS);
-    const decel = segment.timing.peakAcceleration;
+    const decel = this.brakingFor(segment, at.s, at.sd);
     const durationS = at.sd > 0 && decel > 0 ? at.sd / decel : 0;
     this.stopPlan = { segment: index, s0: at.s, rate0: at.sd, decel, startS: this.elapsedS, durationS };
     this.phaseNow = 'stopping';
@@ -89,6 +94,41 @@ export class MotionExecutor {
       return { stoppingTimeS: 0, stoppingDistanceMm: 0 };
     }
     return { stoppingTimeS: durationS, stoppingDistanceMm: this.distanceToStopEnd() };
+  }
+
+  /**
+   * The strongest deceleration, from the segment's braking budget down to the profile's own peak,
+   * whose ramp keeps every sampled joint and TCP acceleration within the caps.
+   */
+  private brakingFor(segment: TrajectorySegment, s0: number, rate0: number): number {
+    const floor = segment.timing.peakAcceleration;
+    let decel = segment.brakingDeceleration;
+    for (let attempt = 0; attempt < 8 && decel > floor; attempt++) {
+      if (this.rampWithinCaps(segment, s0, rate0, decel)) return decel;
+      decel = Math.max(floor, decel * 0.75);
+    }
+    return Math.max(decel, floor);
+  }
+
+  private rampWithinCaps(segment: TrajectorySegment, s0: number, rate0: number, decel: number): boolean {
+    if (rate0 <= 0) return true;
+    const duration = rate0 / decel;
+    let previous: MotionState | null = null;
+    for (let i = 0; i <= STOP_CHECK_SAMPLES; i++) {
+      const tau = (duration * i) / STOP_CHECK_SAMPLES;
+      const s = Math.min(1, s0 + rate0 * tau - 0.5 * decel * tau * tau);
+      const state = motionStateOnPath(this.preset, segment.path, { s, sd: rate0 - decel * tau, sdd: -decel }, tau);
+      for (let j = 0; j < state.jointAccelerationsDegS2.length; j++) {
+        if (Math.abs(state.jointAccelerationsDegS2[j]!) > this.limits.joints[j]!.maxAccelerationDegS2) return false;
+      }
+      if (previous !== null) {
+        const v = state.tcpVelocityMmS, p = previous.tcpVelocityMmS;
+        const accel = Math.hypot(v.x - p.x, v.y - p.y, v.z - p.z) / (tau - previous.tS);
+        if (accel > this.limits.maxTcpAccelerationMmS2) return false;
+      }
+      previous = state;
+    }
+    return true;
   }
 
   /** Freezes the arm where it is, now. */

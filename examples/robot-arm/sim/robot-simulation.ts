@@ -281,7 +281,7 @@ export class RobotSimulation {
     if (!check.ok) return check;
     this.motionCounter++;
     const motionId = `motion-${this.motionCounter}`;
-    this.executor = new MotionExecutor(this.preset, trajectory, motionId);
+    this.executor = new MotionExecutor(this.preset, this.limits, trajectory, motionId);
     this.stateNow = this.executor.phase === 'done' ? 'idle' : 'moving';
     if (this.stateNow === 'idle') this.executor = null;
     return { ok: true, motionId, durationS: trajectory.durationS };

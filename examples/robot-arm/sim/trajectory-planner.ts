@@ -198,7 +198,8 @@ function timeSegment(preset: ArmPreset, limits: MotionLimits, path: JointPath, k
     const k = Math.max(1, ratio.speed / DESIGN_MARGIN, Math.sqrt(ratio.acceleration / DESIGN_MARGIN));
     timing = timing.stretched(k);
   }
-  return { kind, path, timing, startTimeS };
+  const brakingDeceleration = ra > 0 ? Math.max(timing.peakAcceleration, DESIGN_MARGIN / ra) : timing.peakAcceleration;
+  return { kind, path, timing, startTimeS, brakingDeceleration };
 }
 
 /** Largest value/cap ratios for joint speed, joint acceleration, TCP speed and TCP acceleration on dense samples. */

@@ -13,6 +13,12 @@ export interface TrajectorySegment {
   readonly path: JointPath;
   readonly timing: TimeScaling;
   readonly startTimeS: number;
+  /**
+   * Path deceleration (1/s²) a controlled stop may use on this segment: what the acceleration caps allow
+   * to first order, never less than the profile's own peak. The executor verifies it against the caps
+   * when a stop is requested and backs off if the path's curvature would push a joint over.
+   */
+  readonly brakingDeceleration: number;
 }
 
 /** The arm's kinematic state at one instant (mm, degrees, seconds, base frame). */

@@ -269,9 +269,9 @@ test('a controlled stop brakes as hard as the caps allow, also on a long, gently
   assert.ok(sim.execute(plan.trajectory).ok);
   sim.advance(Math.round((plan.trajectory.durationS * 1000) / 2 / 4) * 4);
   const speedBefore = Math.abs(sim.status().jointVelocitiesDegS[0]!);
-  assert.ok(speedBefore > 50, `base joint at ${speedBefore}°/s`);
+  assert.ok(speedBefore > 20, `base joint at ${speedBefore}°/s`);
   const report = sim.stop();
-  // The quintic's own peak deceleration would need over a second here; the caps allow 60/300 = 0.2 s.
+  // With the quintic's own (gentle) peak deceleration this stop would take over 2 s; the caps allow about 0.25 s.
   assert.ok(report.stoppingTimeS <= 0.25, `stopping time ${report.stoppingTimeS} s`);
   let previous = sim.status().jointVelocitiesDegS;
   while (sim.state === 'stopping') {
