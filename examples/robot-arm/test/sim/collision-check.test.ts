@@ -41,7 +41,7 @@ test('segment distance matches a dense brute-force search for every shape', () =
     const found = segmentDistance(o, a, b).distanceMm;
     assert.ok(found <= brute + 1e-6, `golden-section ${found} worse than brute force ${brute}`);
     assert.ok(found >= brute - 0.5, `golden-section ${found} below brute force ${brute} by more than the sampling step`);
-  }), { numRuns: 200 });
+  }), { numRuns: 200, seed: 1301 });
 });
 
 test('the tool capsule ends exactly at the TCP so the gripper can reach its targets', () => {
@@ -145,5 +145,5 @@ test('segment-to-segment distance agrees with brute force', () => {
     }
     const exact = segmentSegmentDistance(a, b, c, d);
     assert.ok(exact <= brute + 1e-9 && exact >= brute - 3, `exact ${exact}, brute ${brute}`);
-  }), { numRuns: 100 });
+  }), { numRuns: 100, seed: 1302 });
 });

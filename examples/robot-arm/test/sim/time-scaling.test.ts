@@ -46,7 +46,7 @@ test('fitted profiles never exceed the rate and acceleration budgets and are con
       }
       assert.ok(Math.abs(previous.s - 1) < 1e-12);
     },
-  ), { numRuns: 200 });
+  ), { numRuns: 200, seed: 1201 });
 });
 
 test('the trapezoid is time-optimal: it reaches the rate cap when the path is long enough', () => {
