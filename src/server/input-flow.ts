@@ -13,6 +13,7 @@ import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
 import { invalidParams, missingClientCapability } from '../protocol/protocol-error.js';
 import type { ClientCapabilities, InputRequest } from '../protocol/wire-types.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../protocol/feature-wire-types.js';
+import { randomBytes } from 'node:crypto';
 import { compileSchema } from '../schema/index.js';
 import type { CompiledSchema } from '../schema/index.js';
 import { digestArguments } from './request-state.js';
@@ -67,6 +68,12 @@ export interface RequireInputsOptions {
    * (use for approvals: an answer the server never asked for is ignored and asked again).
    */
   requireState?: boolean;
+  /**
+   * Complete at most once per issued `requestState` (implies `requireState`): replaying the same
+   * state and answers is -32602. Use for approvals of actions with side effects. Remembered per
+   * server process until the state expires; replicas behind one endpoint do not share it.
+   */
+  singleUse?: boolean;
 }
 
 /** MRTR for one request; available as `ctx.inputs` in tools and prompts. */
@@ -115,8 +122,25 @@ const CAPABILITY: Readonly<Record<InputRequest['method'], 'elicitation' | 'sampl
 
 interface InputClaims extends ApprovalClaims {
   kind: 'mrtr';
+  /** Random per issued state: the key of single-use bookkeeping. */
+  nonce: string;
   answers: Record<string, unknown>;
   data?: JsonValue;
+}
+
+/** Nonces of single-use states that completed, per server (its signer), until they expire. */
+const consumedBySigner = new WeakMap<RequestStateSigner, Map<string, number>>();
+
+function consume(signer: RequestStateSigner, nonce: string, exp: number): boolean {
+  let consumed = consumedBySigner.get(signer);
+  if (consumed === undefined) consumedBySigner.set(signer, (consumed = new Map()));
+  if (consumed.has(nonce)) return false;
+  if (consumed.size >= 10_000) {
+    const now = Date.now();
+    for (const [key, expiry] of consumed) if (expiry < now) consumed.delete(key);
+  }
+  consumed.set(nonce, exp);
+  return true;
 }
 
 /** What an input flow is bound to. */
@@ -175,6 +199,9 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
   let verified = false;
   let sealedData: JsonValue | undefined;
   let stateValid = false;
+  let sealedNonce: string | undefined;
+  let sealedExp = 0;
+  let consumedHere = false;
   // Answers known in this request: sealed ones first, then valid fresh ones as require() sees them.
   const collected: Record<string, unknown> = {};
 
@@ -193,6 +220,8 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     }
     stateValid = true;
     sealedData = claims.data;
+    sealedNonce = typeof claims.nonce === 'string' ? claims.nonce : undefined;
+    sealedExp = typeof claims.exp === 'number' ? claims.exp : 0;
     if (isJsonObject(claims.answers)) Object.assign(collected, claims.answers);
   }
 
@@ -205,7 +234,7 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     supports: declared,
     require<T extends Record<string, InputRequest>>(requests: T, options: RequireInputsOptions = {}): InputGathering<T> {
       verifyState();
-      const fresh = options.requireState === true && !stateValid ? undefined : scope.inputResponses;
+      const fresh = (options.requireState === true || options.singleUse === true) && !stateValid ? undefined : scope.inputResponses;
       const missing: Record<string, InputRequest> = {};
       const undeclared: Record<string, unknown> = {};
       let askable = 0;
@@ -226,6 +255,12 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
         throw missingClientCapability(undeclared, `Missing required client capability: ${undeclaredNames.join(', ')} (needed to ask the client for input)`);
       }
       if (askable === 0) {
+        if (options.singleUse === true && !consumedHere) {
+          if (sealedNonce === undefined || !consume(scope.signer, sealedNonce, sealedExp)) {
+            throw invalidParams('Invalid params: requestState was already used; start the call again without it', { data: { field: 'requestState' } });
+          }
+          consumedHere = true;
+        }
         const responses: Record<string, unknown> = {};
         for (const key of Object.keys(requests)) if (collected[key] !== undefined) responses[key] = collected[key];
         return { ready: true, responses: responses as InputResponses<T>, data: sealedData };
@@ -236,6 +271,7 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
         args: digestArguments(scope.args),
         sub: scope.caller,
         exp: Date.now() + scope.ttlMs,
+        nonce: randomBytes(12).toString('base64url'),
         answers: collected,
       };
       const data = options.data ?? sealedData;

@@ -144,3 +144,24 @@ describe('input request builders and answer checks', () => {
     assert.equal(isValidInputResponse(listRootsInput(), { roots: [{ name: 'no uri' }] }), false);
   });
 });
+
+describe('single-use states', () => {
+  it('a state completes once; replaying it with the same answers is -32602; a fresh round works', () => {
+    const answer = { name: { action: 'accept', content: { name: 'Ada' } } };
+    const first = flow().require({ name: NAME }, { singleUse: true });
+    assert.equal(first.ready, false);
+    if (first.ready) return;
+    const state = first.result.requestState as string;
+    assert.equal(flow({ inputResponses: answer, requestState: state }).require({ name: NAME }, { singleUse: true }).ready, true);
+    assertProtocolError(() => flow({ inputResponses: answer, requestState: state }).require({ name: NAME }, { singleUse: true }), -32602, /already used/);
+    assert.equal(flow({ inputResponses: answer }).require({ name: NAME }, { singleUse: true }).ready, false, 'answers without a state are asked again');
+  });
+
+  it('single use is per server key: another signer never saw the nonce', () => {
+    const other = new RequestStateSigner('unit-test-key');
+    const answer = { name: { action: 'accept', content: { name: 'Ada' } } };
+    const issued = flow({ signer: other }).require({ name: NAME }, { singleUse: true });
+    if (issued.ready) return assert.fail('expected a question');
+    assert.equal(flow({ signer: other, inputResponses: answer, requestState: issued.result.requestState }).require({ name: NAME }, { singleUse: true }).ready, true);
+  });
+});
