@@ -47,7 +47,7 @@ function parts(provider: ProviderName, json: Json): { name: unknown; schema: unk
 
 function isStrict(provider: ProviderName, json: Json): boolean {
   if (provider === 'openai-chat') return isObject(json.function) && json.function.strict === true;
-  if (provider === 'openai-responses') return json.strict === true;
+  if (provider === 'openai-responses' || provider === 'anthropic') return json.strict === true;
   return false;
 }
 
@@ -83,7 +83,10 @@ export function checkProviderTool(provider: ProviderName, json: unknown): Provid
   if (provider !== 'openai-chat' && provider !== 'openai-responses' || isStrict(provider, json)) {
     for (const k of ROOT_COMPOSITION) if (k in schema) add(`${schemaPointer}/${k}`, `${k} is not allowed at the root`);
   }
-  if (isStrict(provider, json)) checkOpenAiStrict(schema, schemaPointer, add);
+  if (isStrict(provider, json)) {
+    if (provider === 'anthropic') checkAnthropicStrict(schema, schemaPointer, add);
+    else checkOpenAiStrict(schema, schemaPointer, add);
+  }
   else if (provider === 'gemini-legacy') checkGeminiLegacy(schema, schemaPointer, add);
   else if (provider === 'gemini') checkKeywordSubset(schema, schemaPointer, GEMINI_JSON_KEYWORDS, add);
   else walkSchema(schema, (node) => {
@@ -137,6 +140,44 @@ function checkOpenAiStrict(schema: Json, at: string, add: (p: string, m: string)
   });
   if (properties > OPENAI_STRICT_LIMITS.maxProperties) add(at, `more than ${OPENAI_STRICT_LIMITS.maxProperties} properties in total`);
   if (enumValues > OPENAI_STRICT_LIMITS.maxEnumValues) add(at, `more than ${OPENAI_STRICT_LIMITS.maxEnumValues} enum values in total`);
+}
+
+const ANTHROPIC_STRICT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'allOf',
+  'description', 'title', 'default', '$ref', '$defs', 'definitions', 'pattern', 'format', 'minItems']);
+const ANTHROPIC_STRICT_FORMATS = new Set([...OPENAI_STRICT_FORMATS, 'uri']);
+
+function checkAnthropicStrict(schema: Json, at: string, add: (p: string, m: string) => void): void {
+  const refs: Array<{ from: string; to: string; pointer: string }> = [];
+  walkSchema(schema, (node) => {
+    const p = `${at}${node.pointer}`;
+    if (typeof node.schema === 'boolean') return;
+    const s = node.schema as Json;
+    for (const key of Object.keys(s)) if (!ANTHROPIC_STRICT_KEYWORDS.has(key)) add(`${p}/${key}`, `keyword "${key}" is not supported in strict mode`);
+    const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type : [];
+    if ((types.includes('object') || s.properties !== undefined) && s.additionalProperties !== false) add(p, 'additionalProperties must be false on every object');
+    if (typeof s.minItems === 'number' && s.minItems > 1) add(`${p}/minItems`, 'only minItems 0 or 1 is supported');
+    if (typeof s.format === 'string' && !ANTHROPIC_STRICT_FORMATS.has(s.format)) add(`${p}/format`, `format "${s.format}" is not supported`);
+    if (typeof s.pattern === 'string' && /\(\?<?[=!]|\\[1-9]|\\k<|\\[bB]/.test(s.pattern)) add(`${p}/pattern`, 'only simple regular expressions are supported');
+    if (typeof s.$ref === 'string') {
+      if (!s.$ref.startsWith('#')) add(`${p}/$ref`, 'only local references are supported');
+      const owner = /^\/\$defs\/[^/]+/.exec(node.pointer)?.[0] ?? '';
+      const target = /^#(\/\$defs\/[^/]+)?/.exec(s.$ref)?.[1] ?? '';
+      refs.push({ from: owner, to: target, pointer: p });
+    }
+  });
+  const reaches = (start: string, goal: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node === goal) return true;
+      if (seen.has(node)) continue;
+      seen.add(node);
+      for (const r of refs) if (r.from === node) stack.push(r.to);
+    }
+    return false;
+  };
+  for (const r of refs) if (reaches(r.to, r.from)) add(r.pointer, 'recursive schemas are not supported in strict mode');
 }
 
 function checkGeminiLegacy(schema: Json, at: string, add: (p: string, m: string) => void): void {

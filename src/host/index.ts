@@ -8,7 +8,7 @@ export type {
 export { PROVIDER_NAMES } from './types.js';
 export { HostError } from './host-error.js';
 export type { HostErrorCode } from './host-error.js';
-export { PROFILES } from './profiles.js';
+export { PROFILES, ANTHROPIC_STRICT_LIMITS } from './profiles.js';
 export type { ProviderProfile, LoweringPolicy, NameRule, RefStyle } from './profiles.js';
 export { mapTool, mapTools, getProfile, assertTool } from './map-tools.js';
 export { lowerInputSchema } from './lower-schema.js';

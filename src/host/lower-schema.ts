@@ -30,8 +30,6 @@ const OPENAPI_TYPE: Readonly<Record<string, string>> = {
   string: 'STRING', number: 'NUMBER', integer: 'INTEGER', boolean: 'BOOLEAN', array: 'ARRAY', object: 'OBJECT',
 };
 
-const LOOKAROUND_OR_BACKREF = /\(\?<?[=!]|\\[1-9]|\\k</;
-
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -62,6 +60,41 @@ function jsonTypeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
+}
+
+/** The top-level resource a pointer lies in: "" (the root) or "/$defs/<name>" (or definitions). */
+function ownerOf(pointer: string): string {
+  const match = /^\/(\$defs|definitions)\/[^/]+/.exec(pointer);
+  return match ? match[0] : '';
+}
+
+/**
+ * Pointers of the local `$ref`s that take part in a cycle (a definition reaching itself, or the
+ * root through `#`). Works on the definition graph: owner of the ref → owner of its target.
+ */
+function recursiveRefs(root: Json): string[] {
+  const edges: Array<{ from: string; to: string; pointer: string }> = [];
+  walkSchema(root, (node) => {
+    if (typeof node.schema !== 'object') return;
+    const ref = (node.schema as Json).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#')) return;
+    let target = '';
+    try { target = decodeURIComponent(ref.slice(1)); } catch { return; }
+    edges.push({ from: ownerOf(node.pointer), to: ownerOf(target), pointer: node.pointer });
+  });
+  const reaches = (start: string, goal: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (at === goal) return true;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      for (const e of edges) if (e.from === at) stack.push(e.to);
+    }
+    return false;
+  };
+  return edges.filter((e) => reaches(e.to, e.from)).map((e) => e.pointer);
 }
 
 /**
@@ -97,6 +130,9 @@ class Lowering {
   run(): LoweredSchema {
     const root = cloneJson(this.original);
     this.origin.set(root, '');
+    if (!this.policy.recursion) {
+      for (const pointer of recursiveRefs(this.original)) this.record(pointer, '$ref', 'rejected', 'recursive schemas are not supported in strict mode');
+    }
     if (this.policy.flattenRootComposition) this.flattenRoot(root);
     walkSchema(root, (node) => this.visit(node), { dialect: this.dialect });
     if (root.properties === undefined) {
@@ -476,7 +512,7 @@ class Lowering {
       this.record(pointer, keyword, 'dropped', 'not model-facing');
       return;
     }
-    if (keyword === '$ref' || keyword === 'nullable' && this.policy.openApiTypes) return;
+    if (keyword === '$ref' || (keyword === 'nullable' && this.policy.openApiTypes)) return;
     if (keyword === 'additionalProperties' && this.isObjectNode(schema)) return;
     if (keyword === '$defs' || keyword === 'definitions') {
       this.decideDefs(schema, keyword, pointer, isRoot);
@@ -490,8 +526,10 @@ class Lowering {
     if (keep.has(keyword)) {
       if (keyword === 'format' && this.policy.formats && !this.policy.formats.has(String(value))) {
         this.move(schema, keyword, pointer, notes, `format ${JSON.stringify(value)} is not in the provider's list`);
-      } else if (keyword === 'pattern' && this.policy.simplePatternsOnly && typeof value === 'string' && LOOKAROUND_OR_BACKREF.test(value)) {
-        this.move(schema, keyword, pointer, notes, 'lookaround and backreferences are not supported');
+      } else if (keyword === 'pattern' && this.policy.forbiddenPattern && typeof value === 'string' && this.policy.forbiddenPattern.test(value)) {
+        this.move(schema, keyword, pointer, notes, 'regex features the provider does not support (lookaround, backreferences, ...)');
+      } else if (keyword === 'minItems' && this.policy.minItemsMax !== undefined && typeof value === 'number' && value > this.policy.minItemsMax) {
+        this.move(schema, keyword, pointer, notes, `only minItems 0..${this.policy.minItemsMax} is supported`);
       } else if (keyword === 'enum' && this.policy.enumStringsOnly && Array.isArray(value) && value.some((v) => typeof v !== 'string')) {
         this.move(schema, keyword, pointer, notes, 'only string enums are accepted');
       } else {
@@ -548,7 +586,8 @@ class Lowering {
         schema.properties = {};
         if (pointer !== '') this.record(pointer, 'properties', 'added', 'strict objects list their properties');
       }
-      this.requireAll(schema, pointer);
+      if (this.policy.requireAll) this.requireAll(schema, pointer);
+      else if (schema.required !== undefined) this.record(pointer, 'required', 'kept');
       return;
     }
     if (extra === undefined) return;
@@ -573,7 +612,7 @@ class Lowering {
    * Legacy Gemini gets STRING items (any value travels as text); strict falls back.
    */
   private arrayWithoutItems(schema: Json, pointer: string): void {
-    if (this.policy.strictObjects) {
+    if (this.policy.strictObjects && this.policy.itemsRequired) {
       this.record(pointer, 'items', 'rejected', 'an array without "items" (any elements) cannot be sent in strict mode');
     } else if (this.policy.openApiTypes) {
       schema.items = { type: 'STRING' };

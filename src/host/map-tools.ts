@@ -2,7 +2,8 @@ import { checkProviderTool } from './check-provider-tool.js';
 import { HostError } from './host-error.js';
 import { lowerInputSchema } from './lower-schema.js';
 import type { LoweredSchema } from './lower-schema.js';
-import { PROFILES } from './profiles.js';
+import { walkSchema } from '../schema/index.js';
+import { ANTHROPIC_STRICT_LIMITS, PROFILES } from './profiles.js';
 import type { ProviderProfile } from './profiles.js';
 import { createNameMap, sanitizeToolName } from './provider-names.js';
 import { estimateTokens } from './token-estimate.js';
@@ -40,7 +41,7 @@ function shape(provider: ProviderName, name: string, description: string | undef
   switch (provider) {
     case 'openai-chat': return { type: 'function', function: { name, ...desc, parameters, ...(strict ? { strict: true } : {}) } };
     case 'openai-responses': return { type: 'function', name, ...desc, parameters, strict };
-    case 'anthropic': return { name, ...desc, input_schema: parameters };
+    case 'anthropic': return { name, ...desc, input_schema: parameters, ...(strict ? { strict: true } : {}) };
     case 'gemini': return { name, ...desc, parametersJsonSchema: parameters };
     case 'gemini-legacy': return { name, ...desc, parameters };
   }
@@ -61,13 +62,14 @@ function checkStrictOption(profile: ProviderProfile, strict: unknown): void {
  * Lower one MCP tool to one provider's tool JSON, with its loss report. Strict OpenAI output is
  * produced only when it passes the profile checker; with `strict: 'auto'` (the default for the
  * OpenAI profiles) anything else falls back to non-strict and says why in `strictFallback`.
+ * `providerName` overrides the cleaned name (mapTools passes the catalogue-unique one).
  * Throws HostError: `unknown_provider`, `invalid_tool`, `invalid_options`, `unmappable_tool`.
  */
 export function mapTool(tool: ToolDescriptor, options: MapOptions & { providerName?: string }): MappedTool {
   const profile = getProfile(options.provider);
   assertTool(tool);
   checkStrictOption(profile, options.strict);
-  const mode = options.strict ?? (profile.supportsStrict ? 'auto' : false);
+  const mode = options.strict ?? profile.defaultStrict;
   const providerName = options.providerName ?? sanitizeToolName(tool.name, profile.names, options.serverPrefix);
   const build = (strict: boolean): { lowered: LoweredSchema; json: Json; problems: string[] } => {
     const lowered = lowerInputSchema(tool.inputSchema, profile.policy(strict), tool.name);
@@ -103,6 +105,56 @@ export function mapTool(tool: ToolDescriptor, options: MapOptions & { providerNa
   };
   if (strictFallback) mapped.strictFallback = strictFallback;
   return mapped;
+}
+
+/** Optional and union parameters of one lowered schema, as Anthropic counts them for strict. */
+function strictCosts(schema: Json): { optional: number; unions: number } {
+  let optional = 0;
+  let unions = 0;
+  walkSchema(schema, (node) => {
+    if (typeof node.schema !== 'object') return;
+    const s = node.schema as Json;
+    if (isObject(s.properties)) {
+      const required = Array.isArray(s.required) ? s.required : [];
+      optional += Object.keys(s.properties).filter((k) => !required.includes(k)).length;
+    }
+    if (Array.isArray(s.anyOf) || (Array.isArray(s.type) && s.type.length > 1)) unions++;
+  });
+  return { optional, unions };
+}
+
+/**
+ * Anthropic strict budgets hold across all strict tools of a request. Tools are admitted in list
+ * order; one that would exceed a budget is sent non-strict ('auto') or fails (strict: true).
+ */
+function applyAnthropicBudgets(mapped: MappedTool[], failures: MappingFailure[], options: MapOptions, names: ReadonlyMap<string, string>): void {
+  let tools = 0;
+  let optional = 0;
+  let unions = 0;
+  for (let i = 0; i < mapped.length; i++) {
+    const tool = mapped[i]!;
+    if (!tool.strict) continue;
+    const cost = strictCosts(tool.parameters);
+    const over: string[] = [];
+    if (tools + 1 > ANTHROPIC_STRICT_LIMITS.maxStrictTools) over.push(`more than ${ANTHROPIC_STRICT_LIMITS.maxStrictTools} strict tools in one request`);
+    if (optional + cost.optional > ANTHROPIC_STRICT_LIMITS.maxOptionalParameters) over.push(`more than ${ANTHROPIC_STRICT_LIMITS.maxOptionalParameters} optional parameters across strict tools (this tool has ${cost.optional}, ${optional} already used)`);
+    if (unions + cost.unions > ANTHROPIC_STRICT_LIMITS.maxUnionParameters) over.push(`more than ${ANTHROPIC_STRICT_LIMITS.maxUnionParameters} union parameters across strict tools (this tool has ${cost.unions}, ${unions} already used)`);
+    if (over.length === 0) {
+      tools++;
+      optional += cost.optional;
+      unions += cost.unions;
+      continue;
+    }
+    if (options.strict === true) {
+      failures.push({ mcpName: tool.mcpName, code: 'unmappable_tool', message: `tool "${tool.mcpName}" cannot be sent to anthropic in strict mode: ${over.join('; ')}`, loss: tool.loss });
+      mapped.splice(i, 1);
+      i--;
+      continue;
+    }
+    const loose = mapTool(tool.tool, { ...options, strict: false, providerName: names.get(tool.mcpName)! });
+    loose.strictFallback = over;
+    mapped[i] = loose;
+  }
 }
 
 function requestFor(provider: ProviderName, tools: Json[]): Json {
@@ -141,6 +193,7 @@ export function mapTools(tools: readonly ToolDescriptor[], options: MapOptions):
       failures.push({ mcpName: tool.name, code: error.code, message: error.message, loss: error.loss });
     }
   }
+  if (profile.name === 'anthropic') applyAnthropicBudgets(mapped, failures, options, names.toProvider);
   const reverseNames: Record<string, string> = {};
   for (const m of mapped) reverseNames[m.providerName] = m.mcpName;
   return {

@@ -24,6 +24,7 @@ export const VARIANTS: ReadonlyArray<{ id: string; options: MapOptions }> = [
   { id: 'openai-responses-strict', options: { provider: 'openai-responses', strict: 'auto' } },
   { id: 'openai-responses-nonstrict', options: { provider: 'openai-responses', strict: false } },
   { id: 'anthropic', options: { provider: 'anthropic' } },
+  { id: 'anthropic-strict', options: { provider: 'anthropic', strict: 'auto' } },
   { id: 'gemini', options: { provider: 'gemini' } },
   { id: 'gemini-legacy', options: { provider: 'gemini-legacy' } },
 ];

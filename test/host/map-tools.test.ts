@@ -212,7 +212,7 @@ test('bad input: unknown provider, invalid tools, invalid options', () => {
   assert.throws(() => mapTool({ name: '', inputSchema: { type: 'object' } }, { provider: 'anthropic' }), is('invalid_tool', /empty or missing "name"/));
   assert.throws(() => mapTool({ name: 'x' } as ToolDescriptor, { provider: 'anthropic' }), is('invalid_tool', /tool "x": "inputSchema" must be a JSON Schema object/));
   assert.throws(() => mapTool({ name: 'x', inputSchema: { type: 'array' } }, { provider: 'anthropic' }), is('invalid_tool', /root must have "type": "object" \(got "array"\)/));
-  assert.throws(() => mapTool(ok, { provider: 'anthropic', strict: true }), is('invalid_options', /anthropic has no strict mode/));
+  assert.throws(() => mapTool(ok, { provider: 'gemini', strict: true }), is('invalid_options', /gemini has no strict mode/));
   assert.throws(() => mapTool(ok, { provider: 'openai-chat', strict: 'yes' as never }), is('invalid_options', /strict must be true, false or "auto"/));
   assert.throws(() => mapTools([ok, ok], { provider: 'anthropic' }), is('name_collision', /two tools are both named "ping"/));
   assert.throws(() => mapTools([ok], { provider: 'openai-chat', serverPrefix: '' }), is('invalid_options', /serverPrefix must be 1 to 32 characters/));
@@ -229,4 +229,32 @@ test('one bad tool does not fail the catalogue', () => {
     { pointer: '/properties/a', keyword: '$ref', action: 'rejected', note: 'external reference other.json is never fetched (MCP R-40)' },
   ]);
   assert.deepEqual(catalog.request, { tools: [{ functionDeclarations: [catalog.tools[0]!.json] }] });
+});
+
+test('Anthropic strict: opt-in, closed objects, optional stays optional, bounds move out, budgets across the request', () => {
+  const plain = mapTool(corpusTool('set_speed'), { provider: 'anthropic' });
+  assert.equal(plain.strict, false, 'non-strict unless asked');
+  assert.equal('strict' in plain.json, false);
+  const strict = mapTool(corpusTool('set_speed'), { provider: 'anthropic', strict: true });
+  assert.equal(strict.json.strict, true);
+  assert.deepEqual(strict.parameters.required, ['line'], 'optional properties stay optional');
+  assert.deepEqual(strict.nullableOptional, []);
+  assert.deepEqual(action(strict, '/properties/speed', 'minimum'), ['moved-into-description']);
+  assert.deepEqual(action(strict, '/properties/verbose', 'default'), ['kept']);
+  assert.throws(() => mapTool(corpusTool('save_tree'), { provider: 'anthropic', strict: true }), (e: unknown) =>
+    e instanceof HostError && e.code === 'unmappable_tool' && /recursive schemas are not supported in strict mode/.test(e.message));
+  const many = Array.from({ length: 22 }, (_, i): ToolDescriptor => ({ name: `t${i}`, inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } }));
+  const auto = mapTools(many, { provider: 'anthropic', strict: 'auto' });
+  assert.deepEqual(auto.tools.map((t) => t.strict), [...Array(20).fill(true), false, false]);
+  assert.deepEqual(auto.tools[20]!.strictFallback, ['more than 20 strict tools in one request']);
+  const forced = mapTools(many, { provider: 'anthropic', strict: true });
+  assert.equal(forced.tools.length, 20);
+  assert.deepEqual(forced.failures.map((f) => [f.mcpName, f.code]), [['t20', 'unmappable_tool'], ['t21', 'unmappable_tool']]);
+  const optional = Array.from({ length: 3 }, (_, i): ToolDescriptor => ({
+    name: `o${i}`, inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`p${k}`, { type: 'string' }])) },
+  }));
+  const budget = mapTools(optional, { provider: 'anthropic', strict: 'auto' });
+  assert.deepEqual(budget.tools.map((t) => t.strict), [true, true, false]);
+  assert.deepEqual(budget.tools[2]!.strictFallback, ['more than 24 optional parameters across strict tools (this tool has 10, 20 already used)']);
+  for (const t of [...auto.tools, ...budget.tools]) assert.deepEqual(checkProviderTool('anthropic', t.json), []);
 });

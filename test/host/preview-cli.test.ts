@@ -75,7 +75,7 @@ test('preview bad usage: unknown or missing provider, bad --strict, missing targ
     [['--provider', 'anthropic'], /missing <target>/],
     [[CORPUS, '--provider', 'anthropic', '--tool', 'nope'], /no tool named "nope"/],
     [['/nonexistent/tools.json', '--provider', 'anthropic'], /toolwright preview: .*nonexistent/],
-    [[CORPUS, '--provider', 'anthropic', '--strict', 'true'], /anthropic has no strict mode/],
+    [[CORPUS, '--provider', 'gemini-legacy', '--strict', 'true'], /gemini-legacy has no strict mode/],
   ];
   const results = await Promise.all(cases.map(([args]) => previewAsync(...args)));
   for (const [i, [args, message]] of cases.entries()) {

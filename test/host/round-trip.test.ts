@@ -12,7 +12,7 @@ import { loweredArbitrary } from './lowered-arbitrary.js';
 // schema or dropped (the report must explain every remaining error). For tools whose lowering
 // lost no constraint at all, that means: always valid.
 
-const CONSTRAINED = VARIANTS.filter((v) => ['openai-chat-strict', 'openai-responses-strict', 'gemini', 'gemini-legacy', 'anthropic'].includes(v.id));
+const CONSTRAINED = VARIANTS.filter((v) => ['openai-chat-strict', 'openai-responses-strict', 'gemini', 'gemini-legacy', 'anthropic', 'anthropic-strict'].includes(v.id));
 
 type Failure = { keyword: string; schemaPath: string; instancePath: string };
 

@@ -14,7 +14,7 @@ a running server URL (http://...), or a stdio server command (--stdio).
 
 Options:
   --provider <name>      ${PROVIDER_NAMES.join(' | ')}
-  --strict <mode>        OpenAI profiles: auto (default) | true | false
+  --strict <mode>        auto | true | false (OpenAI: default auto; Anthropic: default false)
   --prefix <name>        server prefix for provider names (name becomes <prefix>__<tool>)
   --tool <name>          only this MCP tool (repeatable)
   --all-keywords         list kept keywords too (default: only what changed)
