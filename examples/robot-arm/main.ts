@@ -30,7 +30,8 @@ Options:
   --rate <n>              Motion commands per second (default 2)
   -h, --help              Show this help
 
-Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop.
+Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop
+(and acknowledge a protective-stop fault).
 `;
 
 interface Parsed {
@@ -151,8 +152,11 @@ export async function main(argv: string[]): Promise<number> {
     motionRatePerSecond: options.rate,
   });
   process.on('SIGUSR2', () => {
-    const cleared = robot.clearEmergencyStop(`operator (SIGUSR2 to pid ${process.pid})`);
+    const operator = `operator (SIGUSR2 to pid ${process.pid})`;
+    const cleared = robot.clearEmergencyStop(operator);
+    const fault = robot.clearFault(operator);
     process.stderr.write(cleared ? 'robot-arm: emergency stop cleared by the operator\n' : 'robot-arm: no emergency stop was latched\n');
+    if (fault) process.stderr.write('robot-arm: protective-stop fault acknowledged by the operator\n');
   });
   const stopped: Promise<string>[] = [
     new Promise((done) => {

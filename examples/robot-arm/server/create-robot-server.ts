@@ -51,6 +51,8 @@ export interface RobotServer {
   readonly readOnly: boolean;
   /** Operator action: clears a latched emergency stop and writes it to the audit log. */
   clearEmergencyStop(operator: string): boolean;
+  /** Operator action: acknowledges a protective stop (fault) and writes it to the audit log. */
+  clearFault(operator: string): boolean;
   /** Stops the arm, closes the MCP server and the audit log. */
   close(): Promise<void>;
 }
@@ -126,6 +128,11 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     clearEmergencyStop(operator) {
       const cleared = controller.clearEmergencyStop(operator);
       audit.append({ type: 'operator_action', action: 'clear_emergency_stop', operator, cleared });
+      return cleared;
+    },
+    clearFault(operator) {
+      const cleared = controller.clearFault(operator);
+      audit.append({ type: 'operator_action', action: 'clear_fault', operator, cleared });
       return cleared;
     },
     async close() {

@@ -19,6 +19,7 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
     `Duration ${t.durationS.toFixed(2)} s; peak TCP speed ${t.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s (cap ${deps.controller.sim.limits.maxTcpSpeedMmS}); largest displacement ${plan.maxDisplacementMm.toFixed(0)} mm.`,
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
     plan.toolContactObjectIds.length > 0 ? `The fingertips may touch: ${plan.toolContactObjectIds.join(', ')}.` : 'No contact with any object is planned.',
+    ...(plan.gripperAction !== null ? [`Then the gripper closes: ${plan.gripperAction.strategy}, ${plan.gripperAction.force_n} N.`] : []),
     'Checked: workspace envelope, joint limits, speed and acceleration caps, collisions along the whole path.',
   ].join('\n');
 }

@@ -12,6 +12,12 @@ export interface PoseTarget {
   readonly orientation?: { readonly roll_deg: number; readonly pitch_deg: number; readonly yaw_deg: number };
 }
 
+/** The gripper closing at the end of a grasp approach. */
+export interface GripperAction {
+  readonly force_n: number;
+  readonly strategy: 'parallel' | 'suction' | 'adaptive';
+}
+
 /** A checked, time-parameterised motion that passed every planning stage. Immutable. */
 export interface MotionPlan {
   /** `plan-` + the first 16 hex digits of the hash: the same motion from the same pose gets the same id. */
@@ -27,6 +33,8 @@ export interface MotionPlan {
   readonly trajectory: Trajectory;
   /** Objects the fingertips may touch on this path (the grasp target only). */
   readonly toolContactObjectIds: readonly string[];
+  /** What the gripper does when the path ends (grasps); part of the hash, so an approval covers it too. */
+  readonly gripperAction: GripperAction | null;
   readonly startTcp: TcpPose;
   readonly endTcp: TcpPose;
   /** Largest TCP displacement from the start anywhere on the path, mm. */
@@ -50,6 +58,7 @@ export function hashPlanContent(content: {
   path: string;
   trajectory: Trajectory;
   toolContactObjectIds: readonly string[];
+  gripperAction: GripperAction | null;
 }): string {
   const t = content.trajectory;
   const canonical = canonicalJson({
@@ -60,6 +69,7 @@ export function hashPlanContent(content: {
     scaling: content.timeScaling,
     path: content.path,
     contacts: content.toolContactObjectIds,
+    gripper: content.gripperAction,
     duration_s: r6(t.durationS),
     samples: t.samples.map((s) => [r6(s.tS), ...s.jointsDeg.map(r6)]),
   });

@@ -4,7 +4,7 @@ import type { RobotSimulation } from '../sim/robot-simulation.js';
 import type { CartesianTarget } from '../sim/trajectory-planner.js';
 import { GRASP_LATERAL_TOLERANCE_MM } from '../sim/gripper.js';
 import { heightOf } from '../sim/scene-objects.js';
-import { hashPlanContent, planIdFor, type MotionPlan, type PoseTarget } from './motion-plan.js';
+import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
 /** Caps may be met exactly; the checker allows 0.5% for sampling noise on top of the planner's own 2% margin. */
@@ -74,6 +74,7 @@ export interface PlanRequest {
   readonly timeScaling: 'trapezoidal' | 'quintic';
   readonly path: 'linear' | 'joint';
   readonly toolContactObjectIds?: readonly string[];
+  readonly gripperAction?: GripperAction;
 }
 
 /** Stage `ik_and_joint_limits`: inverse kinematics and joint limits along the whole path (planner). */
@@ -89,7 +90,8 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
   }
   const trajectory = result.trajectory;
   const contacts = request.toolContactObjectIds ?? [];
-  const hash = hashPlanContent({ ...request, presetId: world.preset.id, trajectory, toolContactObjectIds: contacts });
+  const gripperAction = request.gripperAction ?? null;
+  const hash = hashPlanContent({ ...request, presetId: world.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction });
   const start = trajectory.samples[0]!.tcp;
   let maxDisplacementMm = 0;
   for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
@@ -105,6 +107,7 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
     path: request.path,
     trajectory,
     toolContactObjectIds: contacts,
+    gripperAction,
     startTcp: forwardKinematics(world.preset, [...trajectory.startJointsDeg]),
     endTcp: forwardKinematics(world.preset, [...trajectory.endJointsDeg]),
     maxDisplacementMm,

@@ -81,6 +81,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
         timeScaling: 'quintic',
         path: 'linear',
         toolContactObjectIds: target !== undefined ? [target.id] : [],
+        gripperAction: { force_n: force, strategy: args.grasp_strategy ?? 'parallel' },
       }, (stage, detail) => record.trail.pass(stage, detail));
       if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
       if (plan.trajectory.durationS > timeout) {

@@ -126,4 +126,26 @@ describe('approval is bound to the plan, not to the arguments', () => {
       await h.close();
     }
   });
+
+  it('a grasp approval covers the grip force and strategy: the same approach with another force is refused', async () => {
+    const h = await startHarness({ approval: 'always' });
+    try {
+      const block = h.robot.controller.sim.objects().find((o) => o.id === 'block-1')!;
+      const above = { target_position: { x_mm: block.position.x, y_mm: block.position.y, z_mm: block.position.z + 100 }, path: 'joint' };
+      const move = await ask(h, above);
+      const moved = await h.call('move_arm_to_pose', above, { capabilities: ELICITATION, requestState: move.requestState, inputResponses: ACCEPT });
+      assert.equal(moved.body.result?.structuredContent?.status, 'completed');
+      const grasp = (force: number) => ({ target_position: { x_mm: block.position.x, y_mm: block.position.y, z_mm: block.position.z }, force_n: force });
+      const asked = await h.call('grasp_object_force_control', grasp(6), { capabilities: ELICITATION });
+      assert.equal(asked.body.result?.resultType, 'input_required');
+      assert.match(asked.body.result!.inputRequests!.approval!.params.message, /Then the gripper closes: parallel, 6 N\./);
+      const before = h.robot.controller.sim.jointsDeg;
+      const swapped = await h.call('grasp_object_force_control', grasp(30), { capabilities: ELICITATION, requestState: asked.body.result!.requestState!, inputResponses: ACCEPT });
+      assert.equal(refusalOf(swapped)?.code, 'plan_changed');
+      assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+      assert.equal(h.robot.controller.sim.heldObjectId, null);
+    } finally {
+      await h.close();
+    }
+  });
 });

@@ -90,8 +90,8 @@ function checkInvariants(sim: RobotSimulation, previousJoints: readonly number[]
   const pose = checkPose(sim.envelope, status.tcp);
   assert.ok(pose.ok, `left the envelope: ${pose.violations.map((v) => v.message).join('; ')}`);
   const world = sim.collisionWorld();
-  // Links must never touch anything; only the gripper (tool) may touch the objects it was allowed to.
-  const hit = checkArmCollision(sim.preset, world, status.jointsDeg, { marginMm: 0, toolContactObjectIds: world.objects.map((o) => o.id), held: null });
+  // Links and a carried object must never touch anything; only the gripper (tool) may touch objects.
+  const hit = checkArmCollision(sim.preset, world, status.jointsDeg, { marginMm: 0, toolContactObjectIds: world.objects.map((o) => o.id), held: sim.heldObject() });
   assert.equal(hit, null, `collision: ${JSON.stringify(hit)}`);
   const contactN = status.contacts.reduce((s, c) => s + c.forceN, 0);
   // The protective stop fires within one 4 ms step; at 250 mm/s and 3 N/mm that adds at most 3 N.
