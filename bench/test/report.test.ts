@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkTargets, pairedRatio, renderMarkdown, type RunInfo } from '../lib/report.js';
+import type { HttpServerOutcome, HttpSuiteResult, RoundSample } from '../lib/suites/http-calls.js';
+
+const run: RunInfo = {
+  startedAt: 't0', finishedAt: 't1', mode: 'quick', node: 'v20', cpu: 'cpu', cores: 2, loadAverageBefore: [0.5, 0, 0], loadAverageAfter: [0.5, 0, 0], gitCommit: 'abc', build: 'ok', settings: {},
+};
+
+function round(rps: number, p99Ms: number): RoundSample {
+  return { requests: rps, elapsedSec: 1, rps, p50Ms: 1, p99Ms, meanMs: 1, maxMs: p99Ms, non2xx: 0, errors: 0, timeouts: 0, mismatches: 0, bytesPerResponse: 200, serverCpuMs: rps / 20, cpuUsPerRequest: 50 };
+}
+
+function server(id: HttpServerOutcome['id'], rps: number, p99Ms: number, rssKb: number): HttpServerOutcome {
+  return { id, peakRssKb: rssKb, byConcurrency: { '32': { rounds: [round(rps, p99Ms)], rps, p50Ms: 1, p99Ms, cpuUsPerRequest: 50 } } };
+}
+
+function suite(servers: HttpServerOutcome[]): HttpSuiteResult {
+  return { name: 'http', workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds: 1, durationSec: 1, servers };
+}
+
+test('pairedRatio is the median of per-round ratios, NaN when rounds do not pair up', () => {
+  assert.equal(pairedRatio([1, 8, 3], [2, 10, 4]), 0.75);
+  assert.ok(Number.isNaN(pairedRatio([1, 2], [1])));
+  assert.ok(Number.isNaN(pairedRatio([], [])));
+});
+
+test('targets: met and MISSED follow the issue thresholds against the same-run bare reference', () => {
+  const met = checkTargets({ run, httpCall: suite([server('bare', 1000, 10, 60000), server('toolwright', 700, 20, 90000)]) });
+  assert.deepEqual(met.slice(0, 3).map((c) => c.verdict), ['met', 'met', 'met']);
+  const missed = checkTargets({ run, httpCall: suite([server('bare', 1000, 10, 60000), server('toolwright', 699, 20.1, 90001)]) });
+  assert.deepEqual(missed.slice(0, 3).map((c) => c.verdict), ['MISSED', 'MISSED', 'MISSED']);
+  assert.match(missed[0]!.measured, /^0\.70× \(699 vs 1000 req\/s/);
+});
+
+test('targets: a server that failed verification is "not measured", never a number', () => {
+  const failed: HttpServerOutcome = { id: 'toolwright', error: 'exited before READY', byConcurrency: {} };
+  const checks = checkTargets({ run, httpCall: suite([server('bare', 1000, 10, 60000), failed]) });
+  assert.equal(checks[0]!.verdict, 'not measured');
+  assert.equal(checks[0]!.measured, 'exited before READY');
+  assert.deepEqual(checks.map((c) => c.verdict), ['not measured', 'not measured', 'not measured', 'not measured', 'not measured']);
+});
+
+test('the markdown names the failure instead of a row of numbers, and flags a busy machine', () => {
+  const failed: HttpServerOutcome = { id: 'sdk', error: 'tools/call answered HTTP 500: boom', byConcurrency: {} };
+  const report = { run: { ...run, loadAverageAfter: [7.5, 0, 0] }, httpCall: suite([server('bare', 1000, 10, 60000), failed]) };
+  const markdown = renderMarkdown({ ...report, targets: checkTargets(report) });
+  assert.match(markdown, /\| official SDK v2 2\.4\.0 \| — \| not measured: tools\/call answered HTTP 500: boom \|/);
+  assert.match(markdown, /Shared machine was busy\*\* \(1-minute load average up to 7\.50 on 2 cores\)/);
+});
