@@ -164,4 +164,28 @@ describe('subscriptions at shutdown', () => {
     }
     assert.match(rest, /"id":7,"result":\{"resultType":"complete","_meta":\{"io.modelcontextprotocol\/subscriptionId":7/);
   });
+
+  it('resource subscriptions: only the named URIs are delivered, only when resourceUpdates is declared', async () => {
+    const watched = defineResource({ uri: 'test://watched', name: 'watched', read: () => 'x' });
+    const server = createServer({ name: 's', version: '1', tools: [], resources: [watched], resourceUpdates: true });
+    const notifications: Json[] = [];
+    const pending = send(server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['test://watched', 'test://watched'] } }, 'R'), notifications);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual((notifications[0]?.params as Json).notifications, { resourceSubscriptions: ['test://watched'] });
+    assert.equal(server.notifyResourceUpdated('test://other'), 0);
+    assert.equal(server.notifyResourceUpdated('test://watched'), 1);
+    assert.deepEqual(notifications[1], { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched', _meta: { 'io.modelcontextprotocol/subscriptionId': 'R' } } });
+    const bad = await send(server, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: 'test://watched' } }));
+    assert.equal((bad.body.error as Json).code, -32602);
+    await server.close();
+    await pending;
+    const quiet = createServer({ name: 's', version: '1', tools: [], resources: [watched] });
+    const seen: Json[] = [];
+    const held = send(quiet, rpc('subscriptions/listen', { notifications: { resourceSubscriptions: ['test://watched'] } }), seen);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual((seen[0]?.params as Json).notifications, {});
+    assert.equal(quiet.notifyResourceUpdated('test://watched'), 0);
+    await quiet.close();
+    await held;
+  });
 });
