@@ -187,6 +187,12 @@ export class RobotSimulation {
     return this.held?.object.id ?? null;
   }
 
+  /** The object in the gripper and where its centre sits in the tool frame (mm), or null. */
+  heldObject(): HeldObject | null {
+    if (this.held === null) return null;
+    return { object: this.objectStates.get(this.held.object.id)!, offsetInToolMm: this.held.offsetInToolMm };
+  }
+
   status(): SimStatus {
     const motion = this.executor;
     const velocities = motion?.state.jointVelocitiesDegS ?? this.joints.map(() => 0);
