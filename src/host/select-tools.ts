@@ -108,6 +108,13 @@ export function selectTools(tools: readonly ToolDescriptor[], options: SelectOpt
     total += tokens;
     selected.push(tool);
   }
-  const mapped = mapTools(selected, mapOptions);
+  let mapped = mapTools(selected, mapOptions);
+  // Mapping the final set can cost a little more than the per-tool estimates (request-wide strict
+  // budgets may send a tool non-strict); the budget is a hard limit, so trim from the end.
+  while (options.maxTokens !== undefined && mapped.totalTokens > options.maxTokens && selected.length > 0) {
+    const last = selected.pop()!;
+    dropped.push({ name: last.name, reason: 'token-budget', detail: `the final mapping needs ${mapped.totalTokens} tokens, over ${options.maxTokens}` });
+    mapped = mapTools(selected, mapOptions);
+  }
   return { tools: selected, mapped, dropped, totalTokens: mapped.totalTokens };
 }
