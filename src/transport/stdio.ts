@@ -126,6 +126,10 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     });
   }
 
+  function tooLong(): void {
+    write(JSON.stringify(invalidRequest(`message exceeds ${maxLineBytes} bytes`).toResponse(undefined)));
+  }
+
   function onData(chunk: Buffer): void {
     let start = 0;
     for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, start)) {
@@ -139,7 +143,8 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
       pending = [];
       pendingBytes = 0;
       if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
-      dispatch(line);
+      if (line.length > maxLineBytes) tooLong();
+      else dispatch(line);
     }
     if (start < chunk.length && !discarding) {
       const rest = chunk.subarray(start);
@@ -148,7 +153,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
         pending = [];
         pendingBytes = 0;
         discarding = true;
-        write(JSON.stringify(invalidRequest(`message exceeds ${maxLineBytes} bytes`).toResponse(undefined)));
+        tooLong();
       } else {
         pending.push(Buffer.from(rest));
       }
