@@ -60,9 +60,18 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
     const client = await connect(h.url, { elicitation: true, answer: (message) => (messages.push(message), { action: 'accept', content: { approve: true } }) });
     try {
       const before = h.robot.controller.sim.jointsDeg;
-      const result = (await client.callTool({ name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } } })) as ToolResult;
+      const progress: number[] = [];
+      const result = (await client.callTool(
+        { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } } },
+        { onprogress: (p: { progress: number }) => progress.push(p.progress) } as Parameters<Client['callTool']>[1],
+      )) as ToolResult;
       assert.equal(result.isError, undefined, JSON.stringify(result));
       assert.equal(result.structuredContent?.status, 'completed');
+      // Long motions report progress (notifications/progress over the SSE stream) instead of going silent.
+      // (The client itself reports 1 when the approval round finishes; the motion's own values are below 1.)
+      const motion = progress.filter((v) => v < 1);
+      assert.ok(motion.length > 3, `progress notifications: ${JSON.stringify(progress)}`);
+      assert.ok(motion.every((v, i) => i === 0 || v > motion[i - 1]!), JSON.stringify(motion));
       assert.equal(messages.length, 1);
       assert.match(messages[0]!, /SHA-256 [0-9a-f]{64}/);
       assert.match(messages[0]!, /to \(-450\.0, -150\.0, 420\.0\) mm/);
