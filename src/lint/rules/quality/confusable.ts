@@ -13,27 +13,35 @@ function bigrams(text: string, ids: Map<string, number>): Int32Array {
   return Int32Array.from(grams).sort();
 }
 
-function sharedCount(a: Int32Array, b: Int32Array): number {
+/**
+ * How many ids two sorted lists share, or -1 as soon as they can no longer share `needed`
+ * (most pairs of a large catalog are dismissed after a few steps).
+ */
+function sharedCount(a: Int32Array, b: Int32Array, needed: number): number {
   let i = 0;
   let j = 0;
   let shared = 0;
   while (i < a.length && j < b.length) {
+    if (shared + Math.min(a.length - i, b.length - j) < needed) return -1;
     const x = a[i]!;
     const y = b[j]!;
     if (x === y) { shared++; i++; j++; } else if (x < y) i++; else j++;
   }
-  return shared;
+  return shared >= needed ? shared : -1;
 }
 
-/** Dice coefficient of two sorted id lists. */
-function dice(a: Int32Array, b: Int32Array): number {
-  return a.length + b.length === 0 ? 0 : (2 * sharedCount(a, b)) / (a.length + b.length);
+/** Dice coefficient of two sorted id lists, or 0 when it is below `threshold`. */
+function dice(a: Int32Array, b: Int32Array, threshold: number): number {
+  const size = a.length + b.length;
+  if (size === 0) return 0;
+  const shared = sharedCount(a, b, Math.ceil((threshold * size) / 2 - 1e-9));
+  return shared < 0 ? 0 : (2 * shared) / size;
 }
 
-/** Jaccard similarity of two sorted lists of distinct word ids (a merge, no hashing). */
-function jaccard(a: Int32Array, b: Int32Array): number {
-  const shared = sharedCount(a, b);
-  return shared / (a.length + b.length - shared);
+/** Jaccard similarity of two sorted lists of distinct ids, or 0 when it is below `threshold`. */
+function jaccard(a: Int32Array, b: Int32Array, threshold: number): number {
+  const shared = sharedCount(a, b, Math.ceil((threshold * (a.length + b.length)) / (1 + threshold) - 1e-9));
+  return shared < 0 ? 0 : shared / (a.length + b.length - shared);
 }
 
 interface Signature { tool: ToolView; compact: string; grams: Int32Array; words: Int32Array }
@@ -76,7 +84,7 @@ export const confusableTools: LintRule = {
         // Dice can only reach the threshold when the smaller set is large enough; skip the rest cheaply.
         const reachable = (2 * Math.min(a.grams.length, b.grams.length)) / (sizes || 1) >= nameThreshold;
         const same = a.compact === b.compact;
-        const nameScore = same ? 1 : reachable ? dice(a.grams, b.grams) : 0;
+        const nameScore = same ? 1 : reachable ? dice(a.grams, b.grams, nameThreshold) : 0;
         const previous = best.get(j);
         if (nameScore >= nameThreshold) {
           if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best.set(j, { other: a, kind: 'name', score: nameScore, same });
@@ -85,7 +93,7 @@ export const confusableTools: LintRule = {
         const small = Math.min(a.words.length, b.words.length);
         // Jaccard cannot exceed small/large, so most pairs are dismissed without a merge.
         if (previous?.kind === 'name' || small < 5 || small / Math.max(a.words.length, b.words.length) < descriptionThreshold) continue;
-        const descriptionScore = jaccard(a.words, b.words);
+        const descriptionScore = jaccard(a.words, b.words, descriptionThreshold);
         if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best.set(j, { other: a, kind: 'description', score: descriptionScore, same: false });
       }
     }
