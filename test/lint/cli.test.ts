@@ -250,3 +250,18 @@ test('URL and module targets lint through the same command', async () => {
     await listener.close();
   }
 });
+
+test('./toolwright.lint.json is used when no --config is given', async () => {
+  const { dir, done } = tempDir();
+  const cwd = process.cwd();
+  try {
+    writeFileSync(join(dir, 'toolwright.lint.json'), JSON.stringify({ rules: { 'quality/one-tool-one-job': 'error' } }));
+    process.chdir(dir);
+    const report = await lint([join(ROOT, FIXTURES, 'anti/robot-control.json'), '--format', 'json']);
+    assert.equal(report.code, 1);
+    assert.equal(json(report).findings.find((f) => f.ruleId === 'quality/one-tool-one-job')?.severity, 'error');
+  } finally {
+    process.chdir(cwd);
+    done();
+  }
+});
