@@ -14,6 +14,8 @@ import { compileUriTemplate } from './uri-template.js';
 import type { UriTemplate } from './uri-template.js';
 import type { AuthInfo } from './tool-types.js';
 import type { Completer } from './completion.js';
+import type { InputFlow } from './input-flow.js';
+import type { InputRequiredInit } from './tool-types.js';
 
 /** What `read` handlers receive. */
 export interface ResourceContext {
@@ -22,6 +24,8 @@ export interface ResourceContext {
   readonly clientCapabilities: ClientCapabilities;
   readonly auth: AuthInfo | undefined;
   readonly requestMeta: Readonly<JsonObject>;
+  /** Multi round-trip input: a read may ask the client for elicitation, sampling or roots first. */
+  readonly inputs: InputFlow;
 }
 
 /**
@@ -29,6 +33,7 @@ export interface ResourceContext {
  * them. `uri` and `mimeType` default to the resource's own.
  */
 export type ResourceReadValue =
+  | InputRequiredInit
   | string
   | Uint8Array
   | (Partial<Pick<ResourceContentsInit, 'uri' | 'mimeType'>> & ({ text: string } | { blob: string | Uint8Array }) & { _meta?: JsonObject })

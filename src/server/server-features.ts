@@ -12,6 +12,7 @@ import type { MethodRoute, RequestState, ServerLogger, Stop } from './call-pipel
 import { toCompletion } from './completion.js';
 import type { Completer } from './completion.js';
 import { createInputFlow } from './input-flow.js';
+import type { InputFlow } from './input-flow.js';
 import { rpcError } from './outcomes.js';
 import type { Prompt, PromptContext } from './prompts.js';
 import type { RequestStateSigner } from './request-state.js';
@@ -127,9 +128,23 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
   }
 
   async function readResource(s: RequestState): Promise<Stop> {
-    const uri = s.params.uri;
+    const { uri, inputResponses, requestState } = s.params;
     if (typeof uri !== 'string' || uri === '') return badParams('Invalid params: resources/read needs a string "uri"');
-    const ctx: ResourceContext = { signal: s.message.signal, clientCapabilities: s.capabilities, auth: s.auth, requestMeta: s.meta };
+    if (inputResponses !== undefined && !isJsonObject(inputResponses)) return badParams('Invalid params: inputResponses must be an object');
+    if (requestState !== undefined && typeof requestState !== 'string') return badParams('Invalid params: requestState must be a string');
+    let inputs: InputFlow | undefined;
+    const ctx: ResourceContext = {
+      signal: s.message.signal,
+      clientCapabilities: s.capabilities,
+      auth: s.auth,
+      requestMeta: s.meta,
+      get inputs(): InputFlow {
+        return (inputs ??= createInputFlow({
+          signer: env.signer, subject: `resources/read ${uri}`, args: {}, caller: s.auth?.subject ?? '',
+          capabilities: s.capabilities, inputResponses, requestState, ttlMs: env.inputTtlMs,
+        }));
+      },
+    };
     const resource = fixed.get(uri);
     let value: unknown;
     let caching = resource?.caching;
@@ -154,6 +169,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
       return fail(rpcError('featureHandlerFailed', `Internal error: reading ${uri} failed`));
     }
     if (value === undefined || caching === undefined) return fail(rpcError('unknownResource', `Resource not found: ${uri}`, { data: { uri } }));
+    if (isJsonObject(value) && value.resultType === 'input_required') return inputRequiredStop(s, `resource ${uri}`, value);
     let contents;
     try {
       contents = toResourceContents(value, uri, mimeType);
@@ -214,7 +230,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
       logger.error('prompt get failed', { prompt: name, error: errorMessage(error) });
       return fail(rpcError('featureHandlerFailed', `Internal error: prompt ${name} failed`));
     }
-    if (isJsonObject(value) && value.resultType === 'input_required') return promptInputRequired(s, name, value);
+    if (isJsonObject(value) && value.resultType === 'input_required') return inputRequiredStop(s, `prompt ${name}`, value);
     const body = Array.isArray(value) ? { messages: value } : value;
     if (!isJsonObject(body) || !Array.isArray(body.messages) || !body.messages.every(isPromptMessage)) {
       logger.error('prompt get returned malformed messages', { prompt: name });
@@ -227,21 +243,22 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     return respond(result);
   }
 
-  function promptInputRequired(s: RequestState, name: string, value: JsonObject): Stop {
+  /** Checks an input_required value a prompt or resource handler returned (R-60: only declared capabilities). */
+  function inputRequiredStop(s: RequestState, what: string, value: JsonObject): Stop {
     const requests = value.inputRequests;
     const missing: Record<string, unknown> = {};
     if (requests !== undefined) {
-      if (!isJsonObject(requests)) return fail(rpcError('featureHandlerFailed', `Internal error: prompt ${name} returned malformed inputRequests`));
+      if (!isJsonObject(requests)) return fail(rpcError('featureHandlerFailed', `Internal error: ${what} returned malformed inputRequests`));
       for (const request of Object.values(requests) as InputRequest[]) {
         const capability = request?.method === 'elicitation/create' ? 'elicitation' : request?.method === 'sampling/createMessage' ? 'sampling' : request?.method === 'roots/list' ? 'roots' : undefined;
-        if (capability === undefined) return fail(rpcError('featureHandlerFailed', `Internal error: prompt ${name} returned an input request with an unknown method`));
+        if (capability === undefined) return fail(rpcError('featureHandlerFailed', `Internal error: ${what} returned an input request with an unknown method`));
         if (s.capabilities[capability] === undefined) missing[capability] = {};
       }
     }
     if (Object.keys(missing).length > 0) {
-      return fail(rpcError('missingClientCapability', `Missing required client capability: ${Object.keys(missing).join(', ')} (prompt ${name} needs it)`, { data: { requiredCapabilities: missing } }));
+      return fail(rpcError('missingClientCapability', `Missing required client capability: ${Object.keys(missing).join(', ')} (${what} needs it)`, { data: { requiredCapabilities: missing } }));
     }
-    if (requests === undefined && typeof value.requestState !== 'string') return fail(rpcError('featureHandlerFailed', `Internal error: prompt ${name} returned input_required without inputRequests or requestState`));
+    if (requests === undefined && typeof value.requestState !== 'string') return fail(rpcError('featureHandlerFailed', `Internal error: ${what} returned input_required without inputRequests or requestState`));
     const result: JsonObject = { resultType: 'input_required' };
     if (requests !== undefined) result.inputRequests = requests;
     if (typeof value.requestState === 'string') result.requestState = value.requestState;

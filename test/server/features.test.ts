@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createServer, definePrompt, defineResource, defineResourceTemplate, defineTool, text } from '../../src/index.js';
+import { createServer, definePrompt, defineResource, defineResourceTemplate, defineTool, elicitInput, text } from '../../src/index.js';
 import type { McpServer, ServerLogger } from '../../src/index.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 import { post } from '../conformance/wire-client.js';
@@ -189,3 +189,41 @@ describe('subscriptions at shutdown', () => {
     await held;
   });
 });
+
+describe('input-required on resources/read', () => {
+  const secret = defineResource({
+    uri: 'test://secret',
+    name: 'secret',
+    mimeType: 'text/plain',
+    read: (ctx) => {
+      const got = ctx.inputs.require({ ok: elicitInput({ message: 'Reveal the secret?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) }, { requireState: true });
+      if (!got.ready) return got.result;
+      return got.responses.ok.content?.ok === true ? 'the secret' : 'withheld';
+    },
+  });
+  const server = createServer({ name: 's', version: '1', tools: [], resources: [secret] });
+  const caps = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+
+  it('asks first, then reads with the sealed answer', async () => {
+    const first = await send(server, rpc('resources/read', { uri: 'test://secret' }, 1, caps));
+    const asked = first.body.result as Json;
+    assert.equal(asked.resultType, 'input_required');
+    assert.equal('ttlMs' in asked, false);
+    const done = await send(server, rpc('resources/read', { uri: 'test://secret', inputResponses: { ok: { action: 'accept', content: { ok: true } } }, requestState: asked.requestState }, 2, caps));
+    assert.deepEqual((done.body.result as Json).contents, [{ uri: 'test://secret', mimeType: 'text/plain', text: 'the secret' }]);
+  });
+
+  it('without the capability -32021; malformed inputResponses or requestState -32602; a state for another URI -32602', async () => {
+    const missing = await send(server, rpc('resources/read', { uri: 'test://secret' }));
+    assert.equal(missing.status, 400);
+    assert.equal((missing.body.error as Json).code, -32021);
+    assert.equal(((await send(server, rpc('resources/read', { uri: 'test://secret', inputResponses: [] }, 3, caps))).body.error as Json).code, -32602);
+    assert.equal(((await send(server, rpc('resources/read', { uri: 'test://secret', requestState: 5 }, 4, caps))).body.error as Json).code, -32602);
+    const other = defineResource({ uri: 'test://other', name: 'other', read: (ctx) => { const got = ctx.inputs.require({ ok: elicitInput({ message: 'x', requestedSchema: { type: 'object' } }) }); return got.ready ? 'x' : got.result; } });
+    const both = createServer({ name: 's', version: '1', tools: [], resources: [secret, other], requestStateSecret: 'k' });
+    const asked = (await send(both, rpc('resources/read', { uri: 'test://other' }, 5, caps))).body.result as Json;
+    const stolen = await send(both, rpc('resources/read', { uri: 'test://secret', inputResponses: { ok: { action: 'accept', content: { ok: true } } }, requestState: asked.requestState }, 6, caps));
+    assert.match(((stolen.body.error as Json).message as string), /different call/);
+  });
+});
+
