@@ -50,6 +50,14 @@ export interface RobotControllerOptions {
   readonly watchdogWallSlackMs?: number;
 }
 
+/** The one motion that may run; `done` resolves when the arm is at rest again. */
+interface ActiveMotion {
+  readonly motionId: string;
+  readonly planId: string;
+  stopReason: MotionReport['status'] | null;
+  done: Promise<MotionReport> | null;
+}
+
 /** Watchdog: a motion still running 1.5 × its planned duration plus this margin (simulated ms) has gone wrong. */
 const WATCHDOG_MARGIN_MS = 500;
 /** Extra wall-clock slack before the watchdog blames a stalled driver (a busy CPU slows simulated time, not the arm). */
@@ -68,7 +76,7 @@ export class RobotController {
   private readonly limiter: RateLimiter;
   private epoch = 0;
   private estop: EmergencyStopInfo | null = null;
-  private active: { motionId: string; planId: string; done: Promise<MotionReport>; stopReason: MotionReport['status'] | null } | null = null;
+  private active: ActiveMotion | null = null;
   private reserved = false;
   private readonly wallSlackMs: number;
 
@@ -133,10 +141,11 @@ export class RobotController {
     }
     this.plans.delete(plan.id);
     this.monitor.allowContacts(plan.toolContactObjectIds);
-    const entry = { motionId: started.motionId, planId: plan.id, done: Promise.resolve(undefined as unknown as MotionReport), stopReason: null as MotionReport['status'] | null };
+    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, done: null };
     this.active = entry;
-    entry.done = this.drive(entry, plan, options);
-    return entry.done;
+    const done = this.drive(entry, plan, options);
+    entry.done = done;
+    return done;
   }
 
   /** Holds the single motion slot across an async gap (grasp: approach, then close). */
@@ -160,7 +169,7 @@ export class RobotController {
     let stoppingTimeS = 0;
     let stoppingDistanceMm = 0;
     let wasMoving = false;
-    if (active !== null && active.stopReason === null) active.stopReason = source === 'stop_arm' && mode === 'controlled' ? 'stopped' : mode === 'emergency' ? 'emergency_stopped' : active.stopReason;
+    if (active !== null) active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
     if (mode === 'emergency') {
       wasMoving = this.sim.state === 'moving' || this.sim.state === 'stopping';
       this.latch(reason, source);
@@ -170,7 +179,7 @@ export class RobotController {
       stoppingTimeS = report.stoppingTimeS;
       stoppingDistanceMm = report.stoppingDistanceMm;
     }
-    if (active !== null) await active.done;
+    if (active?.done != null) await active.done;
     return {
       mode,
       wasMoving,
@@ -218,7 +227,7 @@ export class RobotController {
     this.latch(`safety monitor: ${v.kind}: ${v.message}`, 'safety_monitor');
   }
 
-  private async drive(entry: { motionId: string; planId: string; stopReason: MotionReport['status'] | null }, plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void }): Promise<MotionReport> {
+  private async drive(entry: ActiveMotion, plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void }): Promise<MotionReport> {
     const durationS = plan.trajectory.durationS;
     const startSimMs = this.sim.nowMs;
     const simDeadlineMs = startSimMs + durationS * 1500 + WATCHDOG_MARGIN_MS;

@@ -7,7 +7,7 @@ const TOLERANCE = 0.02;
 
 /** A limit the runtime monitor saw broken. Planning makes these impossible; the monitor is the safety net that proves it. */
 export interface SafetyViolation {
-  readonly kind: 'envelope' | 'joint_limit' | 'joint_speed' | 'tcp_speed' | 'collision';
+  readonly kind: 'envelope' | 'joint_limit' | 'joint_speed' | 'tcp_speed' | 'collision' | 'moved_while_stopped';
   readonly message: string;
   readonly simTimeMs: number;
 }
@@ -54,7 +54,7 @@ export class SafetyMonitor {
     const status = this.sim.status();
     const joints = status.jointsDeg;
     if (this.holdStill && joints.some((q, i) => Math.abs(q - this.lastJoints[i]!) > 1e-9)) {
-      this.report({ kind: 'joint_limit', message: 'the arm moved while an emergency stop was latched', simTimeMs: nowMs });
+      this.report({ kind: 'moved_while_stopped', message: 'the arm moved while an emergency stop was latched', simTimeMs: nowMs });
     }
     this.lastJoints = joints;
     if (status.motion === null && status.state !== 'moving' && status.state !== 'stopping') return;
