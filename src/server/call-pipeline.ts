@@ -479,19 +479,30 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     return respond(result as unknown as JsonObject);
   };
 
-  const execute: Stage = async (s) => {
+  // A synchronous `run` keeps the whole call synchronous; only a returned promise is awaited.
+  const execute: Stage = (s) => {
     const tool = s.tool as RegisteredTool;
-    const message = s.message;
-    if (message.isAborted()) return { kind: 'cancelled' };
+    if (s.message.isAborted()) return { kind: 'cancelled' };
     let raw: unknown;
     try {
-      raw = await tool.tool.handlers.run(s.args, s.ctx as ToolContext);
+      raw = tool.tool.handlers.run(s.args, s.ctx as ToolContext);
     } catch (error) {
-      if (message.isAborted()) return { kind: 'cancelled' };
-      if (error instanceof ProtocolError) return fail(error);
-      return toolStop(toolError('runThrew', errorMessage(error)));
+      return runFailed(s, error);
     }
-    if (message.isAborted()) return { kind: 'cancelled' };
+    if (isThenable(raw)) return Promise.resolve(raw).then((value) => runReturned(s, value), (error: unknown) => runFailed(s, error));
+    return runReturned(s, raw);
+  };
+
+  const runFailed = (s: RequestState, error: unknown): Stop => {
+    if (s.message.isAborted()) return { kind: 'cancelled' };
+    if (error instanceof ProtocolError) return fail(error);
+    return toolStop(toolError('runThrew', errorMessage(error)));
+  };
+
+  const runReturned = (s: RequestState, value: unknown): Stop | undefined => {
+    const tool = s.tool as RegisteredTool;
+    let raw = value;
+    if (s.message.isAborted()) return { kind: 'cancelled' };
     if (raw === undefined) raw = { content: [] };
     else if (typeof raw === 'string') raw = { content: [{ type: 'text', text: raw }] };
     if (!isJsonObject(raw)) return invalidRunResult(tool, `returned ${describeType(raw)}`);
@@ -591,21 +602,44 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     ['output', output],
   ];
 
-  async function runStages(s: RequestState, stages: ReadonlyArray<readonly [StageName, Stage]>): Promise<Stop | undefined> {
-    for (const [name, stage] of stages) {
+  // Stages after `route` only run for tools/call: every other method stops at `route`.
+  const STAGE_LIST: ReadonlyArray<readonly [StageName, Stage]> = [...BASE, ...CALL];
+
+  function crashed(s: RequestState, name: StageName, error: unknown): Stop {
+    logger.error(`stage ${name} failed`, { error: errorMessage(error), stack: error instanceof Error ? error.stack : undefined, tool: s.tool?.name });
+    return fail(internalError());
+  }
+
+  /**
+   * Runs stages from `index` synchronously for as long as they answer synchronously, so a call
+   * with no asynchronous work allocates no promises here; the first pending stage continues the
+   * loop from its settlement.
+   */
+  function runFrom(s: RequestState, index: number): Stop | Promise<Stop> {
+    for (let i = index; i < STAGE_LIST.length; i++) {
+      const [name, stage] = STAGE_LIST[i]!;
       const started = onStageEvent === undefined ? 0 : performance.now();
-      let stop: Stop | undefined;
+      let value: Stop | undefined | Promise<Stop | undefined>;
       try {
-        const value = stage(s);
-        stop = value instanceof Promise ? await value : value;
+        value = stage(s);
       } catch (error) {
-        logger.error(`stage ${name} failed`, { error: errorMessage(error), stack: error instanceof Error ? error.stack : undefined, tool: s.tool?.name });
-        stop = fail(internalError());
+        value = crashed(s, name, error);
       }
-      if (onStageEvent !== undefined) emit(s, name, stop, performance.now() - started);
-      if (stop !== undefined) return stop;
+      if (value instanceof Promise) {
+        return value.then(
+          (stop) => settle(s, name, stop, started, i),
+          (error: unknown) => settle(s, name, crashed(s, name, error), started, i),
+        );
+      }
+      if (onStageEvent !== undefined) emit(s, name, value, performance.now() - started);
+      if (value !== undefined) return value;
     }
-    return undefined;
+    return fail(internalError());
+  }
+
+  function settle(s: RequestState, name: StageName, stop: Stop | undefined, started: number, i: number): Stop | Promise<Stop> {
+    if (onStageEvent !== undefined) emit(s, name, stop, performance.now() - started);
+    return stop !== undefined ? stop : runFrom(s, i + 1);
   }
 
   function emit(s: RequestState, stage: StageName, stop: Stop | undefined, durationMs: number): void {
@@ -632,13 +666,24 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     }
   }
 
-  return async function handleMessage(message: InboundMessage): Promise<Reply> {
-    const s = new RequestState(message);
-    let stop = await runStages(s, BASE);
-    if (stop === undefined) stop = (await runStages(s, CALL)) ?? fail(internalError());
+  const finish = (s: RequestState, stop: Stop): Reply => {
     s.finished = true;
     return toReply(s, stop, resultMeta);
   };
+
+  return function handleMessage(message: InboundMessage): Promise<Reply> {
+    try {
+      const s = new RequestState(message);
+      const stop = runFrom(s, 0);
+      return stop instanceof Promise ? stop.then((settled) => finish(s, settled)) : Promise.resolve(finish(s, stop));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function firstText(result: JsonObject): string | undefined {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { resolveHttpPolicy, sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpOptions, HttpPolicy } from './http-policy.js';
-import type { HeaderLookup, MessageDispatcher, Reply } from './message-dispatcher.js';
+import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply } from './message-dispatcher.js';
 
 /** Options of `server.listen()`. */
 export interface ListenOptions extends HttpOptions {
@@ -38,99 +38,135 @@ function writeReply(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-/** Reads the body up to `limit` bytes; undefined when it is larger (the rest is left unread). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
+/**
+ * One HTTP request/response pair, and the InboundMessage the pipeline sees. A class with prototype
+ * methods rather than per-request closures and promises: this runs for every request.
+ */
+class HttpExchange implements InboundMessage {
+  readonly transport = 'http' as const;
+  body: Buffer = EMPTY;
+  readonly header: HeaderLookup;
+  #controller: AbortController | undefined;
+  #gone = false;
+  #streaming = false;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #dispatcher: MessageDispatcher;
+  readonly #policy: HttpPolicy;
+  #chunks: Buffer[] = [];
+  #size = 0;
 
-async function handle(dispatcher: MessageDispatcher, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const pathname = query < 0 ? url : url.slice(0, query);
-  const headers = req.headers;
-  const header: HeaderLookup = (name) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const refused = policy.preflight(req.method, pathname, header);
-  if (refused !== undefined) {
-    res.setHeader('Connection', 'close');
-    writeReply(res, refused);
-    req.resume();
-    return;
+  constructor(dispatcher: MessageDispatcher, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse) {
+    this.#dispatcher = dispatcher;
+    this.#policy = policy;
+    this.#req = req;
+    this.#res = res;
+    const headers = req.headers;
+    this.header = (name) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
   }
-  const body = await readBody(req, policy.maxBodyBytes);
-  if (body === undefined) {
-    res.setHeader('Connection', 'close');
-    writeReply(res, transportErrorReply(413, `Payload too large: the limit is ${policy.maxBodyBytes} bytes`));
-    return;
-  }
-  let controller: AbortController | undefined;
-  let gone = false;
-  res.on('close', () => {
-    if (!res.writableFinished) {
-      gone = true;
-      controller?.abort();
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
     }
-  });
-  let streaming = false;
-  const notify = (notification: JsonRpcNotification): void => {
-    if (gone || res.writableEnded) return;
-    if (!streaming) {
-      streaming = true;
+    return this.#controller.signal;
+  }
+
+  isAborted(): boolean {
+    return this.#gone;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    const res = this.#res;
+    if (this.#gone || res.writableEnded) return;
+    if (!this.#streaming) {
+      this.#streaming = true;
       res.writeHead(200, SSE_HEADERS);
     }
     res.write(sseEvent(JSON.stringify(notification)));
-  };
-  const reply = await dispatcher.handleMessage({
-    body,
-    transport: 'http',
-    header,
-    get signal() {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (gone) controller.abort();
-      }
-      return controller.signal;
-    },
-    isAborted: () => gone,
-    notify,
-  });
-  if (gone || res.writableEnded) return;
-  if (streaming) {
-    if (reply.body !== undefined) res.write(sseEvent(reply.body));
-    res.end();
-    return;
   }
-  writeReply(res, reply);
+
+  start(): void {
+    const req = this.#req;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const refused = this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header);
+    if (refused !== undefined) {
+      this.#res.setHeader('Connection', 'close');
+      writeReply(this.#res, refused);
+      req.resume();
+      return;
+    }
+    req.on('data', this.#onData);
+    req.once('end', this.#onEnd);
+    req.once('error', this.#onError);
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    this.#size += chunk.length;
+    if (this.#size > this.#policy.maxBodyBytes) {
+      // Stop reading; answer at once and let the connection close.
+      const req = this.#req;
+      req.off('data', this.#onData);
+      req.off('end', this.#onEnd);
+      req.pause();
+      this.#res.setHeader('Connection', 'close');
+      writeReply(this.#res, transportErrorReply(413, `Payload too large: the limit is ${this.#policy.maxBodyBytes} bytes`));
+      return;
+    }
+    this.#chunks.push(chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    const chunks = this.#chunks;
+    this.body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    this.#chunks = [];
+    this.#res.once('close', this.#onClose);
+    this.#dispatcher.handleMessage(this).then(this.#onReply, this.#onFailure);
+  };
+
+  readonly #onError = (): void => {
+    this.#gone = true;
+  };
+
+  readonly #onClose = (): void => {
+    if (!this.#res.writableFinished) {
+      this.#gone = true;
+      this.#controller?.abort();
+    }
+  };
+
+  readonly #onReply = (reply: Reply): void => {
+    const res = this.#res;
+    if (this.#gone || res.writableEnded) return;
+    if (this.#streaming) {
+      if (reply.body !== undefined) res.write(sseEvent(reply.body));
+      res.end();
+      return;
+    }
+    writeReply(res, reply);
+  };
+
+  readonly #onFailure = (error: unknown): void => {
+    process.stderr.write(`toolwright: HTTP request failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    const res = this.#res;
+    if (!res.headersSent) writeReply(res, transportErrorReply(500, 'Internal error'));
+    else res.end();
+  };
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Serves `dispatcher` as Streamable HTTP on node:http. */
 export function listenHttp(dispatcher: MessageDispatcher, options: ListenOptions = {}): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const policy = resolveHttpPolicy(options, host);
   const server = createHttpServer((req, res) => {
-    handle(dispatcher, policy, req, res).catch((error: unknown) => {
-      process.stderr.write(`toolwright: HTTP request failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (!res.headersSent) writeReply(res, transportErrorReply(500, 'Internal error'));
-      else res.end();
-    });
+    new HttpExchange(dispatcher, policy, req, res).start();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
