@@ -150,7 +150,7 @@ test('plans are checked again at execute time: stale start, foreign object, othe
 
   const low = sim.execute(plan(sim, { x: -420, y: -100, z: 10 }));
   assert.ok(!low.ok && low.code === 'outside_envelope');
-  assert.match(low.message, /^at t = \d+\.\d{3} s: TCP z would be 19\.\d mm; it must stay at least 20 mm above the table \(z >= 20 mm\)$/);
+  assert.match(low.message, /^at t = \d+\.\d{3} s: TCP z would be 19\.\d+ mm; it must stay at least 20 mm above the table \(z >= 20 mm\)$/);
   assert.equal(low.envelope!.violations[0]!.code, 'below_table_clearance');
 
   const intoBottle = sim.execute(plan(sim, { x: -200, y: 420, z: 150 }));
@@ -241,7 +241,7 @@ test('the same seed and the same calls reproduce the same run exactly', () => {
 
 test('invalid configuration and requests are refused with clear errors', () => {
   assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, 0, 0, 0, 0, 0] }), { name: 'RangeError', message: 'initial pose is outside the workspace envelope: TCP would be 855.6 mm from the shoulder centre (0, 0, 162.5) mm; the reach sphere allows at most 800 mm' });
-  assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, -90, 90, -90, -90, 400] }), { name: 'RangeError', message: 'initial joint 6 is 400°, outside its range [-360, 360]°' });
+  assert.throws(() => createRobotSimulation({ initialJointsDeg: [0, -90, 90, -90, -90, 400] }), { name: 'RangeError', message: 'initial joint 6 is 400°, outside its range [-180, 180]°' });
   assert.throws(() => createRobotSimulation({ preset: 'kuka' as 'ur5e' }), { name: 'RangeError', message: 'unknown arm preset "kuka"; expected one of: ur5e, xarm6' });
   assert.throws(() => createRobotSimulation({ protectiveStopForceN: Number.NaN }), { name: 'RangeError', message: 'protectiveStopForceN must be a finite number >= 0, got NaN' });
   const sim = createRobotSimulation();

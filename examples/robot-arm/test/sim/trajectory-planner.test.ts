@@ -105,7 +105,7 @@ test('waypoints are visited in order, stopping at each', () => {
 test('bad inputs are refused with a specific code and message, never clamped', () => {
   const cases: Array<[ReturnType<typeof planJointMotion>, string, string]> = [
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 200, 0, 0, 0]), 'joint_limit', 'goal joint 3 is 200.00°, outside its range [-180, 180]°'],
-    [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0, 0, 0, -361]), 'joint_limit', 'goal joint 6 is -361.00°, outside its range [-360, 360]°'],
+    [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0, 0, 0, -181]), 'joint_limit', 'goal joint 6 is -181.00°, outside its range [-180, 180]°'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, Number.NaN, 0, 0, 0]), 'invalid_input', 'goal joint 3 must be a finite angle in degrees, got NaN'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, 0, 0]), 'invalid_input', 'goal joints must be 6 angles in degrees'],
     [planJointMotion(UR5E, limits, UR5E.homeDeg, [0, -90, 0, -90, 0, 0], { speedFraction: 1.5 }), 'invalid_input', 'speedFraction must be a number from 0.1 to 1.0 (a fraction of the configured speed caps), got 1.5'],
@@ -140,16 +140,16 @@ test('the xArm 6 preset plans as well', () => {
 });
 
 test('a straight line that would carry a joint past its range is refused as joint_limit, not wrapped around', () => {
-  // A UR5e whose wrist 3 is limited to ±180°. Tool down with constant orientation: turning the base
-  // makes joint 6 turn with it, here from 175° towards 180°.
-  const narrow = { ...UR5E, joints: UR5E.joints.map((lim, j) => (j === 5 ? { ...lim, minDeg: -180, maxDeg: 180 } : lim)) };
-  const narrowLimits = motionLimitsOf(narrow);
+  // Tool down with constant orientation: turning the base makes joint 6 turn with it, here from 175°
+  // towards its 180° limit. With the range widened the same line is fine.
+  const wide = { ...UR5E, joints: UR5E.joints.map((lim) => ({ ...lim, minDeg: -360, maxDeg: 360 })) };
   const start = [0, -90, 90, -90, -90, 175];
   const p = forwardKinematics(UR5E, start);
-  const result = planPoseMotion(narrow, narrowLimits, start, { position: { x: p.x, y: -450, z: p.z } });
+  const result = planPoseMotion(UR5E, limits, start, { position: { x: p.x, y: -450, z: p.z } });
   assert.ok(!result.ok);
   assert.equal(result.code, 'joint_limit');
   assert.match(result.message, /^the straight line cannot be followed \d+% along the line, at \(-491\.9, -\d+\.\d, 487\.9\) mm: joint 6 would have to pass its limit of 180°; use a joint-space move or other waypoints$/);
-  const otherWay = planPoseMotion(narrow, narrowLimits, start, { position: { x: p.x, y: 250, z: p.z } });
+  const otherWay = planPoseMotion(UR5E, limits, start, { position: { x: p.x, y: 250, z: p.z } });
   assert.ok(otherWay.ok, 'turning the other way stays inside the range');
+  assert.ok(planPoseMotion(wide, motionLimitsOf(wide), start, { position: { x: p.x, y: -450, z: p.z } }).ok, 'a ±360° wrist can follow the line');
 });

@@ -64,3 +64,8 @@ test('operator overrides are validated; the reach sphere cannot exceed the armâ€
   assert.throws(() => createEnvelope(UR5E, { tableClearanceMm: -5 }), { name: 'RangeError', message: 'envelope tableClearanceMm must be a finite number of millimetres >= 0, got -5' });
   assert.throws(() => createEnvelope(UR5E, { keepOutRadiusMm: Number.NaN }), { name: 'RangeError', message: 'envelope keepOutRadiusMm must be a finite number of millimetres >= 0, got NaN' });
 });
+
+test('a value just past a limit is printed precisely enough to differ from it', () => {
+  const result = checkPose(envelope, { x: -174.96, y: 0, z: 300 });
+  assert.equal(result.violations[0]!.message, 'TCP would be 174.960 mm from the base axis; the keep-out cylinder around the base requires at least 175 mm');
+});
