@@ -75,9 +75,9 @@ const parallelGripper: GripperSpec = { strokeMm: 85, minForceN: 5, maxForceN: 30
 
 /**
  * Universal Robots UR5e, UR's published standard DH parameters. Joints are ±360° in hardware; the
- * simulator keeps base, shoulder and elbow to ±180° (one turn of cable, and MuJoCo Menagerie's elbow
- * range) and leaves the wrists their ±360°, without which tool-down moves close to the table run out
- * of wrist-1 range. Joint speed is capped at 60°/s of the 180°/s hardware speed.
+ * simulator uses ±180° on every joint (the research note's default; MuJoCo Menagerie limits the elbow
+ * so) and 60°/s of the 180°/s hardware speed. The price: some straight tool-down lines close to the
+ * table run out of wrist-1 range; the planner says so and a joint-space move or other waypoints work.
  */
 export const UR5E: ArmPreset = deepFreeze({
   id: 'ur5e',
@@ -90,10 +90,7 @@ export const UR5E: ArmPreset = deepFreeze({
     { aMm: 0, dMm: 99.7, alphaDeg: -90, thetaOffsetDeg: 0 },
     { aMm: 0, dMm: 99.6, alphaDeg: 0, thetaOffsetDeg: 0 },
   ],
-  joints: Array.from({ length: 6 }, (_, j) => {
-    const range = j < 3 ? 180 : 360;
-    return { minDeg: -range, maxDeg: range, maxVelocityDegS: 60, maxAccelerationDegS2: 300 };
-  }),
+  joints: Array.from({ length: 6 }, () => ({ minDeg: -180, maxDeg: 180, maxVelocityDegS: 60, maxAccelerationDegS2: 300 })),
   links: [
     { name: 'shoulder', radiusMm: 60, mountedOnBase: true, jointedToBase: false },
     { name: 'upper_arm', radiusMm: 55, mountedOnBase: false, jointedToBase: true },

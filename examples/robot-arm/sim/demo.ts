@@ -37,7 +37,7 @@ move({ position: { x: -350, y: 0, z: 75 } });
 const release = sim.release();
 say(release.ok ? `released ${release.objectId}, dropped ${release.dropHeightMm.toFixed(1)} mm` : `release failed: ${release.message}`);
 move({ position: { x: -350, y: 0, z: 150 } }, { contactAllowedWith: ['cup-1'] }); // the open jaws still straddle the cup
-const tooLow = sim.planToPose({ position: { x: -350, y: 0, z: 10 } });
+const tooLow = sim.planToPose({ position: { x: -350, y: 0, z: 10 } }, { path: 'joint' });
 if (!tooLow.ok) say(`plan refused: ${tooLow.code}: ${tooLow.message}`);
 else {
   const refused = sim.execute(tooLow.trajectory);

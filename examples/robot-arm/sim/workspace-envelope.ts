@@ -63,7 +63,7 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
   if (reach > envelope.reachRadiusMm) {
     violations.push({
       code: 'outside_reach',
-      message: `TCP would be ${reach.toFixed(1)} mm from the shoulder centre (${c.x}, ${c.y}, ${c.z}) mm; the reach sphere allows at most ${envelope.reachRadiusMm} mm`,
+      message: `TCP would be ${beside(reach, envelope.reachRadiusMm)} mm from the shoulder centre (${c.x}, ${c.y}, ${c.z}) mm; the reach sphere allows at most ${envelope.reachRadiusMm} mm`,
       limitMm: envelope.reachRadiusMm,
       actualMm: reach,
     });
@@ -72,7 +72,7 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
   if (position.z < minZ) {
     violations.push({
       code: 'below_table_clearance',
-      message: `TCP z would be ${position.z.toFixed(1)} mm; it must stay at least ${envelope.tableClearanceMm} mm above the table (z >= ${minZ} mm)`,
+      message: `TCP z would be ${beside(position.z, minZ)} mm; it must stay at least ${envelope.tableClearanceMm} mm above the table (z >= ${minZ} mm)`,
       limitMm: minZ,
       actualMm: position.z,
     });
@@ -81,7 +81,7 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
   if (radial < envelope.keepOutRadiusMm) {
     violations.push({
       code: 'inside_base_keep_out',
-      message: `TCP would be ${radial.toFixed(1)} mm from the base axis; the keep-out cylinder around the base requires at least ${envelope.keepOutRadiusMm} mm`,
+      message: `TCP would be ${beside(radial, envelope.keepOutRadiusMm)} mm from the base axis; the keep-out cylinder around the base requires at least ${envelope.keepOutRadiusMm} mm`,
       limitMm: envelope.keepOutRadiusMm,
       actualMm: radial,
     });
@@ -96,4 +96,10 @@ export function checkPathEnvelope(envelope: WorkspaceEnvelope, samples: readonly
     if (!check.ok) return { tS: sample.tS, violations: check.violations };
   }
   return null;
+}
+
+/** One decimal, or three when one would print the offending value equal to the limit it breaks. */
+function beside(value: number, limit: number): string {
+  const short = value.toFixed(1);
+  return Number(short) === limit ? value.toFixed(3) : short;
 }
