@@ -1,0 +1,216 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { isJsonObject, isJsonRpcId } from '../protocol/index.js';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/index.js';
+import { McpClientError } from './client-error.js';
+import type { Connection, ReceivedResponse, SendOptions } from './connection.js';
+
+/** A stdio server to spawn. */
+export interface StdioTarget {
+  /** The program, or with `shell: true` a whole shell command line. */
+  command: string;
+  args?: readonly string[];
+  /** Run `command` through the shell (default false). */
+  shell?: boolean;
+  cwd?: string;
+  /** Environment of the child (default: this process's environment). */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * The child's stderr (logs, R-90): `inherit` passes it through (default), `capture` keeps the
+   * last 64 KiB readable as `client.stderr` and quotes it in exit errors, `ignore` drops it.
+   */
+  stderr?: 'inherit' | 'capture' | 'ignore';
+  /** How long `close()` waits for the child to exit after stdin closes before SIGTERM (default 2000 ms). */
+  exitGraceMs?: number;
+}
+
+/** The stdio connection also exposes what the child wrote to stderr. */
+export interface StdioConnection extends Connection {
+  readonly kind: 'stdio';
+  /** Captured stderr (only with `stderr: 'capture'`). */
+  readonly stderr: string;
+  /** Lines on stdout that were not JSON-RPC messages (a server bug; kept for diagnosis, at most 100). */
+  readonly strayLines: readonly string[];
+  /** Exit code or signal once the child has exited. */
+  readonly exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+}
+
+const STDERR_LIMIT = 64 * 1024;
+
+interface Pending {
+  resolve: (response: ReceivedResponse) => void;
+  reject: (error: unknown) => void;
+  options: SendOptions;
+  progressToken: unknown;
+}
+
+/**
+ * Spawns the server and speaks newline-delimited JSON-RPC on its stdin/stdout. Many requests may
+ * be in flight; notifications are routed to the request whose `progressToken` they carry.
+ * Cancelling sends `notifications/cancelled` (R-93) and settles the call at once.
+ */
+export function createStdioConnection(target: StdioTarget): StdioConnection {
+  if (typeof target.command !== 'string' || target.command.trim() === '') throw new McpClientError('usage', 'stdio target needs a command');
+  const stderrMode = target.stderr ?? 'inherit';
+  const child = spawn(target.command, [...(target.args ?? [])], {
+    shell: target.shell ?? false,
+    cwd: target.cwd,
+    env: target.env ?? process.env,
+    stdio: ['pipe', 'pipe', stderrMode === 'capture' ? 'pipe' : stderrMode],
+  });
+  // Both pipes exist: stdin and stdout are always 'pipe' above.
+  const stdin = child.stdin as NonNullable<typeof child.stdin>;
+  const stdout = child.stdout as NonNullable<typeof child.stdout>;
+  const pending = new Map<JsonRpcId, Pending>();
+  const strayLines: string[] = [];
+  let stderr = '';
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let failure: McpClientError | undefined;
+  let closing = false;
+  const label = `stdio server ${JSON.stringify([target.command, ...(target.args ?? [])].join(' '))}`;
+
+  const stderrTail = (): string => (stderr.trim() === '' ? '' : `; stderr: ${stderr.trim().slice(-500)}`);
+  const failAll = (error: McpClientError): void => {
+    failure ??= error;
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      entry.reject(error);
+    }
+  };
+
+  if (child.stderr !== null) {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_LIMIT);
+    });
+  }
+  child.on('error', (error) => failAll(new McpClientError('transport', `${label} could not start: ${error.message}`, { cause: error })));
+  child.on('exit', (code, signal) => {
+    exit = { code, signal };
+    // Give the stderr pipe a moment to drain so the message can quote it.
+    setImmediate(() => failAll(new McpClientError(closing ? 'closed' : 'transport', closing ? 'the client was closed' : `${label} exited (${signal ?? `code ${code}`})${stderrTail()}`, { data: { code, signal } })));
+  });
+  stdin.on('error', () => {
+    // EPIPE after the child died; the exit handler reports it.
+  });
+
+  let buffer = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline).replace(/\r$/, '');
+      buffer = buffer.slice(newline + 1);
+      if (line.trim() !== '') receive(line);
+    }
+  });
+
+  function receive(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      if (strayLines.length < 100) strayLines.push(line);
+      return;
+    }
+    if (!isJsonObject(message) || message.jsonrpc !== '2.0') {
+      if (strayLines.length < 100) strayLines.push(line);
+      return;
+    }
+    if (typeof message.method === 'string') {
+      if ('id' in message) return; // Servers must not send requests (R-07); nothing to answer.
+      const notification = message as unknown as JsonRpcNotification;
+      const token = isJsonObject(notification.params) ? notification.params.progressToken : undefined;
+      for (const entry of pending.values()) {
+        if (token !== undefined && entry.progressToken === token) {
+          entry.options.onNotification(notification);
+          return;
+        }
+      }
+      return;
+    }
+    if (!('result' in message) && !('error' in message)) {
+      if (strayLines.length < 100) strayLines.push(line);
+      return;
+    }
+    const response = message as unknown as JsonRpcResponse;
+    if (response.id === undefined || !isJsonRpcId(response.id)) {
+      // An id-less error answers something unreadable we sent; it cannot be matched, so every caller learns of it.
+      if ('error' in response) failAll(new McpClientError('rpc', `${label} answered an unreadable request: ${response.error.message}`, { code: response.error.code, data: response.error.data }));
+      return;
+    }
+    const entry = pending.get(response.id);
+    if (entry === undefined) return;
+    pending.delete(response.id);
+    entry.resolve({ message: response });
+  }
+
+  function write(message: JsonRpcRequest | JsonRpcNotification): void {
+    stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  function send(request: JsonRpcRequest, options: SendOptions): Promise<ReceivedResponse> {
+    if (closing) return Promise.reject(new McpClientError('closed', 'the client is closed', { method: request.method }));
+    if (failure !== undefined) return Promise.reject(failure);
+    if (options.signal.aborted) return Promise.reject(options.signal.reason);
+    return new Promise<ReceivedResponse>((resolve, reject) => {
+      const meta = isJsonObject(request.params) && isJsonObject(request.params._meta) ? request.params._meta : undefined;
+      const onAbort = (): void => {
+        if (!pending.has(request.id)) return;
+        pending.delete(request.id);
+        const reason = options.signal.reason instanceof Error ? options.signal.reason.message : 'cancelled by the client';
+        if (exit === undefined && !closing) write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason } });
+        reject(options.signal.reason);
+      };
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      pending.set(request.id, {
+        resolve: (response) => {
+          options.signal.removeEventListener('abort', onAbort);
+          resolve(response);
+        },
+        reject: (error) => {
+          options.signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+        options,
+        progressToken: meta?.progressToken,
+      });
+      write(request);
+    });
+  }
+
+  async function close(): Promise<void> {
+    if (closing) return;
+    closing = true;
+    failAll(new McpClientError('closed', 'the client was closed'));
+    if (exit !== undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Closing stdin asks the server to exit (R-94); one that lingers is terminated, then killed.
+    stdin.end();
+    const grace = target.exitGraceMs ?? 2000;
+    const term = setTimeout(() => child.kill('SIGTERM'), grace);
+    const kill = setTimeout(() => child.kill('SIGKILL'), grace + 2000);
+    await exited;
+    clearTimeout(term);
+    clearTimeout(kill);
+  }
+
+  return {
+    kind: 'stdio',
+    identity: `stdio:${JSON.stringify([target.command, ...(target.args ?? [])])}`,
+    // A stdio server takes credentials from its own environment, so each process is its own context.
+    authContext: randomUUID(),
+    send,
+    close,
+    get stderr() {
+      return stderr;
+    },
+    get strayLines() {
+      return strayLines;
+    },
+    get exit() {
+      return exit;
+    },
+  };
+}
