@@ -28,7 +28,7 @@ function newClient(version: '2026-07-28' | '2025-11-25'): { client: Client; aske
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(`elicitation:${request.params.message}`);
     const properties = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema?.properties ?? {};
-    const content: Record<string, unknown> = {};
+    const content: Record<string, string | boolean> = {};
     if ('name' in properties) content.name = 'Ada';
     if ('color' in properties) content.color = 'green';
     if ('ok' in properties) content.ok = true;
