@@ -248,7 +248,8 @@ export function createLegacyWire(
     if (message.transport !== 'http' || message.header === undefined) return modern(message);
     const sessionHeader = message.header('mcp-session-id')?.trim();
     const versionHeader = message.header('mcp-protocol-version')?.trim();
-    if (sessionHeader === undefined && versionHeader !== undefined && !legacyVersions.has(versionHeader)) return modern(message);
+    // A 2026-07-28 claim wins; such clients' stray Mcp-Session-Id headers are ignored (R-80).
+    if (versionHeader !== undefined && !legacyVersions.has(versionHeader)) return modern(message);
     let parsed: unknown;
     try {
       parsed = JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body));

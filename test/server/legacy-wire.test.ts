@@ -166,12 +166,15 @@ describe('input requests on the legacy wire', () => {
     assert.equal((final?.error as Json).code, -32021);
   });
 
-  it('modern requests on the same endpoint are unaffected', async () => {
-    const res = await postRaw(
-      { jsonrpc: '2.0', id: 30, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
-      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
-    );
-    assert.equal((res.messages[0]?.result as Json).resultType, 'complete');
+  it('modern requests on the same endpoint are unaffected, even with a stray Mcp-Session-Id', async () => {
+    for (const extra of [{}, { 'mcp-session-id': 'stale' }]) {
+      const res = await postRaw(
+        { jsonrpc: '2.0', id: 30, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...extra },
+      );
+      assert.equal((res.messages[0]?.result as Json).resultType, 'complete');
+      assert.equal(res.headers.get('mcp-session-id'), null);
+    }
   });
 
   it('without legacyWire, initialize is refused with -32022 naming the supported versions', async () => {
