@@ -1,0 +1,122 @@
+/** The client over stdio: our server as a real child process, and scripted children for the error paths. */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { connect, McpClientError } from '../../src/client/index.js';
+import type { ClientOptions, McpClient, ProgressUpdate, StdioTarget } from '../../src/client/index.js';
+
+const clients: McpClient[] = [];
+after(async () => {
+  for (const c of clients) await c.close();
+});
+function open(target: StdioTarget, options: ClientOptions = {}): McpClient {
+  const c = connect(target, { onWarning: () => {}, ...options });
+  clients.push(c);
+  return c;
+}
+const ours = (env: Record<string, string> = {}): StdioTarget => ({
+  command: process.execPath,
+  args: ['--import', 'tsx', 'src/cli/main.ts', 'serve', 'test/fixtures/servers/everything.ts', '--stdio'],
+  stderr: 'capture',
+  env: { ...process.env, ...env },
+});
+const scripted = (mode: string): StdioTarget => ({ command: process.execPath, args: ['test/client/scripted-stdio-server.mjs', mode], stderr: 'capture' });
+
+async function rejectsWith(promise: Promise<unknown>, expected: Record<string, unknown>): Promise<McpClientError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof McpClientError, `expected McpClientError, got ${String(error)}`);
+    for (const [key, value] of Object.entries(expected)) assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('client over stdio against the Toolwright server (child process)', () => {
+  it('discovers, lists, calls concurrently, reports progress, cancels with notifications/cancelled, and closes the child', async () => {
+    const c = open(ours({ TW_FIXTURE_SCOPES: 'arm:move' }));
+    assert.equal(c.transport, 'stdio');
+    const info = await c.discover();
+    assert.deepEqual(info.serverInfo, { name: 'everything', version: '1.2.3' });
+    const listing = await c.listTools();
+    assert.equal(listing.tools.length, 13);
+    const [sum, move] = await Promise.all([c.callTool('calculate_sum', { a: 40, b: 2 }), c.callTool('move_arm', { z: 0.5 })]);
+    assert.deepEqual(sum.content, [{ type: 'text', text: '42' }]);
+    assert.deepEqual(move.content, [{ type: 'text', text: 'moved to z=0.5' }]);
+    // x-mcp-header has no effect on stdio; the call still works.
+    assert.deepEqual((await c.callTool('region_echo', { region: 'eu' })).structuredContent, { region: 'eu' });
+
+    const updates: ProgressUpdate[] = [];
+    await c.callTool('slow_progress', { delayMs: 1 }, { onProgress: (u) => updates.push(u) });
+    assert.deepEqual(updates.map((u) => u.progress), [0, 50, 100]);
+
+    const controller = new AbortController();
+    const waiting = c.callTool('cancellable_wait', {}, { signal: controller.signal, onProgress: () => controller.abort() });
+    const error = await rejectsWith(waiting, { kind: 'aborted', method: 'tools/call' });
+    assert.match(error.message, /^tools\/call: cancelled by the caller/);
+    await waitFor(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''));
+    assert.match(c.stdio?.stderr ?? '', /cancellable_wait: aborted request \d+/);
+
+    await rejectsWith(c.callTool('no_such_tool'), { kind: 'rpc', code: -32602, httpStatus: undefined });
+    await c.close();
+    assert.deepEqual(c.stdio?.exit, { code: 0, signal: null });
+    assert.deepEqual(c.stdio?.strayLines, []);
+    await rejectsWith(c.listTools({ refresh: true }), { kind: 'closed' });
+  });
+
+  it('times out a call and tells the server to cancel it', async () => {
+    const c = open(ours());
+    await rejectsWith(c.callTool('cancellable_wait', {}, { timeoutMs: 300 }), { kind: 'timeout', message: 'tools/call: no response within 300 ms; the request was cancelled' });
+    await waitFor(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''));
+    assert.match(c.stdio?.stderr ?? '', /cancellable_wait: aborted request/);
+  });
+});
+
+describe('stdio error paths (scripted child processes)', () => {
+  it('keeps tools with invalid x-mcp-header on stdio (headers do not exist there)', async () => {
+    const c = open(scripted('header-tools'));
+    const listing = await c.listTools();
+    assert.deepEqual(listing.tools.map((t) => t.name), ['float_header']);
+    assert.deepEqual(listing.excluded, []);
+    assert.deepEqual((await c.callTool('float_header', { n: 1.5 })).content, [{ type: 'text', text: 'n=1.5' }]);
+  });
+
+  it('skips non-JSON stdout lines and server-to-client requests, recording the stray line', async () => {
+    const c = open(scripted('noisy'));
+    assert.deepEqual((await c.callTool('float_header', { n: 2 })).content, [{ type: 'text', text: 'n=2' }]);
+    assert.deepEqual(c.stdio?.strayLines.slice(0, 1), ['this is not json']);
+  });
+
+  it('a child that exits mid-request fails the call with the exit code and its stderr', async () => {
+    const c = open(scripted('die'));
+    await rejectsWith(c.callTool('float_header', { n: 1 }), {
+      kind: 'transport',
+      message: `stdio server ${JSON.stringify(`${process.execPath} test/client/scripted-stdio-server.mjs die`)} exited (code 3); stderr: fatal: motor controller lost`,
+    });
+    await rejectsWith(c.discover(), { kind: 'transport' });
+  });
+
+  it('a command that cannot start is a transport error', async () => {
+    const c = open({ command: '/nonexistent/mcp-server', stderr: 'capture' });
+    const error = await rejectsWith(c.listTools(), { kind: 'transport' });
+    assert.match(error.message, /^stdio server "\/nonexistent\/mcp-server" could not start: spawn \/nonexistent\/mcp-server ENOENT/);
+  });
+
+  it('cancelling on stdio sends notifications/cancelled with the request id', async () => {
+    const c = open(scripted('silent'));
+    const controller = new AbortController();
+    const pending = c.discover({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await rejectsWith(pending, { kind: 'aborted', message: 'server/discover: cancelled by the caller (This operation was aborted)' });
+    await waitFor(() => /cancelled \d+/.test(c.stdio?.stderr ?? ''));
+    assert.match(c.stdio?.stderr ?? '', /^cancelled 1$/m);
+  });
+
+  it('refuses an empty command', () => {
+    assert.throws(() => connect({ command: ' ' }), { name: 'McpClientError', message: 'stdio target needs a command' });
+  });
+});
