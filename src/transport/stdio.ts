@@ -28,11 +28,26 @@ export interface StdioConnection {
 
 const NEWLINE = 0x0a;
 
-/** Per-request cancellation whose AbortController exists only once a handler asks for the signal. */
-class Cancellation {
+/**
+ * One stdio message as the pipeline sees it. Its AbortController exists only once a handler asks
+ * for the signal; cancellation before that just sets `aborted`.
+ */
+class StdioRequest implements InboundMessage {
+  readonly transport = 'stdio' as const;
+  readonly header = undefined;
+  readonly body: Buffer;
+  parsed?: unknown;
+  id: JsonRpcId | undefined = undefined;
   aborted = false;
+  readonly #write: (json: string) => void;
   #controller: AbortController | undefined;
   #reason: unknown;
+
+  constructor(body: Buffer, write: (json: string) => void) {
+    this.body = body;
+    this.#write = write;
+  }
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -40,6 +55,15 @@ class Cancellation {
     }
     return this.#controller.signal;
   }
+
+  isAborted(): boolean {
+    return this.aborted;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    if (!this.aborted) this.#write(JSON.stringify(notification));
+  }
+
   abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
@@ -57,7 +81,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
-  const inFlight = new Map<JsonRpcId, Cancellation>();
+  const inFlight = new Map<JsonRpcId, StdioRequest>();
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let discarding = false;
@@ -73,57 +97,48 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     if (!closed) output.write(`${json}\n`);
   };
 
+  function settled(request: StdioRequest): void {
+    if (request.id !== undefined && inFlight.get(request.id) === request) inFlight.delete(request.id);
+    active--;
+    if (ended && active === 0) close();
+  }
+
   function dispatch(line: Buffer): void {
     const text = line.toString('utf8');
-    if (text.trim() === '') return;
-    let id: JsonRpcId | undefined;
-    let parsed: unknown;
-    let isParsed = false;
+    // Messages start with "{"; only lines that do not need the whitespace check.
+    if (text.length === 0 || (text.charCodeAt(0) !== 0x7b && text.trim() === '')) return;
+    const request = new StdioRequest(line, write);
     // Parsed once here (to route cancellations) and handed to the pipeline, whose decode stage then
     // skips JSON.parse. Lines that fail here go through raw so the pipeline reports the parse error.
     if (!text.includes('\uFFFD')) {
+      let parsed: unknown;
       try {
         parsed = JSON.parse(text);
-        isParsed = true;
+        request.parsed = parsed;
       } catch {
         // reported by the pipeline
       }
-    }
-    if (isParsed && isJsonObject(parsed)) {
-      if (parsed.method === 'notifications/cancelled' && isJsonObject(parsed.params) && isJsonRpcId(parsed.params.requestId)) {
-        inFlight.get(parsed.params.requestId)?.abort(parsed.params.reason);
+      if (isJsonObject(parsed)) {
+        if (parsed.method === 'notifications/cancelled' && isJsonObject(parsed.params) && isJsonRpcId(parsed.params.requestId)) {
+          inFlight.get(parsed.params.requestId)?.abort(parsed.params.reason);
+        }
+        if (isJsonRpcId(parsed.id) && typeof parsed.method === 'string') {
+          request.id = parsed.id;
+          inFlight.set(parsed.id, request);
+        }
       }
-      if (isJsonRpcId(parsed.id) && typeof parsed.method === 'string') id = parsed.id;
     }
-    const cancellation = new Cancellation();
-    if (id !== undefined) inFlight.set(id, cancellation);
-    const notify = (notification: JsonRpcNotification): void => {
-      if (!cancellation.aborted) write(JSON.stringify(notification));
-    };
     active++;
-    const message: InboundMessage = {
-      body: line,
-      transport: 'stdio',
-      header: undefined,
-      get signal() {
-        return cancellation.signal;
-      },
-      isAborted: () => cancellation.aborted,
-      notify,
-    };
-    if (isParsed) message.parsed = parsed;
-    dispatcher.handleMessage(message).then(
+    dispatcher.handleMessage(request).then(
       (reply) => {
-        if (!cancellation.aborted && reply.body !== undefined) write(reply.body);
+        if (!request.aborted && reply.body !== undefined) write(reply.body);
+        settled(request);
       },
       (error: unknown) => {
         process.stderr.write(`toolwright: stdio message failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        settled(request);
       },
-    ).finally(() => {
-      if (id !== undefined && inFlight.get(id) === cancellation) inFlight.delete(id);
-      active--;
-      if (ended && active === 0) close();
-    });
+    );
   }
 
   function tooLong(): void {
@@ -167,7 +182,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     input.off('data', onData);
     input.off('end', onEnd);
     input.off('close', onEnd);
-    for (const cancellation of inFlight.values()) cancellation.abort('stdio closed');
+    for (const request of inFlight.values()) request.abort('stdio closed');
     inFlight.clear();
     resolveClosed();
   }
