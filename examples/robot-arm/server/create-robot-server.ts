@@ -83,7 +83,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
     ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
   });
-  const approval = new ApprovalGate(options.approval ?? 'always', options.approvalTtlMs);
+  const approval = new ApprovalGate(options.approval ?? 'always');
   const audit = new AuditLog(options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`));
   const deps: RobotDeps = { controller, approval, audit };
   audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, read_only: readOnly, pid: process.pid });
@@ -115,6 +115,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     description: 'Reference MCP server: a simulated robot arm whose physical limits are enforced in server code.',
     instructions: INSTRUCTIONS,
     tools,
+    approvalTtlMs: options.approvalTtlMs ?? 2 * 60_000,
     onStageEvent,
   });
 

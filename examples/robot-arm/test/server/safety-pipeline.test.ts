@@ -1,7 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readAuditLog } from '../../server/audit-log.js';
-import { findNonFinite, checkRange } from '../../server/motion-safety.js';
+import { findNonFinite, checkRange, planFromCurrentPose } from '../../server/motion-safety.js';
+import { hashPlanContent } from '../../server/motion-plan.js';
+import { isRefusal } from '../../server/safety-stages.js';
 import { refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
 const NEAR = { x_mm: -450, y_mm: -150, z_mm: 420 };
@@ -210,6 +212,28 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
       const log = readAuditLog(h.auditPath);
       assert.ok(log.records.some((r) => r.type === 'operator_action' && r.operator === 'test operator'));
       assert.deepEqual(log.chainBreaks, []);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('plan hash', () => {
+  it('covers the path, the speed and what the gripper does at the end', async () => {
+    const h = await startHarness({ approval: 'off' });
+    try {
+      const sim = h.robot.controller.sim;
+      const request = { kind: 'grasp_approach' as const, targets: [NEAR], speedFraction: 0.3, timeScaling: 'quintic' as const, path: 'linear' as const, gripperAction: { force_n: 6, strategy: 'parallel' as const } };
+      const plan = planFromCurrentPose(sim, request);
+      assert.ok(!isRefusal(plan));
+      const again = planFromCurrentPose(sim, request);
+      assert.ok(!isRefusal(again));
+      assert.equal(again.hash, plan.hash, 'same request, same pose: same hash');
+      const base = { kind: plan.kind, presetId: plan.presetId, targets: plan.targets, speedFraction: plan.speedFraction, timeScaling: plan.timeScaling, path: plan.path, trajectory: plan.trajectory, toolContactObjectIds: plan.toolContactObjectIds };
+      assert.equal(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'parallel' } }), plan.hash);
+      assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 30, strategy: 'parallel' } }), plan.hash);
+      assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'adaptive' } }), plan.hash);
+      assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'parallel' }, speedFraction: 0.31 }), plan.hash);
     } finally {
       await h.close();
     }
