@@ -29,7 +29,7 @@ describe('toolwright dispatcher', () => {
     const run = await cli([]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^Usage: toolwright <command> \[options\]/);
-    assert.match(run.stderr, /\n {2}serve {6}Serve a module's tools over MCP/);
+    assert.match(run.stderr, /\n {2}serve {6}serve a module's tools over MCP/);
     assert.equal(run.stdout, '');
   });
 

@@ -7,7 +7,7 @@ import { isTool } from '../../server/define-tool.js';
 import { ServerDefinitionError } from '../../server/tool-registry.js';
 import type { Tool } from '../../server/tool-types.js';
 
-export const summary = 'Serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
+export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 
 const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio]
 
