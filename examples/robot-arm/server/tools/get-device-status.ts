@@ -11,7 +11,7 @@ export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }
     title: 'Get device status',
     description:
       'Report the arm\'s state (idle, moving, stopping, estop, fault), joint angles in degrees, TCP pose in millimetres and degrees (robot base frame), what the gripper holds, the running motion and its progress, whether an emergency stop is latched, and the configured limits. Takes no arguments. ' +
-      'Use when starting a task, after stop_arm, or after a motion tool was refused. Read-only: never moves the arm and cannot change any limit.',
+      'Use when starting a task, after stop_arm, or after a motion tool was refused; not for object positions (use get_object_pose). Read-only: never moves the arm and cannot change any limit.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: audited<Record<string, unknown>>(deps, 'get_device_status', (_args, _ctx, record) => {

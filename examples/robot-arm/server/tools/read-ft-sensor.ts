@@ -14,7 +14,7 @@ export function readFtSensorTool(deps: RobotDeps): Tool {
     description:
       `Read the wrist 6-axis force/torque sensor (${spec.sampleRateHz} Hz): forces Fx, Fy, Fz in newtons and torques Mx, My, Mz in newton-metres, along the robot base frame axes, torques about the TCP. ` +
       'Use to check contact (did the gripper touch something?), to confirm a held object\'s weight after grasp_object_force_control, or before release_object. ' +
-      `Range ±${spec.forceRangeN} N and ±${spec.torqueRangeNm} N·m; raw noise about ${spec.forceNoiseStdN} N. Read-only: never moves the arm.`,
+      `Range ±${spec.forceRangeN} N and ±${spec.torqueRangeNm} N·m; raw noise about ${spec.forceNoiseStdN} N. Not for finding objects (use get_object_pose). Read-only: never moves the arm.`,
     inputSchema: {
       type: 'object',
       properties: {
