@@ -7,6 +7,12 @@ import { heightOf } from '../sim/scene-objects.js';
 import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
+/**
+ * Longest single motion, seconds. Clients time requests out (the TypeScript SDK after 60 s) and a
+ * timed-out request is cancelled, which stops the arm midway; longer work is split into shorter moves.
+ */
+export const MAX_MOTION_DURATION_S = 50;
+
 /** Caps may be met exactly; the checker allows 0.5% for sampling noise on top of the planner's own 2% margin. */
 const CAP_TOLERANCE = 1.005;
 
@@ -119,6 +125,9 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
 export function checkCaps(world: RobotSimulation, plan: MotionPlan): Refusal | null {
   const peaks = plan.trajectory.peaks;
   const limits = world.limits;
+  if (plan.trajectory.durationS > MAX_MOTION_DURATION_S) {
+    return { stage: 'speed_and_acceleration', code: 'too_long', message: `the motion would take ${plan.trajectory.durationS.toFixed(1)} s, longer than the ${MAX_MOTION_DURATION_S} s a single motion may last; raise speed or split it into shorter moves` };
+  }
   if (peaks.peakTcpSpeedMmS > limits.maxTcpSpeedMmS * CAP_TOLERANCE) {
     return { stage: 'speed_and_acceleration', code: 'tcp_speed', message: `peak TCP speed ${peaks.peakTcpSpeedMmS.toFixed(1)} mm/s exceeds the ${limits.maxTcpSpeedMmS} mm/s cap` };
   }

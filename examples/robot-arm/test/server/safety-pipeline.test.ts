@@ -135,6 +135,18 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
     assert.deepEqual(joints(h), before);
   });
 
+  it('speed_and_acceleration: a motion longer than 50 s is refused (clients would time it out midway)', async () => {
+    const before = joints(h);
+    const tcp = h.robot.controller.sim.tcp;
+    const zigzag = [0, 1, 2, 3, 4, 5].map((i) => ({ x_mm: tcp.x, y_mm: tcp.y + (i % 2 === 0 ? 150 : -100), z_mm: tcp.z - 60 - i * 10 }));
+    const reply = await h.call('plan_trajectory', { waypoints: zigzag, speed: 0.1 });
+    const refused = refusalOf(reply);
+    assert.equal(refused?.stage, 'speed_and_acceleration', JSON.stringify(reply.body));
+    assert.equal(refused?.code, 'too_long');
+    assert.match(refused!.message, /longer than the 50 s a single motion may last/);
+    assert.deepEqual(joints(h), before);
+  });
+
   it('plan_trajectory needs at least two waypoints (minItems 2)', async () => {
     const reply = await h.call('plan_trajectory', { waypoints: [NEAR] });
     assert.equal(reply.body.result?.isError, true);
