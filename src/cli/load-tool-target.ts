@@ -3,11 +3,11 @@
  * such as `lint` or `preview` works on, from any of the four target kinds:
  * a module, a saved `tools/list` JSON file, a running server by URL, or a stdio server command.
  */
-import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { META, PROTOCOL_VERSION } from '../protocol/constants.js';
+import { connect, McpClientError } from '../client/index.js';
+import type { ConnectTarget } from '../client/index.js';
 
 /** Where the tools came from. */
 export type ToolTargetSource =
@@ -133,151 +133,39 @@ async function loadModule(path: string, label: string): Promise<LoadedToolTarget
   return { tools, source: { kind: 'module', label, path } };
 }
 
-function listRequest(id: number, cursor: string | undefined): Record<string, unknown> {
-  const params: Record<string, unknown> = { _meta: { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: {} } };
-  if (cursor !== undefined) params.cursor = cursor;
-  return { jsonrpc: '2.0', id, method: 'tools/list', params };
-}
-
-/** Reads one page of a `tools/list` response: the tools, and the cursor of the next page if any. */
-function readPage(message: unknown, label: string): { tools: unknown[]; nextCursor: string | undefined } {
-  if (typeof message !== 'object' || message === null) throw new ToolTargetError(`${label}: response is not a JSON-RPC message`);
-  const record = message as Record<string, unknown>;
-  if (record.error !== undefined) {
-    const error = record.error as { code?: unknown; message?: unknown; data?: unknown };
-    throw new ToolTargetError(`${label}: tools/list failed with JSON-RPC error ${String(error.code)}: ${String(error.message)}${error.data !== undefined ? ` (${JSON.stringify(error.data)})` : ''}`);
-  }
-  const result = record.result as Record<string, unknown> | undefined;
-  if (typeof result !== 'object' || result === null || !Array.isArray(result.tools)) throw new ToolTargetError(`${label}: tools/list result has no "tools" array`);
-  const next = result.nextCursor;
-  if (next !== undefined && next !== null && typeof next !== 'string') throw new ToolTargetError(`${label}: nextCursor must be a string, got ${describe(next)}`);
-  return { tools: result.tools, nextCursor: typeof next === 'string' ? next : undefined };
-}
-
-/** Follows `nextCursor` until the last page; a cursor seen twice or too many pages is an error, never a loop. */
-async function listAllPages(fetchPage: (id: number, cursor: string | undefined) => Promise<unknown>, label: string, maxPages: number): Promise<unknown[]> {
-  const tools: unknown[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 1; ; page++) {
-    if (page > maxPages) throw new ToolTargetError(`${label}: more than ${maxPages} pages of tools/list; stopping`);
-    const { tools: pageTools, nextCursor } = readPage(await fetchPage(page, cursor), label);
-    tools.push(...pageTools);
-    if (nextCursor === undefined) return tools;
-    if (seen.has(nextCursor)) throw new ToolTargetError(`${label}: server returned cursor ${JSON.stringify(nextCursor)} twice; stopping`);
-    seen.add(nextCursor);
-    cursor = nextCursor;
-  }
-}
-
-/** The JSON-RPC response with `id` inside an SSE body (`data:` lines, events separated by blank lines). */
-function responseFromSse(body: string, id: number): unknown {
-  for (const event of body.split(/\r?\n\r?\n/)) {
-    const data = event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-    if (data === '') continue;
-    try {
-      const message = JSON.parse(data) as { id?: unknown };
-      if (message.id === id) return message;
-    } catch {
-      // Not JSON: some other event; keep looking.
+/**
+ * Lists every tools/list page through `toolwright/client` and returns the entries exactly as
+ * received (unfiltered: judging them, including invalid x-mcp-header annotations, is the caller's job).
+ */
+async function listThroughClient(target: ConnectTarget, label: string, options: LoadToolTargetOptions): Promise<unknown[]> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  // clientInfo is left out: the loader only reads the catalogue and has always sent the bare required _meta.
+  const client = connect(target, { timeoutMs, maxPages: options.maxPages ?? 100, clientInfo: false, onWarning: () => {} });
+  try {
+    return (await client.listTools()).raw;
+  } catch (error) {
+    if (!(error instanceof McpClientError)) throw error;
+    if (error.kind === 'rpc') {
+      throw new ToolTargetError(`${label}: tools/list failed with JSON-RPC error ${String(error.code)}: ${error.serverMessage ?? error.message}${error.data !== undefined ? ` (${JSON.stringify(error.data)})` : ''}`);
     }
+    if (error.kind === 'timeout') throw new ToolTargetError(`${label} did not answer tools/list within ${timeoutMs} ms`);
+    if (error.kind === 'transport' && (error.message.startsWith('cannot reach ') || error.message.startsWith(label))) throw new ToolTargetError(error.message);
+    throw new ToolTargetError(`${label}: ${error.message}`);
+  } finally {
+    await client.close();
   }
-  return undefined;
 }
 
 async function loadUrl(url: string, options: LoadToolTargetOptions): Promise<LoadedToolTarget> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const fetchPage = async (id: number, cursor: string | undefined): Promise<unknown> => {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': PROTOCOL_VERSION,
-          'mcp-method': 'tools/list',
-          ...options.headers,
-        },
-        body: JSON.stringify(listRequest(id, cursor)),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : cause ?? (error as Error).message;
-      throw new ToolTargetError(`cannot reach ${url}: ${reason}`);
-    }
-    const body = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    let message: unknown;
-    if (type.includes('text/event-stream')) {
-      message = responseFromSse(body, id);
-    } else {
-      try { message = JSON.parse(body); } catch { message = undefined; }
-    }
-    if (message === undefined || (!response.ok && (typeof message !== 'object' || message === null || !('error' in message)))) {
-      throw new ToolTargetError(`${url}: tools/list answered HTTP ${response.status} without a JSON-RPC response${body ? `: ${body.slice(0, 200)}` : ''}`);
-    }
-    return message;
-  };
-  const tools = await listAllPages(fetchPage, url, options.maxPages ?? 100);
+  const tools = await listThroughClient({ url, headers: options.headers ?? {} }, url, options);
   return { tools, source: { kind: 'url', label: url, url } };
 }
 
 async function loadStdio(command: string, options: LoadToolTargetOptions): Promise<LoadedToolTarget> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
   const label = `stdio server "${command}"`;
-  const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => { if (stderr.length < 4000) stderr += chunk; });
-  const waiting = new Map<number, (message: unknown) => void>();
-  let exited: string | undefined;
-  let failExit: (reason: string) => void = () => {};
-  const exitPromise = new Promise<never>((_, reject) => {
-    failExit = (reason) => reject(new ToolTargetError(`${label} ${reason}${stderr.trim() ? `; stderr: ${stderr.trim().slice(0, 500)}` : ''}`));
-  });
-  exitPromise.catch(() => {});
-  child.on('error', (error) => { exited = error.message; failExit(`could not start: ${error.message}`); });
-  child.on('exit', (code, signal) => { exited = `exited (${signal ?? `code ${code}`})`; failExit(`${exited} before answering tools/list`); });
-  let buffer = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      if (line === '') continue;
-      try {
-        const message = JSON.parse(line) as { id?: unknown };
-        if (typeof message.id === 'number') waiting.get(message.id)?.(message);
-      } catch {
-        // Servers must write only JSON-RPC to stdout; a stray line is ignored rather than fatal.
-      }
-    }
-  });
-  const fetchPage = (id: number, cursor: string | undefined): Promise<unknown> => {
-    if (exited !== undefined) return Promise.reject(new ToolTargetError(`${label} ${exited}`));
-    const answer = new Promise<unknown>((resolveAnswer, reject) => {
-      const timer = setTimeout(() => reject(new ToolTargetError(`${label} did not answer tools/list within ${timeoutMs} ms`)), timeoutMs);
-      waiting.set(id, (message) => { clearTimeout(timer); waiting.delete(id); resolveAnswer(message); });
-    });
-    child.stdin.write(`${JSON.stringify(listRequest(id, cursor))}\n`);
-    return Promise.race([answer, exitPromise]);
-  };
-  try {
-    const tools = await listAllPages(fetchPage, label, options.maxPages ?? 100);
-    return { tools, source: { kind: 'stdio', label, command } };
-  } finally {
-    child.stdin.end();
-    if (child.exitCode === null && child.signalCode === null) {
-      // Closing stdin asks the server to exit (R-94); a server that lingers is stopped.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
-      child.once('exit', () => clearTimeout(timer));
-      child.kill('SIGTERM');
-    }
-  }
+  // A server that lingers after stdin closes is terminated after 1 s.
+  const tools = await listThroughClient({ command, shell: true, stderr: 'capture', exitGraceMs: 1000, label }, label, options);
+  return { tools, source: { kind: 'stdio', label, command } };
 }
 
 /**

@@ -38,11 +38,13 @@ export class McpClientError extends Error {
   readonly errors: readonly SchemaError[];
   /** The method of the request that failed. */
   readonly method: string | undefined;
+  /** The server's own `error.message` (kind `rpc`), without the client's framing. */
+  readonly serverMessage: string | undefined;
 
   constructor(
     kind: ClientErrorKind,
     message: string,
-    options: { code?: number; data?: unknown; httpStatus?: number; errors?: readonly SchemaError[]; method?: string; cause?: unknown } = {},
+    options: { code?: number; data?: unknown; httpStatus?: number; errors?: readonly SchemaError[]; method?: string; serverMessage?: string; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'McpClientError';
@@ -52,5 +54,6 @@ export class McpClientError extends Error {
     this.httpStatus = options.httpStatus;
     this.errors = options.errors ?? [];
     this.method = options.method;
+    this.serverMessage = options.serverMessage;
   }
 }

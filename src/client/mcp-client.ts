@@ -36,8 +36,8 @@ export interface ClientWarning {
 
 /** Options of {@link connect}. */
 export interface ClientOptions {
-  /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `toolwright-client`). */
-  clientInfo?: Implementation;
+  /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` (default `toolwright-client`); `false` sends none (it is optional). */
+  clientInfo?: Implementation | false;
   /** Declared on every request; declare `elicitation`/`sampling`/`roots` to receive those input requests (default `{}`). */
   capabilities?: ClientCapabilities;
   /** Per-request timeout in ms (default 60,000); on expiry the request is cancelled. */
@@ -211,7 +211,9 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
   let listing: Promise<ToolListing> | undefined;
 
   function baseMeta(extra?: JsonObject): JsonObject {
-    return { ...extra, [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: capabilities, [META.clientInfo]: clientInfo };
+    const meta: JsonObject = { ...extra, [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: capabilities };
+    if (clientInfo !== false) meta[META.clientInfo] = clientInfo;
+    return meta;
   }
 
   /** One request/response exchange; JSON-RPC errors become McpClientError kind `rpc`. */
@@ -251,6 +253,7 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
         method,
         code: err.code,
         data: err.data,
+        serverMessage: err.message,
         ...(httpStatus !== undefined ? { httpStatus } : {}),
       });
     }
@@ -338,7 +341,7 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
       // Only an absent nextCursor ends the list; "" is a real cursor (C-09).
       if (next === undefined || next === null) break;
       if (typeof next !== 'string') throw new McpClientError('protocol', `tools/list: nextCursor must be a string, got ${describeShape(next)}`, { method: 'tools/list' });
-      if (seen.has(next)) throw new McpClientError('protocol', `tools/list: cursor ${JSON.stringify(next)} came back twice; stopping`, { method: 'tools/list' });
+      if (seen.has(next)) throw new McpClientError('protocol', `tools/list: the server returned cursor ${JSON.stringify(next)} twice; stopping`, { method: 'tools/list' });
       seen.add(next);
       cursor = next;
     }

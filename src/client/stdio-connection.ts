@@ -20,6 +20,8 @@ export interface StdioTarget {
    * last 64 KiB readable as `client.stderr` and quotes it in exit errors, `ignore` drops it.
    */
   stderr?: 'inherit' | 'capture' | 'ignore';
+  /** How the server is named in error messages (default: `stdio server "<command line>"`). */
+  label?: string;
   /** How long `close()` waits for the child to exit after stdin closes before SIGTERM (default 2000 ms). */
   exitGraceMs?: number;
 }
@@ -42,6 +44,7 @@ interface Pending {
   reject: (error: unknown) => void;
   options: SendOptions;
   progressToken: unknown;
+  method: string;
 }
 
 /**
@@ -67,14 +70,15 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let failure: McpClientError | undefined;
   let closing = false;
-  const label = `stdio server ${JSON.stringify([target.command, ...(target.args ?? [])].join(' '))}`;
+  const label = target.label ?? `stdio server ${JSON.stringify([target.command, ...(target.args ?? [])].join(' '))}`;
 
   const stderrTail = (): string => (stderr.trim() === '' ? '' : `; stderr: ${stderr.trim().slice(-500)}`);
-  const failAll = (error: McpClientError): void => {
+  /** Fails every pending request; `make` may tailor the error to the request's method. */
+  const failAll = (error: McpClientError, make?: (method: string) => McpClientError): void => {
     failure ??= error;
     for (const [id, entry] of pending) {
       pending.delete(id);
-      entry.reject(error);
+      entry.reject(make === undefined ? error : make(entry.method));
     }
   };
 
@@ -85,10 +89,15 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     });
   }
   child.on('error', (error) => failAll(new McpClientError('transport', `${label} could not start: ${error.message}`, { cause: error })));
-  child.on('exit', (code, signal) => {
+  // 'close' comes after the pipes are drained, so the message can quote all of stderr.
+  child.on('close', (code, signal) => {
     exit = { code, signal };
-    // Give the stderr pipe a moment to drain so the message can quote it.
-    setImmediate(() => failAll(new McpClientError(closing ? 'closed' : 'transport', closing ? 'the client was closed' : `${label} exited (${signal ?? `code ${code}`})${stderrTail()}`, { data: { code, signal } })));
+    if (closing) return failAll(new McpClientError('closed', 'the client was closed'));
+    const how = signal ?? `code ${code}`;
+    failAll(
+      new McpClientError('transport', `${label} exited (${how})${stderrTail()}`, { data: { code, signal } }),
+      (method) => new McpClientError('transport', `${label} exited (${how}) before answering ${method}${stderrTail()}`, { method, data: { code, signal } }),
+    );
   });
   stdin.on('error', () => {
     // EPIPE after the child died; the exit handler reports it.
@@ -175,6 +184,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
         },
         options,
         progressToken: meta?.progressToken,
+        method: request.method,
       });
       write(request);
     });
@@ -185,7 +195,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     closing = true;
     failAll(new McpClientError('closed', 'the client was closed'));
     if (exit !== undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
     // Closing stdin asks the server to exit (R-94); one that lingers is terminated, then killed.
     stdin.end();
     const grace = target.exitGraceMs ?? 2000;

@@ -287,7 +287,7 @@ describe('pagination and caching', () => {
 
   it('a cursor seen twice and a non-string cursor are protocol errors, never loops', async () => {
     pagedServer({ first: list([tool('a')], { nextCursor: 'x' }), x: list([tool('b')], { nextCursor: 'x' }) });
-    await rejectsWith(client().listTools(), { kind: 'protocol', message: 'tools/list: cursor "x" came back twice; stopping' });
+    await rejectsWith(client().listTools(), { kind: 'protocol', message: 'tools/list: the server returned cursor "x" twice; stopping' });
     pagedServer({ first: list([tool('a')], { nextCursor: 7 }) });
     await rejectsWith(client().listTools(), { kind: 'protocol', message: 'tools/list: nextCursor must be a string, got number' });
   });

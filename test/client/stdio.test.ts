@@ -95,7 +95,7 @@ describe('stdio error paths (scripted child processes)', () => {
     const c = open(scripted('die'));
     await rejectsWith(c.callTool('float_header', { n: 1 }), {
       kind: 'transport',
-      message: `stdio server ${JSON.stringify(`${process.execPath} test/client/scripted-stdio-server.mjs die`)} exited (code 3); stderr: fatal: motor controller lost`,
+      message: `stdio server ${JSON.stringify(`${process.execPath} test/client/scripted-stdio-server.mjs die`)} exited (code 3) before answering tools/call; stderr: fatal: motor controller lost`,
     });
     await rejectsWith(c.discover(), { kind: 'transport' });
   });
