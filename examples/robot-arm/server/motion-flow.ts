@@ -38,6 +38,9 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   }
   if (verdict.kind === 'refuse') return { result: refusalResult(record.trail.refuse(verdict.refusal)) };
   record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+  // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
+  // is unknown (a motion_start without its tool_call), never nothing.
+  deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
   const run = deps.controller.runMotion(plan, {
     signal: ctx.signal,
     onProgress: (fraction) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, `motion ${Math.round(fraction * 100)}%`),

@@ -101,13 +101,19 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       await call(103, 'move_arm_to_pose', { target_position: { x_mm: 0, y_mm: 0, z_mm: 300 } });
       await call(104, 'move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, confirmed: true });
       await call(105, 'read_ft_sensor', { filter: 'raw' });
-      // A motion still running when the process dies is not answered; it must not hide the others.
+      // A motion still running when the process dies is not answered; it must show up as started with an
+      // unknown outcome, and it must not hide the calls answered meanwhile.
       void fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 106, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
       }).catch(() => undefined);
-      await call(107, 'stop_arm', {});
+      const started = Date.now() + 30_000;
+      while (!readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 106)) {
+        assert.ok(Date.now() < started, 'motion 106 never started');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await call(107, 'get_device_status', {});
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
@@ -124,6 +130,10 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       const envelope = log.records.find((r) => r.request_id === 103)!;
       assert.ok((envelope.stages as Array<{ stage: string; outcome: string }>).some((s) => s.stage === 'workspace_envelope' && s.outcome === 'refused'), JSON.stringify(envelope));
       assert.ok(!log.records.some((r) => r.type === 'server_stop'), 'the process really died without a clean shutdown');
+      assert.ok(log.records.some((r) => r.type === 'motion_start' && r.request_id === 106));
+      assert.ok(!log.records.some((r) => r.type === 'tool_call' && r.request_id === 106), 'the interrupted motion has no outcome record: its outcome is unknown');
+      const status = log.records.find((r) => r.request_id === 107 && r.type === 'tool_call')!;
+      assert.equal(status.outcome, 'ok');
     } finally {
       clearTimeout(killer);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
