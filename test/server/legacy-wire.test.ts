@@ -167,7 +167,7 @@ describe('input requests on the legacy wire', () => {
   });
 
   it('modern requests on the same endpoint are unaffected, even with a stray Mcp-Session-Id', async () => {
-    for (const extra of [{}, { 'mcp-session-id': 'stale' }]) {
+    for (const extra of [{}, { 'mcp-session-id': 'stale' }] as Record<string, string>[]) {
       const res = await postRaw(
         { jsonrpc: '2.0', id: 30, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
         { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...extra },
