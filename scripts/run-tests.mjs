@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples'];
+const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples', 'bench/test'];
 const files = [];
 function collect(path) {
   const info = statSync(path, { throwIfNoEntry: false });
