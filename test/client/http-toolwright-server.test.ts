@@ -43,6 +43,7 @@ describe('client over HTTP against the Toolwright server', () => {
     assert.equal(info.ttlMs, 30_000);
     assert.equal(info.cacheScope, 'public');
     assert.equal(info.fromCache, false);
+    assert.equal((await clients.at(-1)!.discover()).fromCache, true);
   });
 
   it('lists every page (13 tools, page size 5) and serves the list from the cache within ttlMs', async () => {

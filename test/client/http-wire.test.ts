@@ -292,6 +292,18 @@ describe('pagination and caching', () => {
     await rejectsWith(client().listTools(), { kind: 'protocol', message: 'tools/list: nextCursor must be a string, got number' });
   });
 
+  it('concurrent listTools share one request; invalidateCache forces the next one to ask again', async () => {
+    pagedServer({ first: list([tool('a')]) });
+    const c = client();
+    const [one, two] = await Promise.all([c.listTools(), c.listTools()]);
+    assert.deepEqual([one.tools.length, two.tools.length], [1, 1]);
+    assert.equal(server.requests.length, 1);
+    assert.equal((await c.listTools()).fromCache, true);
+    c.invalidateCache();
+    assert.equal((await c.listTools()).fromCache, false);
+    assert.equal(server.requests.length, 2);
+  });
+
   it('ttlMs 0, negative or absent is never cached', async () => {
     for (const ttl of [{ ttlMs: 0 }, { ttlMs: -5 }, { ttlMs: undefined }]) {
       server.requests.length = 0;
