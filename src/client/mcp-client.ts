@@ -208,6 +208,7 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
   const maxRounds = options.maxInputRounds ?? 10;
   let nextId = 1;
   let known = new Map<string, KnownTool>();
+  let knownSource: ToolListing | undefined;
   let listing: Promise<ToolListing> | undefined;
 
   function baseMeta(extra?: JsonObject): JsonObject {
@@ -377,14 +378,29 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
       tools.push(descriptor);
       next.set(descriptor.name, { descriptor, annotations: connection.kind === 'http' ? scan.annotations : [] });
     }
+    const result: ToolListing = { tools, excluded, raw, ttlMs, cacheScope, pages, fromCache: false };
     known = next;
-    return { tools, excluded, raw, ttlMs, cacheScope, pages, fromCache: false };
+    knownSource = result;
+    return result;
+  }
+
+  /** Rebuilds the per-tool index from a listing another client put into a shared cache. */
+  function adopt(result: ToolListing): void {
+    if (knownSource === result) return;
+    const next = new Map<string, KnownTool>();
+    for (const tool of result.excluded) if (tool.name !== undefined && tool.problems.length > 0) next.set(tool.name, { descriptor: tool.raw as ToolDescriptor, annotations: [], excluded: tool });
+    for (const descriptor of result.tools) next.set(descriptor.name, { descriptor, annotations: connection.kind === 'http' ? scanHeaderAnnotations(descriptor.inputSchema).annotations : [] });
+    known = next;
+    knownSource = result;
   }
 
   async function listTools(opts: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ToolListing> {
     if (opts.refresh !== true) {
       const hit = readCached<ToolListing>('tools/list');
-      if (hit !== undefined) return { ...hit.value, fromCache: true };
+      if (hit !== undefined) {
+        adopt(hit.value);
+        return { ...hit.value, fromCache: true };
+      }
       // Concurrent callers share one listing in flight.
       if (listing !== undefined) return listing;
     }
@@ -401,8 +417,7 @@ export function connect(target: ConnectTarget, options: ClientOptions = {}): Mcp
   }
 
   async function knownTool(name: string, refresh: boolean, signal: AbortSignal | undefined): Promise<KnownTool | undefined> {
-    const hit = refresh ? undefined : readCached<ToolListing>('tools/list');
-    if (hit === undefined || !known.has(name)) await listTools({ refresh: refresh || hit === undefined, ...(signal !== undefined ? { signal } : {}) });
+    await listTools({ refresh, ...(signal !== undefined ? { signal } : {}) });
     return known.get(name);
   }
 

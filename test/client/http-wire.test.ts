@@ -87,6 +87,15 @@ describe('request shape', () => {
     assert.equal(listed?.headers['mcp-name'], undefined);
   });
 
+  it('a client whose tool list came from a shared cache still mirrors the headers', async () => {
+    serve([REGION_TOOL]);
+    const cache = createListCache();
+    await client({ cache }).listTools();
+    await client({ cache }).callTool('route', { region: 'eu' });
+    assert.deepEqual(server.requests.map((r) => r.body.method), ['tools/list', 'tools/call']);
+    assert.equal(calls()[0]?.headers['mcp-param-region'], 'eu');
+  });
+
   it('encodes a tool name outside the header-safe set in Mcp-Name with the sentinel', async () => {
     serve([{ name: 'météo', inputSchema: { type: 'object' } }]);
     await client().callTool('météo', {});
