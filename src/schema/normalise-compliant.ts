@@ -7,7 +7,7 @@ const KEYWORD_OF_CODE: Record<string, string> = {
   'additional-items-error': 'additionalItems', 'additional-properties-error': 'additionalProperties',
   'no-additional-properties-error': 'additionalProperties', 'all-of-error': 'allOf', 'any-of-error': 'anyOf',
   'const-error': 'const', 'contains-any-error': 'contains', 'contains-array-error': 'contains', 'contains-error': 'contains',
-  'contains-min-error': 'minContains', 'contains-max-error': 'maxContains', 'enum-error': 'enum',
+  'contains-min-error': 'contains', 'contains-max-error': 'contains', 'enum-error': 'enum',
   'exclusive-maximum-error': 'exclusiveMaximum', 'exclusive-minimum-error': 'exclusiveMinimum',
   'forbidden-property-error': 'properties', 'invalid-property-name-error': 'propertyNames', 'maximum-error': 'maximum',
   'max-items-error': 'maxItems', 'max-length-error': 'maxLength', 'max-properties-error': 'maxProperties',
@@ -22,6 +22,19 @@ const KEYWORD_OF_CODE: Record<string, string> = {
 function instancePathOf(pointer: unknown): string {
   const text = typeof pointer === 'string' ? pointer : '#';
   return text.startsWith('#') ? text.slice(1) : text;
+}
+
+/** Which present property made `missing` required, from dependentRequired or array-form dependencies. */
+function triggerOf(schema: unknown, value: unknown, missing: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null || typeof value !== 'object' || value === null) return undefined;
+  for (const keyword of ['dependentRequired', 'dependencies']) {
+    const map = (schema as Record<string, unknown>)[keyword];
+    if (typeof map !== 'object' || map === null) continue;
+    for (const [property, names] of Object.entries(map)) {
+      if (Array.isArray(names) && names.includes(missing) && Object.prototype.hasOwnProperty.call(value, property)) return property;
+    }
+  }
+  return undefined;
 }
 
 function problemOf(code: string, data: Record<string, unknown>): string {
@@ -56,9 +69,17 @@ function problemOf(code: string, data: Record<string, unknown>): string {
     case 'invalid-data-error': return `no value is allowed here, got ${describeValue(value)}`;
     case 'unevaluated-property-error': return `unexpected property (not covered by any subschema)`;
     case 'unevaluated-items-error': return `unexpected array item (not covered by any subschema)`;
-    case 'missing-dependency-error': return `missing property ${JSON.stringify(data.missingProperty)} (required when a dependent property is present)`;
-    case 'contains-error': case 'contains-any-error': case 'contains-min-error': return `array does not contain enough items matching "contains"`;
-    case 'contains-max-error': return `array contains too many items matching "contains"`;
+    case 'missing-dependency-error': {
+      const trigger = typeof data.property === 'string' ? data.property : triggerOf(data.schema, value, data.missingProperty);
+      return `missing property ${JSON.stringify(data.missingProperty)} (required when ${trigger === undefined ? 'a dependent property' : JSON.stringify(trigger)} is present)`;
+    }
+    case 'contains-error': case 'contains-any-error': case 'contains-min-error': case 'contains-max-error': {
+      const schema = (typeof data.schema === 'object' && data.schema !== null ? data.schema : {}) as Record<string, unknown>;
+      const min = typeof schema.minContains === 'number' ? schema.minContains : undefined;
+      return typeof schema.maxContains !== 'number'
+        ? `expected at least ${plural(min ?? 1, 'item')} matching "contains", got ${describeValue(value)}`
+        : `expected ${min === undefined ? '' : `at least ${String(min)} and `}at most ${plural(schema.maxContains, 'item')} matching "contains", got ${describeValue(value)}`;
+    }
     case 'ref-error': return `could not resolve $ref ${JSON.stringify(data.ref)}`;
     default:
       if (code.startsWith('format-')) return `expected a valid ${code.slice(7, -6)}, got ${describeValue(value)}`;
@@ -75,7 +96,9 @@ export function normaliseCompliantErrors(errors: readonly JsonError[], root: obj
     const data = (error.data ?? {}) as Record<string, unknown>;
     let instancePath = instancePathOf(data.pointer);
     const code = String(error.code);
-    const keyword = KEYWORD_OF_CODE[code] ?? (code.startsWith('format-') ? 'format' : code.replace(/-error$/, ''));
+    let keyword = KEYWORD_OF_CODE[code] ?? (code.startsWith('format-') ? 'format' : code.replace(/-error$/, ''));
+    if (keyword === 'dependentRequired' && typeof data.schema === 'object' && data.schema !== null
+      && (data.schema as Record<string, unknown>).dependentRequired === undefined && (data.schema as Record<string, unknown>).dependencies !== undefined) keyword = 'dependencies';
     if (keyword === 'uniqueItems') instancePath = instancePath.slice(0, instancePath.lastIndexOf('/'));
     if ((keyword === 'additionalProperties' || keyword === 'properties') && typeof (data.property ?? data.key) === 'string' && instancePath.endsWith(`/${String(data.property ?? data.key)}`)) {
       instancePath = instancePath.slice(0, instancePath.lastIndexOf('/'));

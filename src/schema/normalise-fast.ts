@@ -27,9 +27,10 @@ function problemOf(e: ErrorObject): string {
     case 'uniqueItems': return `expected unique items, items ${String(p.j)} and ${String(p.i)} are equal`;
     case 'dependentRequired': case 'dependencies':
       return `missing property ${JSON.stringify(p.missingProperty)} (required when ${JSON.stringify(p.property)} is present)`;
-    case 'contains': case 'minContains':
-      return `expected at least ${String(p.minContains ?? 1)} item(s) matching "contains", got ${got}`;
-    case 'maxContains': return `expected at most ${String(p.maxContains)} item(s) matching "contains", got ${got}`;
+    case 'contains': case 'minContains': case 'maxContains':
+      return p.maxContains === undefined
+        ? `expected at least ${plural(p.minContains ?? 1, 'item')} matching "contains", got ${got}`
+        : `expected ${p.minContains === undefined ? '' : `at least ${String(p.minContains)} and `}at most ${plural(p.maxContains, 'item')} matching "contains", got ${got}`;
     case 'false schema': return `no value is allowed here, got ${got}`;
     case 'not': return `must not match the "not" schema, got ${got}`;
     case 'propertyNames': return `invalid property name ${JSON.stringify(p.propertyName)}`;

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { _ } from 'ajv';
 import type { CodeKeywordDefinition, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import { isMultipleOf } from '../multiple-of.js';
+import { containsKeyword } from './ajv-contains.js';
 import { loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
@@ -45,8 +46,14 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
       addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
     };
     ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    // Ajv2019/2020 force evaluated-property tracking on for unevaluated*; those schemas never come
+    // here, and the tracking code has a bug (anyOf + always-valid patternProperties + nested anyOf
+    // throws "Cannot set properties of undefined" under allErrors), so it is switched off.
+    (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
     ajv.removeKeyword('multipleOf');
     ajv.addKeyword(multipleOf);
+    ajv.removeKeyword('contains');
+    ajv.addKeyword(containsKeyword);
     if (formatAssertion) (loadAjvFormats() as (ajv: AjvInstance) => void)(ajv);
     instances.set(key, ajv);
   }
