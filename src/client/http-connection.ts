@@ -12,6 +12,8 @@ export interface HttpTarget {
   headers?: Record<string, string>;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
+  /** Largest JSON body or single SSE event accepted, in bytes (default 16 MiB); more is a protocol error. */
+  maxMessageBytes?: number;
 }
 
 const BODY_EXCERPT = 300;
@@ -43,6 +45,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpClientError('usage', `unsupported URL scheme ${url.protocol} (use http: or https:)`);
   const doFetch = target.fetch ?? fetch;
+  const maxBytes = target.maxMessageBytes ?? 16 * 1024 * 1024;
   const fixedHeaders = { ...(target.headers ?? {}) };
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
   const authContext = authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
@@ -80,8 +83,9 @@ export function createHttpConnection(target: HttpTarget): Connection {
       }
       let text: string;
       try {
-        text = await response.text();
+        text = await readBounded(response, request.method, status);
       } catch (error) {
+        if (error instanceof McpClientError) throw error;
         if (controller.signal.aborted) aborted();
         throw new McpClientError('transport', `${request.method}: the response body broke off: ${networkReason(error)}`, { method: request.method, httpStatus: status, cause: error });
       }
@@ -102,6 +106,25 @@ export function createHttpConnection(target: HttpTarget): Connection {
       options.signal.removeEventListener('abort', onAbort);
       inFlight.delete(controller);
     }
+  }
+
+  async function readBounded(response: Response, method: string, status: number): Promise<string> {
+    if (response.body === null) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        size += chunk.value.byteLength;
+        if (size > maxBytes) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
+        chunks.push(chunk.value);
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   async function readStream(
@@ -127,7 +150,9 @@ export function createHttpConnection(target: HttpTarget): Connection {
         if (chunk.done) {
           throw new McpClientError('transport', `${request.method}: the event stream ended before the response (re-issue the request with a new id)`, { method: request.method, httpStatus: status });
         }
-        for (const data of sse.push(decoder.decode(chunk.value, { stream: true }))) {
+        const events = sse.push(decoder.decode(chunk.value, { stream: true }));
+        if (sse.pendingLength > maxBytes) throw new McpClientError('protocol', `${request.method}: an event on the stream exceeds ${maxBytes} bytes`, { method: request.method, httpStatus: status });
+        for (const data of events) {
           let message: unknown;
           try {
             message = JSON.parse(data);

@@ -8,6 +8,13 @@ export class SseReader {
   #data: string[] = [];
   #hasData = false;
 
+  /** Characters held for the event still incomplete (to bound memory against a runaway event). */
+  get pendingLength(): number {
+    let length = this.#buffer.length;
+    for (const line of this.#data) length += line.length;
+    return length;
+  }
+
   /** Feeds decoded text; returns the data of every event completed by it. */
   push(text: string): string[] {
     this.#buffer += text;

@@ -20,6 +20,8 @@ export interface StdioTarget {
    * last 64 KiB readable as `client.stderr` and quotes it in exit errors, `ignore` drops it.
    */
   stderr?: 'inherit' | 'capture' | 'ignore';
+  /** Longest stdout line accepted, in bytes (default 16 MiB); a longer one fails every pending request. */
+  maxMessageBytes?: number;
   /** How the server is named in error messages (default: `stdio server "<command line>"`). */
   label?: string;
   /** How long `close()` waits for the child to exit after stdin closes before SIGTERM (default 2000 ms). */
@@ -104,9 +106,17 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
   });
 
   let buffer = '';
+  // Measured in UTF-16 units of the decoded text: close enough to bytes for a memory bound.
+  const maxChars = target.maxMessageBytes ?? 16 * 1024 * 1024;
   stdout.setEncoding('utf8');
   stdout.on('data', (chunk: string) => {
     buffer += chunk;
+    if (buffer.length > maxChars && buffer.indexOf('\n') < 0) {
+      buffer = '';
+      failAll(new McpClientError('protocol', `${label} wrote a line longer than ${maxChars} characters; stopping`));
+      child.kill('SIGTERM');
+      return;
+    }
     let newline: number;
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline).replace(/\r$/, '');

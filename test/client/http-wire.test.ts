@@ -219,6 +219,20 @@ describe('HTTP and protocol failures', () => {
   });
 });
 
+describe('size limits', () => {
+  it('a JSON body or an SSE event over maxMessageBytes is a protocol error', async () => {
+    const small = connect({ url: server.url, maxMessageBytes: 1000 }, { onWarning: () => {} });
+    clients.push(small);
+    server.script = (req, res) => replyResult(res, req, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public', instructions: 'x'.repeat(2000) });
+    await rejectsWith(small.discover(), { kind: 'protocol', message: 'server/discover: the response body exceeds 1000 bytes' });
+    server.script = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${'x'.repeat(2000)}`);
+    };
+    await rejectsWith(small.discover(), { kind: 'protocol', message: 'server/discover: an event on the stream exceeds 1000 bytes' });
+  });
+});
+
 describe('SSE responses', () => {
   it('reads notifications then the response, across chunk boundaries and CRLF line ends', async () => {
     server.script = (req, res) => {

@@ -2,7 +2,8 @@
 //   header-tools: lists a tool with an x-mcp-header that HTTP clients must exclude, answers calls;
 //   noisy: writes a non-JSON line and a server-to-client request before each answer;
 //   die: exits with code 3 (writing to stderr) when it receives tools/call;
-//   silent: never answers.
+//   silent: never answers;
+//   long: answers with one line of 100,000 characters.
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2];
@@ -16,6 +17,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return;
   }
   if (mode === 'silent') return;
+  if (mode === 'long') return process.stdout.write(`${'x'.repeat(100_000)}\n`);
   if (mode === 'noisy') {
     process.stdout.write('this is not json\n');
     write({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list', params: {} });

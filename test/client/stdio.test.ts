@@ -116,6 +116,16 @@ describe('stdio error paths (scripted child processes)', () => {
     assert.match(c.stdio?.stderr ?? '', /^cancelled 1$/m);
   });
 
+  it('a stdout line over maxMessageBytes fails the request and stops the child', async () => {
+    const c = open({ ...scripted('long'), maxMessageBytes: 10_000 });
+    await rejectsWith(c.discover(), {
+      kind: 'protocol',
+      message: `stdio server ${JSON.stringify(`${process.execPath} test/client/scripted-stdio-server.mjs long`)} wrote a line longer than 10000 characters; stopping`,
+    });
+    await waitFor(() => c.stdio?.exit !== undefined);
+    assert.equal(c.stdio?.exit?.signal, 'SIGTERM');
+  });
+
   it('refuses an empty command', () => {
     assert.throws(() => connect({ command: ' ' }), { name: 'McpClientError', message: 'stdio target needs a command' });
   });
