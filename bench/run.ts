@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   const durationSec = options.duration ?? (quick ? 1 : 3);
   const settings = {
     rounds, durationSec, warmupSec: quick ? 0.5 : 2, concurrencies: [1, 32, 64], catalogConcurrencies: quick ? [32] : [1, 32, 64],
-    listTools: 1000, stdioCalls: quick ? 2000 : 20000, stdioWarmupCalls: quick ? 200 : 2000, coldStartRepetitions: quick ? 3 : 10,
+    listTools: 1000, stdioCalls: quick ? 2000 : 20000, stdioBlockCalls: quick ? 200 : 1000, stdioWarmupCalls: quick ? 200 : 2000, coldStartRepetitions: quick ? 3 : 10,
   };
   const servers = SERVERS;
   const report: Omit<BenchReport, 'targets'> & { -readonly [K in keyof BenchReport]?: BenchReport[K] } = {
@@ -142,8 +142,8 @@ async function main(): Promise<void> {
     report.toolsList = await runHttpSuite(servers, { name: 'list', workload: 'tools/list', catalogSize: settings.listTools, concurrencies: [1], rounds: Math.min(rounds, 3), durationSec: Math.min(durationSec, 2), warmupSec: settings.warmupSec, log, listWalks: quick ? 5 : 30 });
   }
   if (options.only.has('stdio')) {
-    log(`stdio, ${settings.stdioCalls} sequential calls:`);
-    report.stdio = await runStdioSuite(servers, { calls: settings.stdioCalls, warmupCalls: settings.stdioWarmupCalls, rounds: quick ? 1 : 3, log });
+    log(`stdio, ${settings.stdioCalls} sequential calls per server per round, servers taking turns every ${settings.stdioBlockCalls}:`);
+    report.stdio = await runStdioSuite(servers, { calls: settings.stdioCalls, blockCalls: settings.stdioBlockCalls, warmupCalls: settings.stdioWarmupCalls, rounds: quick ? 1 : 3, log });
   }
   if (options.only.has('cold')) {
     log('cold start:');

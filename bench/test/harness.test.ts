@@ -85,17 +85,19 @@ test('tools/list suite walks every page and records bytes', async () => {
 });
 
 test('stdio suite: sequential checked round trips against the bare stdio server', async () => {
-  const result = await runStdioSuite([bare], { calls: 50, warmupCalls: 10, rounds: 2, log: silent });
+  const result = await runStdioSuite([bare], { calls: 50, blockCalls: 20, warmupCalls: 10, rounds: 2, log: silent });
   const outcome = result.servers[0]!;
   assert.equal(outcome.error, undefined);
   assert.equal(outcome.roundTripsPerSec.length, 2);
+  // 50 calls in blocks of 20: 20 + 20 + 10, per round.
+  assert.equal(outcome.blockRates.length, 6);
   assert.equal(outcome.cpuUsPerCall.length, 2);
   assert.ok((outcome.median ?? 0) > 0);
 });
 
 test('stdio suite: a server that dies is reported, not hung on', async () => {
   const dead: ServerUnderTest = { ...bare, stdioScript: source('./fixtures/exits-at-once.ts') };
-  const result = await runStdioSuite([dead], { calls: 5, warmupCalls: 1, rounds: 1, log: silent });
+  const result = await runStdioSuite([dead], { calls: 5, blockCalls: 5, warmupCalls: 1, rounds: 1, log: silent });
   assert.match(result.servers[0]!.error ?? '', /exited \(code 3/);
   assert.deepEqual(result.servers[0]!.roundTripsPerSec, []);
 });
