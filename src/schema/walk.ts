@@ -43,12 +43,16 @@ interface Pending { visit: SchemaVisit; dialect: Dialect }
 /**
  * Visit every subschema of `root` in pre-order (children in a fixed keyword order, map entries in
  * document order). Returning 'skip' from `visit`
- * stops descent below that node. Knows which keywords hold subschemas in each dialect, switches
+ * stops descent below that node. Knows which keywords hold subschemas in each dialect (default:
+ * the root's `$schema`, else 2020-12), switches
  * dialect at an embedded resource that declares its own supported `$schema`, and never follows
  * `$ref`. Iterative, so any depth is safe.
  */
 export function walkSchema(root: object | boolean, visit: (node: SchemaVisit) => void | 'skip', options?: { dialect?: Dialect }): void {
-  const stack: Pending[] = [{ visit: { schema: root, pointer: '', keyword: undefined, depth: 0, parent: undefined }, dialect: options?.dialect ?? '2020-12' }];
+  // Without an explicit dialect, the root's own supported `$schema` decides (else 2020-12).
+  const declared = typeof root === 'object' && root !== null && typeof (root as { $schema?: unknown }).$schema === 'string'
+    ? dialectOfUri((root as { $schema: string }).$schema) : undefined;
+  const stack: Pending[] = [{ visit: { schema: root, pointer: '', keyword: undefined, depth: 0, parent: undefined }, dialect: options?.dialect ?? declared ?? '2020-12' }];
   while (stack.length > 0) {
     const { visit: node, dialect: inherited } = stack.pop()!;
     if (visit(node) === 'skip' || typeof node.schema === 'boolean') continue;

@@ -62,3 +62,9 @@ test('is iterative: a 100,000-level schema walks without a stack overflow', () =
   walkSchema(schema, (v) => { deepest = Math.max(deepest, v.depth); });
   assert.equal(deepest, 100_000);
 });
+
+test("without a dialect option, the root's $schema picks the dialect", () => {
+  const d7 = { $schema: 'http://json-schema.org/draft-07/schema#', items: [{}], additionalItems: {} };
+  assert.deepEqual(pointers(d7), ['', '/items/0', '/additionalItems']);
+  assert.deepEqual(pointers(d7, { dialect: '2020-12' }), ['', '/items/0']);
+});
