@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, fromJsonSchema, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { connect, McpClientError } from '../../src/client/index.js';
 import type { McpClient, ProgressUpdate } from '../../src/client/index.js';
@@ -34,6 +34,14 @@ function sdkServer(): McpServer {
       requestState: 'round-1',
     });
   });
+  server.registerTool('route', {
+    description: 'Echoes a region mirrored into Mcp-Param-Region.',
+    inputSchema: fromJsonSchema<{ region: string; priority?: number }>({
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' } },
+      required: ['region'],
+    }),
+  }, async ({ region, priority }) => ({ content: [{ type: 'text', text: `${region}/${String(priority)}` }] }));
   server.registerTool('fails', { description: 'Always fails.', inputSchema: z.object({}) }, async () => {
     throw new Error('upstream down');
   });
@@ -90,7 +98,7 @@ describe('client over HTTP against the official SDK v2 server', () => {
     assert.ok(info.supportedVersions.includes('2026-07-28'));
     assert.equal(info.serverInfo?.name, 'sdk-fixture');
     const listing = await c.listTools();
-    assert.deepEqual(listing.tools.map((t) => t.name), ['add', 'count', 'confirm', 'fails']);
+    assert.deepEqual(listing.tools.map((t) => t.name), ['add', 'count', 'confirm', 'route', 'fails']);
     assert.deepEqual(listing.excluded, []);
   });
 
@@ -98,6 +106,21 @@ describe('client over HTTP against the official SDK v2 server', () => {
     const result = await client().callTool('add', { a: 2, b: 40 });
     assert.deepEqual(result.structuredContent, { sum: 42 });
     assert.deepEqual(result.content, [{ type: 'text', text: '42' }]);
+  });
+
+  it('mirrors x-mcp-header arguments so the SDK\'s Mcp-Param-* validation accepts them (sentinel included)', async () => {
+    const c = client();
+    assert.deepEqual((await c.callTool('route', { region: 'Zürich', priority: 3 })).content, [{ type: 'text', text: 'Zürich/3' }]);
+    assert.deepEqual((await c.callTool('route', { region: 'eu-west' })).content, [{ type: 'text', text: 'eu-west/undefined' }]);
+    // The same call without the header is refused by the SDK, so the check above is real.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const bare = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'route' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'route', arguments: { region: 'eu' }, _meta: meta } }),
+    });
+    assert.equal(bare.status, 400);
+    assert.equal(((await bare.json()) as { error: { code: number } }).error.code, -32020);
   });
 
   it('receives progress notifications', async () => {
