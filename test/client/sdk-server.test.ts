@@ -12,6 +12,14 @@ import { z } from 'zod';
 import { connect, McpClientError } from '../../src/client/index.js';
 import type { McpClient, ProgressUpdate } from '../../src/client/index.js';
 
+// Declared apart from the call: the SDK's JSON Schema type has no x-mcp-header member, and a literal
+// argument would fail the excess-property check.
+const ROUTE_SCHEMA: Parameters<typeof fromJsonSchema>[0] = JSON.parse(JSON.stringify({
+  type: 'object',
+  properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' } },
+  required: ['region'],
+})) as Parameters<typeof fromJsonSchema>[0];
+
 function sdkServer(): McpServer {
   const server = new McpServer({ name: 'sdk-fixture', version: '2.4.0' }, { capabilities: { tools: {} } });
   server.registerTool('add', {
@@ -36,11 +44,7 @@ function sdkServer(): McpServer {
   });
   server.registerTool('route', {
     description: 'Echoes a region mirrored into Mcp-Param-Region.',
-    inputSchema: fromJsonSchema<{ region: string; priority?: number }>({
-      type: 'object',
-      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' } },
-      required: ['region'],
-    }),
+    inputSchema: fromJsonSchema<{ region: string; priority?: number }>(ROUTE_SCHEMA),
   }, async ({ region, priority }) => ({ content: [{ type: 'text', text: `${region}/${String(priority)}` }] }));
   server.registerTool('fails', { description: 'Always fails.', inputSchema: z.object({}) }, async () => {
     throw new Error('upstream down');
