@@ -12,13 +12,12 @@ import { z } from 'zod';
 import { connect, McpClientError } from '../../src/client/index.js';
 import type { McpClient, ProgressUpdate } from '../../src/client/index.js';
 
-// Declared apart from the call: the SDK's JSON Schema type has no x-mcp-header member, and a literal
-// argument would fail the excess-property check.
-const ROUTE_SCHEMA: Parameters<typeof fromJsonSchema>[0] = JSON.parse(JSON.stringify({
+// Asserted: the SDK's JSON Schema type has no x-mcp-header member, so a plain literal would fail the excess-property check.
+const ROUTE_SCHEMA = ({
   type: 'object',
   properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' } },
   required: ['region'],
-})) as Parameters<typeof fromJsonSchema>[0];
+}) as Parameters<typeof fromJsonSchema>[0];
 
 function sdkServer(): McpServer {
   const server = new McpServer({ name: 'sdk-fixture', version: '2.4.0' }, { capabilities: { tools: {} } });
