@@ -62,7 +62,7 @@ describe('audit log file', () => {
 describe('audit log durability: kill -9 right after answered calls loses none of them', () => {
   it('every answered call of a real server process is on disk after SIGKILL', async () => {
     const path = tempFile();
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--approval', 'off', '--audit-log', path, '--time-scale', '20'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--approval', 'off', '--audit-log', path, '--time-scale', '2'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -102,7 +102,8 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       await call(104, 'move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, confirmed: true });
       await call(105, 'read_ft_sensor', { filter: 'raw' });
       // A motion still running when the process dies is not answered; it must show up as started with an
-      // unknown outcome, and it must not hide the calls answered meanwhile.
+      // unknown outcome, and it must not hide the calls answered meanwhile. (Time scale 2: this ~12 s
+      // motion takes ~6 s of wall time, far longer than the kill takes even on a loaded machine.)
       void fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
