@@ -2,13 +2,17 @@
  * The everything server with the OFFICIAL client (@modelcontextprotocol/client 2.4.0) over real
  * HTTP: input-required rounds answered by the client's own elicitation/sampling/roots handlers,
  * resources, prompts and completion, on the 2026-07-28 wire and on the 2025-11-25 wire (where the
- * same tools send server-to-client requests instead).
+ * same tools send server-to-client requests instead). Every raw message the server sends (JSON
+ * bodies and SSE events, before the client parses them) is checked against the official schema
+ * of its revision through a validating `fetch` given to the client's transport.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { createEverythingServer } from '../../examples/conformance/everything-server.js';
+import { createWireTap } from '../fixtures/servers/validating-fetch.js';
+import type { WireTap } from '../fixtures/servers/validating-fetch.js';
 
 let server: McpServer;
 let listener: HttpListener;
@@ -46,6 +50,17 @@ function newClient(version: '2026-07-28' | '2025-11-25'): { client: Client; aske
   return { client, asked };
 }
 
+function transportFor(tap: WireTap): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(listener.url), { fetch: tap.fetch });
+}
+
+/** After the client closed: every server message was valid, and there were some. */
+async function assertWireValid(tap: WireTap, atLeast: number): Promise<void> {
+  await tap.settled();
+  assert.deepEqual(tap.failures, []);
+  assert.ok(tap.checked >= atLeast, `only ${tap.checked} server messages were seen`);
+}
+
 function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? `[${c.type}]`).join(' ');
@@ -54,7 +69,8 @@ function textOf(result: unknown): string {
 describe('official client, 2026-07-28', () => {
   it('input-required rounds are answered by the client handlers and the calls complete', async () => {
     const { client, asked } = newClient('2026-07-28');
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    const tap = createWireTap();
+    await client.connect(transportFor(tap));
     try {
       assert.equal(textOf(await client.callTool({ name: 'test_input_required_result_elicitation', arguments: {} })), 'Hello, Ada!');
       assert.equal(textOf(await client.callTool({ name: 'test_input_required_result_multi_round', arguments: {} })), 'Ada likes green.');
@@ -72,11 +88,13 @@ describe('official client, 2026-07-28', () => {
     } finally {
       await client.close();
     }
+    await assertWireValid(tap, 9);
   });
 
   it('resources, prompts and completion through the client API', async () => {
     const { client } = newClient('2026-07-28');
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    const tap = createWireTap();
+    await client.connect(transportFor(tap));
     try {
       const resources = await client.listResources();
       assert.deepEqual(resources.resources.map((r) => r.uri), ['test://static-text', 'test://static-binary', 'test://watched-resource']);
@@ -92,13 +110,15 @@ describe('official client, 2026-07-28', () => {
     } finally {
       await client.close();
     }
+    await assertWireValid(tap, 6);
   });
 });
 
 describe('official client, 2025-11-25 (legacy wire)', () => {
   it('initialize opens a session and the same tools ask through server-to-client requests', async () => {
     const { client, asked } = newClient('2025-11-25');
-    const transport = new StreamableHTTPClientTransport(new URL(listener.url));
+    const tap = createWireTap();
+    const transport = transportFor(tap);
     await client.connect(transport);
     try {
       assert.ok(transport.sessionId, 'the server minted a session id');
@@ -111,5 +131,6 @@ describe('official client, 2025-11-25 (legacy wire)', () => {
     } finally {
       await client.close();
     }
+    await assertWireValid(tap, 9);
   });
 });

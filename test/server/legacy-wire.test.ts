@@ -1,11 +1,14 @@
 /**
  * The 2025-11-25 wire over real HTTP: sessions, the methods answered per session, translation onto
- * the 2026-07-28 pipeline, and input-required turned into server-to-client requests.
+ * the 2026-07-28 pipeline, and input-required turned into server-to-client requests. Every message
+ * the server sends is checked against the official schema of the revision it was sent on.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServer, defineTool, elicitInput } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
+import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import type { McpRevision } from '../fixtures/servers/wire-schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,6 +56,9 @@ async function postRaw(body: Json, headers: Record<string, string> = {}): Promis
   const messages = text === '' ? [] : sse
     ? text.split('\n\n').map((e) => e.split('\n').find((l) => l.startsWith('data: '))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json)
     : [JSON.parse(text) as Json];
+  // Requests carrying the 2026-07-28 version header are on the modern wire; everything else here is a 2025-11-25 session.
+  const revision: McpRevision = headers['mcp-protocol-version'] === '2026-07-28' ? '2026-07-28' : '2025-11-25';
+  for (const message of messages) assertServerMessage(message, typeof body.method === 'string' ? body.method : undefined, revision);
   return { status: response.status, headers: response.headers, messages };
 }
 
@@ -121,7 +127,11 @@ describe('input requests on the legacy wire', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_name', arguments: { greeting: 'Hi' } } }),
       signal: AbortSignal.timeout(10_000),
     });
-    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { request: undefined, final: (await response.json()) as Json };
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      const final = (await response.json()) as Json;
+      assertServerMessage(final, 'tools/call', '2025-11-25');
+      return { request: undefined, final };
+    }
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     let request: Json | undefined;
@@ -135,6 +145,7 @@ describe('input requests on the legacy wire', () => {
         buffer = buffer.slice(cut + 2);
         if (line === undefined) continue;
         const message = JSON.parse(line.slice(6)) as Json;
+        assertServerMessage(message, message.id === id ? 'tools/call' : undefined, '2025-11-25');
         if (message.method === 'elicitation/create') {
           request = message;
           const posted = await postRaw({ jsonrpc: '2.0', id: message.id as string, ...answer(message) }, headers);
@@ -185,6 +196,9 @@ describe('input requests on the legacy wire', () => {
       const body = (await res.json()) as Json;
       assert.equal(res.status, 400);
       assert.equal((body.error as Json).code, -32022);
+      // A 2025-11-25 client must be able to read the refusal, and it is the official 2026-07-28 UnsupportedProtocolVersionError.
+      assertServerMessage(body, 'initialize', '2025-11-25');
+      assertServerMessage(body, 'initialize');
     } finally {
       await modernOnly.close();
     }
