@@ -1,10 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv } from 'ajv';
-import { _ } from 'ajv';
-import type { CodeKeywordDefinition, ErrorObject, KeywordCxt, Options, ValidateFunction } from 'ajv';
-import { isMultipleOf } from '../multiple-of.js';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { containsKeyword } from './ajv-contains.js';
+import { multipleOfKeyword } from './ajv-multiple-of.js';
 import { loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
@@ -16,18 +15,6 @@ type AjvInstance = InstanceType<typeof Ajv2020> | InstanceType<typeof Ajv2019> |
 const safeRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign((pattern: string) => compilePattern(pattern), { code: 'toolwrightSafePattern' });
 
 let serial = 0;
-
-/** Ajv's multipleOf divides floats (0.3 / 0.1 is not an integer there); ours is decimal-exact. */
-const multipleOf: CodeKeywordDefinition = {
-  keyword: 'multipleOf',
-  type: 'number',
-  schemaType: 'number',
-  error: { message: 'must be a multiple', params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}` },
-  code(cxt: KeywordCxt) {
-    const check = cxt.gen.scopeValue('func', { ref: isMultipleOf });
-    cxt.fail(_`!${check}(${cxt.data}, ${cxt.schemaCode})`);
-  },
-};
 const instances = new Map<string, AjvInstance>();
 
 /**
@@ -51,7 +38,7 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
     // throws "Cannot set properties of undefined" under allErrors), so it is switched off.
     (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
     ajv.removeKeyword('multipleOf');
-    ajv.addKeyword(multipleOf);
+    ajv.addKeyword(multipleOfKeyword);
     ajv.removeKeyword('contains');
     ajv.addKeyword(containsKeyword);
     if (formatAssertion) (loadAjvFormats() as (ajv: AjvInstance) => void)(ajv);
