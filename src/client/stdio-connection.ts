@@ -204,7 +204,8 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     if (closing) return;
     closing = true;
     failAll(new McpClientError('closed', 'the client was closed'));
-    if (exit !== undefined || child.exitCode !== null || child.signalCode !== null) return;
+    // No pid: the process never started, so there is nothing to wait for.
+    if (child.pid === undefined || exit !== undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
     // Closing stdin asks the server to exit; one that lingers is terminated, then killed.
     stdin.end();
