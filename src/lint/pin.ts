@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../protocol/canonical-json.js';
 import type { LintRule, WireTool } from './types.js';
 
 /** What a lockfile remembers about one tool. */
@@ -15,16 +16,6 @@ export interface PinEntry {
 export interface PinLock {
   version: 1;
   tools: Record<string, PinEntry>;
-}
-
-/** JSON with object keys sorted, so hashes do not depend on key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined);
-    return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 function sha256(value: unknown): string {

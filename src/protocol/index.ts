@@ -14,6 +14,7 @@ export {
   unsupportedProtocolVersion,
 } from './protocol-error.js';
 export { isJsonObject, isJsonRpcId } from './json-rpc.js';
+export { canonicalJson } from './canonical-json.js';
 export type {
   JsonRpcId,
   JsonValue,

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../protocol/canonical-json.js';
 
 /** Claims bound into an approval `requestState` (digest R-61). */
 export interface ApprovalClaims {
@@ -13,16 +14,6 @@ export interface ApprovalClaims {
 }
 
 const PREFIX = 'tw1.';
-
-/** Deterministic JSON (sorted keys) so equal arguments always give the same digest. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** SHA-256 (base64url) of the canonical JSON of `value`. */
 export function digestArguments(value: unknown): string {

@@ -1,0 +1,57 @@
+/**
+ * Deterministic JSON text for hashing: the text `JSON.stringify` would give, with the keys of every
+ * object sorted by UTF-16 code units. For JSON data (what a wire message parses into) this is the
+ * RFC 8785 (JCS) canonical form, so equal values always hash alike whatever their key order.
+ *
+ * Like `JSON.stringify`: object members whose value is `undefined`, a function or a symbol are left
+ * out; in arrays those become `null`; non-finite numbers become `null`; `toJSON()` is honoured
+ * (a `Date` becomes its ISO string). Unlike it, a top-level `undefined` gives `"null"` (always a
+ * string to hash). Throws a `TypeError` for a `bigint` or a circular structure.
+ *
+ * Used for approval digests (`requestState`), lint lockfiles (`--pin`) and plan hashes.
+ *
+ * @example canonicalJson({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, '', []) ?? 'null';
+}
+
+// Returns undefined for values JSON leaves out (undefined, functions, symbols), so callers can drop or null them.
+function write(value: unknown, key: string, ancestors: object[]): string | undefined {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
+  }
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'bigint':
+      throw new TypeError(`canonicalJson: a bigint (${String(value)}n) has no JSON form`);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (value === null) return 'null';
+  const object = value as object;
+  if (ancestors.includes(object)) throw new TypeError('canonicalJson: circular structure');
+  ancestors.push(object);
+  let text: string;
+  if (Array.isArray(object)) {
+    text = `[${object.map((item, index) => write(item, String(index), ancestors) ?? 'null').join(',')}]`;
+  } else if (object instanceof Number || object instanceof String || object instanceof Boolean) {
+    // Boxed primitives serialise as their primitive, as JSON.stringify does.
+    text = write(object.valueOf(), key, ancestors) ?? 'null';
+  } else {
+    const members: string[] = [];
+    for (const name of Object.keys(object).sort()) {
+      const member = write((object as Record<string, unknown>)[name], name, ancestors);
+      if (member !== undefined) members.push(`${JSON.stringify(name)}:${member}`);
+    }
+    text = `{${members.join(',')}}`;
+  }
+  ancestors.pop();
+  return text;
+}
