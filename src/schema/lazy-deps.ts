@@ -1,18 +1,25 @@
 import { createRequire } from 'node:module';
 
-// The compliant engine, the linear-time regex engine and the format checks are needed only by
-// some schemas; loading them on first use keeps `import 'toolwright/schema'` cheap. All three
-// ship CommonJS builds, which can be loaded synchronously from inside compileSchema.
+// The compliant engine, the linear-time regex engine, the format checks and Ajv itself are needed
+// only once a validator is built; loading them on first use keeps `import 'toolwright/schema'`
+// (and a server's cold start) cheap. All ship CommonJS builds, which can be loaded synchronously
+// from inside compileSchema or a validator's first call. Ajv alone is ~100 files (~180 ms to load).
 const require = createRequire(import.meta.url);
 
 type Jsl = typeof import('json-schema-library');
 type JslRemotes = typeof import('json-schema-library/remotes');
 type JslFormats = typeof import('json-schema-library/formats');
 type Re2 = typeof import('re2js');
+type AjvClasses = {
+  Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020;
+  Ajv2019: typeof import('ajv/dist/2019.js').Ajv2019;
+  Ajv: typeof import('ajv').Ajv;
+};
 
 let jsl: { core: Jsl; remotes: JslRemotes['remotes']; addFormats: JslFormats['addFormats'] } | undefined;
 let re2: Re2 | undefined;
 let ajvFormats: unknown;
+let ajv: AjvClasses | undefined;
 
 export function loadJsl(): NonNullable<typeof jsl> {
   jsl ??= {
@@ -31,4 +38,13 @@ export function loadRe2(): Re2 {
 export function loadAjvFormats(): unknown {
   ajvFormats ??= require('ajv-formats');
   return ajvFormats;
+}
+
+export function loadAjv(): AjvClasses {
+  ajv ??= {
+    Ajv2020: (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+    Ajv2019: (require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019,
+    Ajv: (require('ajv') as typeof import('ajv')).Ajv,
+  };
+  return ajv;
 }

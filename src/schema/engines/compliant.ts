@@ -37,12 +37,25 @@ function metaSchemaBase(dialect: Dialect): JslRoot {
 
 /** A private copy of the base whose registry compiling this schema may extend without leaking into others. */
 function remoteFor(dialect: Dialect, remotes: Readonly<Record<string, object | boolean>> | undefined): JslRoot {
-  const base = metaSchemaBase(dialect);
-  const own = { ...base, context: { ...base.context, remotes: { ...base.context.remotes } } } as JslRoot;
-  if (remotes) {
-    for (const [uri, doc] of Object.entries(remotes)) own.addRemoteSchema(uri, structuredClone(doc) as JsonSchema);
+  const base = remotes ? remotesBase(dialect, remotes) : metaSchemaBase(dialect);
+  return { ...base, context: { ...base.context, remotes: { ...base.context.remotes } } } as JslRoot;
+}
+
+// Registering remotes compiles each of them, so it is done once per `remotes` object (and dialect).
+// A remotes object must therefore not be changed after it has been passed to compileSchema.
+const baseByRemotes = new WeakMap<object, Map<Dialect, JslRoot>>();
+
+function remotesBase(dialect: Dialect, remotes: Readonly<Record<string, object | boolean>>): JslRoot {
+  let byDialect = baseByRemotes.get(remotes);
+  if (!byDialect) baseByRemotes.set(remotes, (byDialect = new Map()));
+  let base = byDialect.get(dialect);
+  if (!base) {
+    const meta = metaSchemaBase(dialect);
+    base = { ...meta, context: { ...meta.context, remotes: { ...meta.context.remotes } } } as JslRoot;
+    for (const [uri, doc] of Object.entries(remotes)) base.addRemoteSchema(uri, structuredClone(doc) as JsonSchema);
+    byDialect.set(dialect, base);
   }
-  return own;
+  return base;
 }
 
 export interface CompliantValidator { (instance: unknown): SchemaError[] }
