@@ -1,5 +1,4 @@
-import { elicitInput } from '../../../src/server/input-flow.js';
-import type { InputRequiredInit, ToolContext } from '../../../src/server/tool-types.js';
+import { elicitInput, type InputRequiredInit, type ToolContext } from '../../../src/index.js';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 

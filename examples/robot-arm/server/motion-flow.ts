@@ -1,4 +1,4 @@
-import type { ToolContext, ToolRunResult } from '../../../src/server/tool-types.js';
+import type { ToolContext, ToolRunResult } from '../../../src/index.js';
 import type { MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';

@@ -1,5 +1,4 @@
-import { text } from '../../../src/server/results.js';
-import type { ToolContext, ToolResultInit, ToolRunResult } from '../../../src/server/tool-types.js';
+import { text, type ToolContext, type ToolResultInit, type ToolRunResult } from '../../../src/index.js';
 import type { ApprovalDecision } from './approval-gate.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';

@@ -1,5 +1,4 @@
-import { defineTool } from '../../../../src/server/define-tool.js';
-import type { Tool } from '../../../../src/server/tool-types.js';
+import { defineTool, type Tool } from '../../../../src/index.js';
 import { GRASP_LATERAL_TOLERANCE_MM } from '../../sim/gripper.js';
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';

@@ -1,5 +1,4 @@
-import { defineTool } from '../../../../src/server/define-tool.js';
-import type { Tool } from '../../../../src/server/tool-types.js';
+import { defineTool, type Tool } from '../../../../src/index.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
 import type { MotionPlan } from '../motion-plan.js';

@@ -1,5 +1,4 @@
-import { defineTool } from '../../../../src/server/define-tool.js';
-import type { Tool } from '../../../../src/server/tool-types.js';
+import { defineTool, type Tool } from '../../../../src/index.js';
 import { FT_AXES, type FtAxis, type FtFilter } from '../../sim/force-torque-sensor.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';

@@ -1,5 +1,4 @@
-import { defineTool } from '../../../../src/server/define-tool.js';
-import type { Tool } from '../../../../src/server/tool-types.js';
+import { defineTool, type Tool } from '../../../../src/index.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { audited, refusalResult } from '../tool-call-record.js';
