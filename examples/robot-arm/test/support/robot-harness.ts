@@ -1,12 +1,14 @@
 /**
  * Test support: a robot-arm server on real loopback HTTP with simulated time run as fast as the CPU
- * allows, and a minimal MCP 2026-07-28 caller built on fetch (every call bounded in time).
+ * allows, and a minimal MCP 2026-07-28 caller built on fetch (every call bounded in time). Every
+ * reply body is checked against the official 2026-07-28 MCP JSON schema before a test sees it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
 import { steppedPacer } from '../../server/sim-pacer.js';
+import { assertServerMessage } from '../../../../test/fixtures/servers/wire-schema.js';
 
 export interface CallOptions {
   capabilities?: Record<string, unknown>;
@@ -70,7 +72,10 @@ export async function startHarness(options: RobotServerOptions = {}): Promise<Ha
     const json = JSON.stringify(body);
     const response = await fetch(url, { method: 'POST', headers, body: opts.rewrite === undefined ? json : opts.rewrite(json), signal });
     const text = await response.text();
-    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as RpcReply['body']) };
+    if (text === '') return { status: response.status, body: {} };
+    const reply: unknown = JSON.parse(text);
+    assertServerMessage(reply, method);
+    return { status: response.status, body: reply as RpcReply['body'] };
   };
   return {
     robot,
