@@ -7,6 +7,7 @@
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
 //   npm run bench -- --rounds 5 --duration 3
+//   npm run bench -- --only http --out focus   write bench/results/focus.{md,json} instead of latest
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +30,12 @@ interface Options {
   profile: ServerId | null;
   rounds: number | null;
   duration: number | null;
+  /** Results file name (without extension) under bench/results; default latest (quick: quick). */
+  out: string | null;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { quick: false, build: true, only: new Set(SUITES), profile: null, rounds: null, duration: null };
+  const options: Options = { quick: false, build: true, only: new Set(SUITES), profile: null, rounds: null, duration: null, out: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[i + 1];
@@ -52,6 +55,10 @@ function parseOptions(argv: readonly string[]): Options {
       const number = Number(value);
       if (!Number.isInteger(number) || number < 1) throw new Error(`${flag} needs a positive integer, got ${value}`);
       if (flag === '--rounds') options.rounds = number; else options.duration = number;
+      i++;
+    } else if (flag === '--out' && value !== undefined) {
+      if (!/^[A-Za-z0-9._-]+$/.test(value)) throw new Error(`--out takes a plain file name (letters, digits, . _ -), got ${value}`);
+      options.out = value;
       i++;
     } else throw new Error(`unknown or incomplete option ${flag} (see the header of bench/run.ts)`);
   }
@@ -158,7 +165,7 @@ async function main(): Promise<void> {
   const finished = { ...report, run: { ...report.run, finishedAt: new Date().toISOString(), loadAverageAfter: loadavg() } };
   const full: BenchReport = { ...finished, targets: checkTargets(finished) };
   const markdown = renderMarkdown(full);
-  const base = join(REPO_ROOT, 'bench', 'results', quick ? 'quick' : 'latest');
+  const base = join(REPO_ROOT, 'bench', 'results', options.out ?? (quick ? 'quick' : 'latest'));
   writeFileSync(`${base}.json`, JSON.stringify(full, null, 2) + '\n');
   writeFileSync(`${base}.md`, markdown);
   log('\n' + markdown);
