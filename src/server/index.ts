@@ -3,7 +3,7 @@ export { defineTool, isTool, ToolDefinitionError } from './define-tool.js';
 export { createServer } from './create-server.js';
 export type { ServerOptions, McpServer } from './create-server.js';
 export { checkToolDefinition, analyzeToolDefinition } from './tool-definition-rules.js';
-export type { DefinitionProblem, ToolDefinitionAnalysis } from './tool-definition-rules.js';
+export type { CheckToolDefinitionOptions, DefinitionProblem, ToolDefinitionAnalysis } from './tool-definition-rules.js';
 export { ServerDefinitionError } from './tool-registry.js';
 export { OUTCOMES } from './outcomes.js';
 export type { OutcomeName, OutcomeRule } from './outcomes.js';

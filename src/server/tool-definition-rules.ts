@@ -34,6 +34,17 @@ export interface ToolDefinitionAnalysis {
   headers: HeaderAnnotation[];
 }
 
+/** Options of {@link checkToolDefinition}. */
+export interface CheckToolDefinitionOptions {
+  /**
+   * Compile both schemas to prove they are valid (default `true`). With `false` the schema engine
+   * is not used at all: only the name, the `inputSchema` root and the `x-mcp-header` annotations
+   * are checked, and `schema-invalid` is never reported. For callers that check schema validity
+   * their own way, like the linter, which must not pay for validator code generation per tool.
+   */
+  compile?: boolean;
+}
+
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
 function compileField(descriptor: ToolDescriptor, field: 'inputSchema' | 'outputSchema', problems: DefinitionProblem[]): CompiledSchema | undefined {
@@ -50,9 +61,14 @@ function compileField(descriptor: ToolDescriptor, field: 'inputSchema' | 'output
 
 /**
  * Checks a tool descriptor and compiles its schemas. Used by the server at registration (so the
- * compiled validators are the ones serving calls) and, through {@link checkToolDefinition}, by the linter.
+ * compiled validators are the ones serving calls); the linter uses {@link checkToolDefinition}
+ * with `compile: false`.
  */
 export function analyzeToolDefinition(descriptor: ToolDescriptor): ToolDefinitionAnalysis {
+  return inspect(descriptor, true);
+}
+
+function inspect(descriptor: ToolDescriptor, compile: boolean): ToolDefinitionAnalysis {
   const problems: DefinitionProblem[] = [];
   const name = descriptor.name;
   if (typeof name !== 'string' || name.length < 1 || name.length > 128) {
@@ -75,22 +91,24 @@ export function analyzeToolDefinition(descriptor: ToolDescriptor): ToolDefinitio
         message: `inputSchema root must have "type": "object", got ${rootType === undefined ? 'no type' : JSON.stringify(rootType)}`,
       });
     }
-    compiledInput = compileField(descriptor, 'inputSchema', problems);
+    if (compile) compiledInput = compileField(descriptor, 'inputSchema', problems);
     const scan = scanHeaderAnnotations(input);
     headers = scan.annotations;
     for (const problem of scan.problems) {
       problems.push({ tool: String(name), field: 'inputSchema', pointer: problem.pointer, code: 'x-mcp-header', message: problem.message });
     }
   }
-  const compiledOutput = compileField(descriptor, 'outputSchema', problems);
+  const compiledOutput = compile ? compileField(descriptor, 'outputSchema', problems) : undefined;
   return { problems, input: compiledInput, output: compiledOutput, headers };
 }
 
 /**
  * The definition rules of MCP 2026-07-28 for one tool: name 1-128 chars of `[A-Za-z0-9_.-]`,
- * `inputSchema` an object schema with root `type: "object"`, both schemas compile, and every
- * `x-mcp-header` annotation obeys the spec. Returns all problems (empty = valid).
+ * `inputSchema` an object schema with root `type: "object"`, both schemas compile (unless
+ * `options.compile` is `false`), and every `x-mcp-header` annotation obeys the spec. Every field
+ * is type-checked, so a descriptor parsed from untrusted JSON is safe to pass. Returns all
+ * problems (empty = valid).
  */
-export function checkToolDefinition(descriptor: ToolDescriptor): DefinitionProblem[] {
-  return analyzeToolDefinition(descriptor).problems;
+export function checkToolDefinition(descriptor: ToolDescriptor, options: CheckToolDefinitionOptions = {}): DefinitionProblem[] {
+  return inspect(descriptor, options.compile ?? true).problems;
 }

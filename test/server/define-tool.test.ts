@@ -135,6 +135,30 @@ describe('checkToolDefinition', () => {
     assert.match(problems[0]!.message, /^inputSchema invalid schema at \/properties\/a/);
   });
 
+  it('with compile: false checks name, root type and x-mcp-header but leaves schema validity to the caller', () => {
+    const broken = descriptor({
+      name: 'bad name',
+      inputSchema: { type: 'array', properties: { a: { type: 'strnig' }, n: { type: 'number', 'x-mcp-header': 'N' } } },
+      outputSchema: { $ref: '#/$defs/missing' },
+    });
+    const compiled = checkToolDefinition(broken);
+    const unchecked = checkToolDefinition(broken, { compile: false });
+    assert.deepEqual(compiled.map((p) => p.code), ['name-characters', 'input-root-type', 'schema-invalid', 'x-mcp-header', 'schema-invalid']);
+    assert.deepEqual(unchecked, compiled.filter((p) => p.code !== 'schema-invalid'));
+    assert.deepEqual(checkToolDefinition(descriptor({ inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } } }), { compile: false }), []);
+    assert.deepEqual(checkToolDefinition(descriptor({ inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } } }), { compile: true }).map((p) => p.code), ['schema-invalid']);
+  });
+
+  it('type-checks a descriptor parsed from untrusted JSON instead of throwing', () => {
+    const wire = JSON.parse('{"name":42,"inputSchema":"object"}') as ToolDescriptor;
+    for (const compile of [true, false]) {
+      assert.deepEqual(checkToolDefinition(wire, { compile }), [
+        { tool: '42', field: 'name', code: 'name-length', message: 'name must be 1 to 128 characters, got a number' },
+        { tool: '42', field: 'inputSchema', pointer: '', code: 'input-not-object-schema', message: 'inputSchema must be a JSON Schema object' },
+      ]);
+    }
+  });
+
   it('reports x-mcp-header problems', () => {
     const problems = checkToolDefinition(descriptor({ inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } }));
     assert.deepEqual(problems, [{

@@ -1,37 +1,31 @@
 import { checkToolDefinition } from '../../../server/tool-definition-rules.js';
 import type { DefinitionProblem } from '../../../server/tool-definition-rules.js';
 import type { ToolDescriptor } from '../../../protocol/wire-types.js';
-import { scanHeaderAnnotations } from '../../../protocol/x-mcp-header.js';
 import { findSchemaProblem } from '../../schema-validity.js';
 import { childPointer, isObject } from '../../tool-view.js';
 import type { LintRule, RuleContext, ToolView } from '../../types.js';
 
 /**
  * The spec's definition rules are the server's own registration checks: `checkToolDefinition`
- * (name, root `type: "object"`), the protocol's `x-mcp-header` scan (which that function also
- * uses), and the schema engine's validity checks. The server compiles validators as part of its
- * check; the linter only needs the verdict, so it asks `checkToolDefinition` about a stub that
- * keeps the name and the root type (whose compile is trivial and cached) and gets schema
- * validity from the engine's check-only path (see ../../schema-validity.ts). Each problem code
- * maps to one lint rule id so the rules can be configured separately. Computed once per tool.
+ * (name, root `type: "object"`, `x-mcp-header` annotations) and the schema engine's validity
+ * checks. The server compiles validators as part of its check; the linter only needs the verdict,
+ * so it calls `checkToolDefinition` with `compile: false` and gets schema validity from the
+ * engine's check-only path (see ../../schema-validity.ts). Each problem code maps to one lint
+ * rule id so the rules can be configured separately. Computed once per tool.
  */
 const cache = new WeakMap<object, DefinitionProblem[]>();
-const STUB_CODES: ReadonlySet<DefinitionProblem['code']> = new Set(['name-length', 'name-characters', 'input-not-object-schema', 'input-root-type']);
 
 function problemsOf(tool: ToolView): DefinitionProblem[] {
   let problems = cache.get(tool.descriptor);
   if (problems !== undefined) return problems;
   const descriptor = tool.descriptor;
-  const input = descriptor.inputSchema;
-  const stub = { name: descriptor.name, inputSchema: isObject(input) ? (input.type === undefined ? {} : { type: input.type }) : input };
-  problems = checkToolDefinition(stub as unknown as ToolDescriptor).filter((p) => STUB_CODES.has(p.code));
+  // The wire descriptor's fields are unknown; checkToolDefinition type-checks each one itself.
+  problems = checkToolDefinition(descriptor as unknown as ToolDescriptor, { compile: false });
   const name = tool.name;
+  const input = descriptor.inputSchema;
   if (isObject(input)) {
     const invalid = findSchemaProblem(input);
     if (invalid !== undefined) problems.push({ tool: name, field: 'inputSchema', pointer: invalid.schemaPath, code: 'schema-invalid', message: `inputSchema ${invalid.message}` });
-    for (const problem of scanHeaderAnnotations(input).problems) {
-      problems.push({ tool: name, field: 'inputSchema', pointer: problem.pointer, code: 'x-mcp-header', message: problem.message });
-    }
   }
   if (descriptor.outputSchema !== undefined) {
     const invalid = findSchemaProblem(descriptor.outputSchema);
