@@ -13,7 +13,9 @@ export interface TextSite {
  * annotation title, and in the schemas every description, title, string enum/const/default/examples
  * value and property name.
  */
-export function modelFacingText(tool: WireTool): TextSite[] {
+export function modelFacingText(tool: WireTool): readonly TextSite[] {
+  const cached = sitesOf.get(tool);
+  if (cached !== undefined) return cached.all;
   const sites: TextSite[] = [];
   const add = (pointer: string, value: unknown): void => {
     if (typeof value === 'string' && value.length > 0) sites.push({ pointer, text: value });
@@ -31,10 +33,16 @@ export function modelFacingText(tool: WireTool): TextSite[] {
     if (Array.isArray(schema.examples)) schema.examples.forEach((v, i) => add(childPointer(pointer, 'examples', i), v));
     if (isObject(schema.properties)) for (const name of Object.keys(schema.properties)) add(childPointer(pointer, 'properties', name), name);
   });
+  sitesOf.set(tool, { all: sites, prose: sites.filter((site) => PROSE_POINTER.test(site.pointer)) });
   return sites;
 }
 
+// Six security rules read the same texts of every tool; they are collected once per tool object.
+const sitesOf = new WeakMap<object, { all: readonly TextSite[]; prose: readonly TextSite[] }>();
+const PROSE_POINTER = /\/(?:description|title)$/;
+
 /** Prose only: descriptions and titles (where instructions to the model would hide). */
-export function proseText(tool: WireTool): TextSite[] {
-  return modelFacingText(tool).filter((site) => /\/(?:description|title)$/.test(site.pointer));
+export function proseText(tool: WireTool): readonly TextSite[] {
+  modelFacingText(tool);
+  return sitesOf.get(tool)!.prose;
 }
