@@ -18,6 +18,67 @@ function compileSubschema(root: Record<string, unknown>, sub: Record<string, unk
   return oneShotValidator(standalone);
 }
 
+const DIALECT_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
+const ANNOTATIONS = new Set(['description', 'title', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'default', 'examples']);
+const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+function hasType(value: string | number | boolean | null, type: unknown): boolean {
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value);
+  if (type === 'null') return value === null;
+  return typeof value === type;
+}
+
+/**
+ * True only when a scalar value certainly satisfies a simple 2020-12 subschema (type, enum, const,
+ * numeric bounds, string lengths, annotations); undefined means "ask the schema engine". Most
+ * `default`s of a real catalog are numbers and enum strings under such schemas, and compiling a
+ * validator for each was the costliest part of a lint. Anything unusual — another dialect, any
+ * other keyword, a malformed keyword value, a value the check rejects — goes to the engine, so the
+ * findings (and their messages) are exactly the engine's.
+ */
+function plainlyValid(root: Record<string, unknown>, sub: Record<string, unknown>, value: unknown): true | undefined {
+  if (root.$schema !== undefined && root.$schema !== DIALECT_2020) return undefined;
+  if (value !== null && typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) return undefined;
+  for (const key of Object.keys(sub)) {
+    const keyword = sub[key];
+    switch (key) {
+      case 'type': {
+        const types = Array.isArray(keyword) ? keyword : [keyword];
+        if (types.length === 0 || !types.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return undefined;
+        if (!types.some((t) => hasType(value, t))) return undefined;
+        break;
+      }
+      case 'enum':
+        if (!Array.isArray(keyword) || !keyword.some((member) => member === value)) return undefined;
+        break;
+      case 'const':
+        if (keyword !== value) return undefined;
+        break;
+      case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+        if (typeof keyword !== 'number' || !Number.isFinite(keyword)) return undefined;
+        break;
+      case 'minLength': case 'maxLength':
+        if (typeof keyword !== 'number' || !Number.isInteger(keyword) || keyword < 0) return undefined;
+        // Without surrogate pairs, UTF-16 length and code-point length agree.
+        if (typeof value === 'string' && (/[\uD800-\uDFFF]/.test(value) || (key === 'minLength' ? value.length < keyword : value.length > keyword))) return undefined;
+        break;
+      default:
+        if (!ANNOTATIONS.has(key)) return undefined;
+    }
+  }
+  if (typeof value === 'number') {
+    for (const bound of BOUNDS) {
+      const limit = sub[bound];
+      if (limit === undefined) continue;
+      const limitValue = limit as number;
+      const ok = bound === 'minimum' ? value >= limitValue : bound === 'maximum' ? value <= limitValue : bound === 'exclusiveMinimum' ? value > limitValue : value < limitValue;
+      if (!ok) return undefined;
+    }
+  }
+  return true;
+}
+
 function strip(sub: Record<string, unknown>): Record<string, unknown> {
   // default/examples are annotations; leaving them in would not change validation, but keeps the copy honest.
   const { default: _default, examples: _examples, ...rest } = sub;
@@ -35,7 +96,7 @@ function check(tool: ToolView, ctx: RuleContext, keyword: 'default' | 'examples'
       ctx.report({ pointer: `${pointer}/examples`, message: '"examples" must be an array of example values', fix: 'write "examples": [value, ...]' });
       return;
     }
-    if (values.length === 0) return;
+    if (values.length === 0 || values.every((value) => plainlyValid(root, schema, value) === true)) return;
     const compiled = compileSubschema(root, strip(schema));
     if (compiled === undefined) return;
     values.forEach((value, i) => {
