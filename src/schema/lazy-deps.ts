@@ -20,6 +20,8 @@ let jsl: { core: Jsl; remotes: JslRemotes['remotes']; addFormats: JslFormats['ad
 let re2: Re2 | undefined;
 let ajvFormats: unknown;
 let ajv: AjvClasses | undefined;
+type AjvCodegen = Pick<typeof import('ajv/dist/compile/codegen/index.js'), '_'> & Pick<typeof import('ajv/dist/compile/util.js'), 'alwaysValidSchema' | 'Type'>;
+let ajvCodegen: AjvCodegen | undefined;
 
 export function loadJsl(): NonNullable<typeof jsl> {
   jsl ??= {
@@ -47,4 +49,16 @@ export function loadAjv(): AjvClasses {
     Ajv: (require('ajv') as typeof import('ajv')).Ajv,
   };
   return ajv;
+}
+
+/**
+ * Ajv's code-building helpers for our keyword replacements, loaded when Ajv first generates code.
+ * (An ESM `import` of these CommonJS files costs ~50 ms at start-up, mostly in Node's CJS lexer.)
+ */
+export function loadAjvCodegen(): AjvCodegen {
+  if (ajvCodegen === undefined) {
+    const util = require('ajv/dist/compile/util.js') as typeof import('ajv/dist/compile/util.js');
+    ajvCodegen = { _: (require('ajv/dist/compile/codegen/index.js') as typeof import('ajv/dist/compile/codegen/index.js'))._, alwaysValidSchema: util.alwaysValidSchema, Type: util.Type };
+  }
+  return ajvCodegen;
 }

@@ -14,7 +14,7 @@ import type { Authorizer, MethodRoute, ServerLogger, Stop } from './call-pipelin
 import { rpcError } from './outcomes.js';
 import { RequestStateSigner } from './request-state.js';
 import type { StageEvent } from './stage-events.js';
-import { registerTools } from './tool-registry.js';
+import { registerTools, warmValidators } from './tool-registry.js';
 import { resolveServerFeatures } from './server-features.js';
 import { createLegacyWire } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
@@ -29,7 +29,7 @@ export interface ServerOptions extends ServerFeatureOptions {
   description?: string;
   websiteUrl?: string;
   icons?: Icon[];
-  /** Tools created with `defineTool`. Checked and compiled here; any problem throws ServerDefinitionError. */
+  /** Tools created with `defineTool`. Checked here (any problem throws ServerDefinitionError); validators are built on first use or in the background once serving. */
   tools: readonly Tool<unknown>[];
   /** Guidance for the model, returned by `server/discover`. */
   instructions?: string;
@@ -89,8 +89,9 @@ function precomputed(result: JsonObject): Stop {
 }
 
 /**
- * Creates a server for MCP 2026-07-28. Every tool is checked and compiled now; a bad definition
- * throws {@link ServerDefinitionError} naming the tool and the problem.
+ * Creates a server for MCP 2026-07-28. Every tool definition is checked now; a bad definition
+ * throws {@link ServerDefinitionError} naming the tool and the problem. Validator code is generated
+ * on first use and, once `listen()`, `stdio()` or `fetch()` starts serving, in the background.
  *
  * @example
  * const server = createServer({ name: 'demo', version: '1.0.0', tools: [sum] });
@@ -171,6 +172,15 @@ export function createServer(options: ServerOptions): McpServer {
   const connections = new Set<StdioConnection>();
   let fetchHandler: ((request: Request) => Promise<Response>) | undefined;
 
+  // Validators are built on first use; once the server starts serving, the rest are built in the
+  // background so no answer waits for the schema compiler (see warmValidators).
+  let stopWarming: (() => void) | undefined;
+  const startWarming = (): void => {
+    stopWarming ??= warmValidators(registered, (tool, field, message) => {
+      logger.error('tool schema could not be compiled; calls to this tool fail closed', { tool, field, reason: message });
+    });
+  };
+
   const server: McpServer = {
     name: options.name,
     version: options.version,
@@ -182,6 +192,7 @@ export function createServer(options: ServerOptions): McpServer {
     async listen(listenOptions = {}) {
       const listener = await listenHttp(server, { ...options.http, ...listenOptions });
       listeners.add(listener);
+      startWarming();
       return {
         ...listener,
         close: async () => {
@@ -193,14 +204,19 @@ export function createServer(options: ServerOptions): McpServer {
     stdio(stdioOptions) {
       const connection = serveStdio(server, stdioOptions);
       connections.add(connection);
+      startWarming();
       void connection.closed.then(() => connections.delete(connection));
       return connection;
     },
     fetch(request) {
-      fetchHandler ??= createFetchHandler(server, options.http);
+      if (fetchHandler === undefined) {
+        fetchHandler = createFetchHandler(server, options.http);
+        startWarming();
+      }
       return fetchHandler(request);
     },
     async close() {
+      stopWarming?.();
       // Open subscriptions end with a result; give those replies a turn to reach the wire before sockets close.
       if (features.hub.size > 0) {
         features.hub.close();

@@ -59,3 +59,40 @@ export function registerTools(tools: readonly unknown[], options: { canAuthorize
   if (problems.length > 0) throw new ServerDefinitionError(problems);
   return registered;
 }
+
+/** Told about a schema that passed every definition check but that the validator builder still refused. */
+export type ValidatorRefusal = (tool: string, field: 'inputSchema' | 'outputSchema', message: string) => void;
+
+// The longest stretch the warm-up keeps the event loop before letting waiting requests run.
+const WARM_SLICE_MS = 4;
+
+/**
+ * Builds every tool's validators in the background (validators compile on first use, see
+ * compileFast), a few milliseconds per event-loop turn, so a server answers `server/discover` and
+ * `tools/list` at once and its first `tools/call` seldom pays for code generation. A validator is
+ * built at most once, whether the warm-up or a call reaches it first. A refused schema is reported
+ * through `onRefused`; calls to that tool then fail closed with the same reason. Returns a stop function.
+ */
+export function warmValidators(tools: readonly RegisteredTool[], onRefused: ValidatorRefusal): () => void {
+  let next = 0;
+  let stopped = false;
+  const probe = (tool: RegisteredTool, field: 'inputSchema' | 'outputSchema', compiled: CompiledSchema | undefined): void => {
+    if (compiled === undefined) return;
+    const verdict = compiled.validate(null);
+    // `keyword: "validation"` is how the schema engine reports a validator it could not build or run.
+    const failure = verdict.valid ? undefined : verdict.errors.find((e) => e.keyword === 'validation');
+    if (failure) onRefused(tool.name, field, failure.message.replace(/^\/: /, ''));
+  };
+  const slice = (): void => {
+    if (stopped) return;
+    const until = performance.now() + WARM_SLICE_MS;
+    while (next < tools.length && performance.now() < until) {
+      const tool = tools[next++]!;
+      probe(tool, 'inputSchema', tool.input);
+      probe(tool, 'outputSchema', tool.output);
+    }
+    if (next < tools.length) setImmediate(slice).unref();
+  };
+  setImmediate(slice).unref();
+  return () => { stopped = true; };
+}

@@ -1,6 +1,5 @@
-import { _ } from 'ajv';
 import type { CodeKeywordDefinition, KeywordCxt } from 'ajv';
-import { alwaysValidSchema, Type } from 'ajv/dist/compile/util.js';
+import { loadAjvCodegen } from '../lazy-deps.js';
 
 /**
  * `contains` for the fast engine. Ajv 8.20's own version leaves its result variable uninitialised
@@ -17,9 +16,13 @@ export const containsKeyword: CodeKeywordDefinition = {
   trackErrors: true,
   error: {
     message: 'must contain the required number of matching items',
-    params: ({ params }) => params.max === undefined ? _`{minContains: ${params.min}}` : _`{minContains: ${params.min}, maxContains: ${params.max}}`,
+    params: ({ params }) => {
+      const { _ } = loadAjvCodegen();
+      return params.max === undefined ? _`{minContains: ${params.min}}` : _`{minContains: ${params.min}, maxContains: ${params.max}}`;
+    },
   },
   code(cxt: KeywordCxt) {
+    const { _, alwaysValidSchema, Type } = loadAjvCodegen();
     const { gen, schema, parentSchema, data, it } = cxt;
     // minContains/maxContains exist from 2019-09 on (Ajv's `next` option); draft-07 has neither.
     const min: number = it.opts.next && typeof parentSchema.minContains === 'number' ? parentSchema.minContains : 1;

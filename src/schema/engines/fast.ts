@@ -1,10 +1,9 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv } from 'ajv';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { containsKeyword } from './ajv-contains.js';
 import { multipleOfKeyword } from './ajv-multiple-of.js';
-import { loadAjvFormats } from '../lazy-deps.js';
+import { loadAjv, loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
 import type { FastPathPlan } from '../route.js';
@@ -32,7 +31,8 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
       strict: false, allErrors: true, ownProperties, verbose: true, validateSchema: false, meta: false,
       addUsedSchema: false, validateFormats: formatAssertion, code: { regExp: safeRegExp }, inlineRefs: true,
     };
-    ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options);
+    const classes = loadAjv();
+    ajv = dialect === '2020-12' ? new classes.Ajv2020(options) : dialect === '2019-09' ? new classes.Ajv2019(options) : new classes.Ajv(options);
     // Ajv2019/2020 force evaluated-property tracking on for unevaluated*; those schemas never come
     // here, and the tracking code has a bug (anyOf + always-valid patternProperties + nested anyOf
     // throws "Cannot set properties of undefined" under allErrors), so it is switched off.
@@ -53,38 +53,30 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
  */
 export type FastValidator = (instance: unknown) => readonly ErrorObject[] | undefined;
 
-/** Compile on the fast engine. Only call for schemas planFastPath accepted. */
-export function compileFast(schema: object | boolean, dialect: Dialect, formatAssertion: boolean, plan: FastPathPlan): FastValidator {
-  let validate: ValidateFunction;
-  try {
-    // A private base URI lets "#" (root) references resolve without registering the schema anywhere.
-    const rooted = typeof schema === 'boolean' || !plan.refsRoot ? schema : { ...schema, $id: `urn:toolwright:fast:${++serial}` };
-    validate = ajvFor(dialect, formatAssertion, plan.ownProperties).compile(rooted as object);
-  } catch (error) {
-    throw new SchemaCompileError('', `fast engine refused the schema: ${(error as Error).message}`);
-  }
-  return (instance: unknown) => (validate(instance) ? undefined : validate.errors!);
-}
-
 /**
- * Ajv's code generator runs cold the first time (V8 compiles its own functions lazily), which
- * made the first tool registration of a process cost ~15-25 ms. Warming it here, on a schema of
- * the usual tool shape, moves that one-off cost to import time, where the lazily loaded engines
- * saved more than it costs (see docs/schema-engine.md). Set TOOLWRIGHT_SCHEMA_NO_WARMUP=1 to skip.
+ * Compile on the fast engine. Only call for schemas planFastPath accepted.
+ *
+ * Ajv's code generation is deferred to the validator's first call (at most once; a refusal is
+ * remembered and thrown again, as a SchemaCompileError, on every call): every definition check ran
+ * before this point, so creating a server needs neither Ajv loaded nor code generated, and a
+ * server warms its validators in the background after it starts answering. compileSchema turns a
+ * throw here into an invalid result, so a schema Ajv refuses fails closed with the reason.
  */
-function warmUp(): void {
-  if (process.env.TOOLWRIGHT_SCHEMA_NO_WARMUP === '1') return;
-  const validate = ajvFor('2020-12', false, false).compile({
-    type: 'object',
-    properties: {
-      position: { type: 'object', properties: { x: { type: 'number', minimum: -1, maximum: 1 } }, required: ['x'], additionalProperties: false },
-      mode: { type: 'string', enum: ['a', 'b'] }, count: { type: 'integer', exclusiveMinimum: 0 },
-      tags: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 4 }, on: { type: 'boolean' },
-    },
-    required: ['position'],
-    additionalProperties: false,
-  });
-  validate({ position: { x: 0 }, mode: 'a', count: 1, tags: ['t'], on: true });
-  validate({ position: { x: 'no' }, extra: 1 });
+export function compileFast(schema: object | boolean, dialect: Dialect, formatAssertion: boolean, plan: FastPathPlan): FastValidator {
+  let validate: ValidateFunction | undefined;
+  let refusal: SchemaCompileError | undefined;
+  const build = (): ValidateFunction => {
+    if (refusal) throw refusal;
+    try {
+      // A private base URI lets "#" (root) references resolve without registering the schema anywhere.
+      const rooted = typeof schema === 'boolean' || !plan.refsRoot ? schema : { ...schema, $id: `urn:toolwright:fast:${++serial}` };
+      return (validate = ajvFor(dialect, formatAssertion, plan.ownProperties).compile(rooted as object));
+    } catch (error) {
+      throw (refusal = new SchemaCompileError('', `fast engine refused the schema: ${(error as Error).message}`));
+    }
+  };
+  return (instance: unknown) => {
+    const run = validate ?? build();
+    return run(instance) ? undefined : run.errors!;
+  };
 }
-warmUp();
