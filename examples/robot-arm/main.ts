@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { APPROVAL_MODES, type ApprovalMode } from './server/approval-gate.js';
+import type { ApprovalMode } from './server/approval-gate.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
+import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
+import { parseApproval, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './server/sim-pacer.js';
 
 const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
@@ -46,7 +48,7 @@ interface Parsed {
   rate: number;
 }
 
-class UsageError extends Error {}
+class UsageError extends RobotSettingsError {}
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   const { values } = parseArgs({
@@ -67,21 +69,17 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   if (values.help === true) return 'help';
   const portText = values.port ?? env.PORT ?? '3000';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`port must be a number 0-65535, got ${JSON.stringify(portText)}${values.port === undefined ? ' (from PORT)' : ''}`);
-  const preset = values.preset ?? 'ur5e';
-  if (preset !== 'ur5e' && preset !== 'xarm6') throw new UsageError(`--preset must be ur5e or xarm6, got ${JSON.stringify(preset)}`);
-  const approval = values.approval ?? 'always';
-  if (!(APPROVAL_MODES as readonly string[]).includes(approval)) throw new UsageError(`--approval must be one of ${APPROVAL_MODES.join(', ')}, got ${JSON.stringify(approval)}`);
-  const timeScale = Number(values['time-scale'] ?? '1');
-  if (!(Number.isFinite(timeScale) && timeScale > 0 && timeScale <= 1000)) throw new UsageError(`--time-scale must be a number in (0, 1000], got ${JSON.stringify(values['time-scale'])}`);
-  const rate = Number(values.rate ?? '2');
-  if (!(Number.isFinite(rate) && rate > 0 && rate <= 100)) throw new UsageError(`--rate must be a number of motion commands per second in (0, 100], got ${JSON.stringify(values.rate)}`);
+  const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
+  const approval = parseApproval(values.approval ?? 'always', '--approval');
+  const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
+  const rate = parseRate(values.rate ?? '2', '--rate');
   return {
     stdio: values.stdio === true,
     port: Number(portText),
     host: values.host ?? '127.0.0.1',
     preset,
     readOnly: values['read-only'] === true,
-    approval: approval as ApprovalMode,
+    approval,
     auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
     timeScale,
     rate,
@@ -116,15 +114,10 @@ function banner(robot: RobotServer, options: Parsed, where: string): string {
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
     `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s`,
-    `  operator:   kill -USR2 ${process.pid}   clears a latched emergency stop (no tool can)`,
+    `  operator:   ${operatorResetHint()}`,
   ];
   if (options.approval === 'off') {
-    lines.unshift(
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-      '!! WARNING: HUMAN APPROVAL IS OFF. Every checked motion runs without asking.   !!',
-      '!! Acceptable for pure simulation only; never with real hardware.             !!',
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-    );
+    lines.unshift(approvalOffWarning());
   }
   return `${lines.join('\n')}\n`;
 }
@@ -151,13 +144,7 @@ export async function main(argv: string[]): Promise<number> {
     pacer: realTimePacer(options.timeScale),
     motionRatePerSecond: options.rate,
   });
-  process.on('SIGUSR2', () => {
-    const operator = `operator (SIGUSR2 to pid ${process.pid})`;
-    const cleared = robot.clearEmergencyStop(operator);
-    const fault = robot.clearFault(operator);
-    process.stderr.write(cleared ? 'robot-arm: emergency stop cleared by the operator\n' : 'robot-arm: no emergency stop was latched\n');
-    if (fault) process.stderr.write('robot-arm: protective-stop fault acknowledged by the operator\n');
-  });
+  installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
   const stopped: Promise<string>[] = [
     new Promise((done) => {
       process.once('SIGINT', () => done('SIGINT'));

@@ -1,19 +1,28 @@
 /**
  * The robot-arm server as a module for `toolwright serve examples/robot-arm/server.ts` and
  * `toolwright lint examples/robot-arm/server.ts`. Configured from the environment because `serve`
- * passes no robot options: ROBOT_PRESET (ur5e | xarm6), ROBOT_READ_ONLY=1, ROBOT_APPROVAL
- * (always | large-moves | off), ROBOT_AUDIT_LOG (path). `examples/robot-arm/main.ts` has the same
- * options as flags and prints how to connect.
+ * passes no robot options: ROBOT_PRESET (ur5e | xarm6), ROBOT_READ_ONLY (1 | 0), ROBOT_APPROVAL
+ * (always | large-moves | off), ROBOT_AUDIT_LOG (path), ROBOT_TIME_SCALE, ROBOT_RATE. A bad value or
+ * an unknown ROBOT_* name stops the start with a message naming the valid values.
+ * `examples/robot-arm/main.ts` has the same options as flags and prints how to connect.
  */
-import type { ApprovalMode } from './server/approval-gate.js';
 import { createRobotServer } from './server/create-robot-server.js';
+import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
+import { realTimePacer } from './server/sim-pacer.js';
+import { robotSettingsFromEnv } from './server/robot-settings.js';
 
-const preset = process.env.ROBOT_PRESET === 'xarm6' ? 'xarm6' : 'ur5e';
+const settings = robotSettingsFromEnv(process.env);
 const robot = createRobotServer({
-  preset,
-  readOnly: process.env.ROBOT_READ_ONLY === '1',
-  approval: (process.env.ROBOT_APPROVAL ?? 'always') as ApprovalMode,
-  ...(process.env.ROBOT_AUDIT_LOG !== undefined ? { auditLogPath: process.env.ROBOT_AUDIT_LOG } : {}),
+  preset: settings.preset,
+  readOnly: settings.readOnly,
+  approval: settings.approval,
+  pacer: realTimePacer(settings.timeScale),
+  motionRatePerSecond: settings.rate,
+  ...(settings.auditLogPath !== undefined ? { auditLogPath: settings.auditLogPath } : {}),
 });
+installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
+// stderr: under `serve --stdio`, stdout carries the protocol.
+if (settings.approval === 'off') process.stderr.write(`${approvalOffWarning()}\n`);
+process.stderr.write(`robot-arm: approval ${settings.approval}; audit log ${robot.audit.path}; operator: ${operatorResetHint()}\n`);
 
 export default robot.server;

@@ -145,10 +145,11 @@ describe('audit log durability: kill -9 right after answered calls loses none of
 describe('robot-arm command line', () => {
   it('refuses bad options with exit code 2 and a clear message', () => {
     for (const [args, pattern] of [
-      [['--approval', 'maybe'], /--approval must be one of always, large-moves, off/],
-      [['--preset', 'ur10'], /--preset must be ur5e or xarm6/],
-      [['--port', 'abc'], /port must be a number 0-65535/],
-      [['--time-scale', '0'], /--time-scale must be a number in \(0, 1000\]/],
+      [['--approval', 'maybe'], /^robot-arm: --approval must be one of always, large-moves, off, got "maybe"\n/],
+      [['--preset', 'ur10'], /^robot-arm: --preset must be one of ur5e, xarm6, got "ur10"\n/],
+      [['--port', 'abc'], /^robot-arm: port must be a number 0-65535, got "abc"\n/],
+      [['--time-scale', '0'], /^robot-arm: --time-scale must be a number of simulated seconds per second in \(0, 1000\], got "0"\n/],
+      [['--rate', '1e9'], /^robot-arm: --rate must be a number of motion commands per second in \(0, 100\], got "1e9"\n/],
     ] as const) {
       const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
       assert.equal(result.status, 2, args.join(' '));

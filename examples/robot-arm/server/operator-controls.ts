@@ -1,0 +1,35 @@
+import type { RobotServer } from './create-robot-server.js';
+
+/** The start-up warning when the operator turned human approval off (main.ts and server.ts print the same). */
+export function approvalOffWarning(): string {
+  return [
+    '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+    '!! WARNING: HUMAN APPROVAL IS OFF. Every checked motion runs without asking.   !!',
+    '!! Acceptable for pure simulation only; never with real hardware.             !!',
+    '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
+  ].join('\n');
+}
+
+/** One banner line telling the operator how to clear a latched emergency stop. */
+export function operatorResetHint(pid: number = process.pid): string {
+  return `kill -USR2 ${pid}   clears a latched emergency stop (no tool can)`;
+}
+
+/**
+ * The operator's reset, never a tool: SIGUSR2 to this process clears a latched emergency stop and
+ * acknowledges a protective-stop fault, both written to the audit log. `log` receives one line per
+ * outcome. Returns a function that removes the handler.
+ */
+export function installOperatorReset(robot: RobotServer, log: (line: string) => void): () => void {
+  const onSignal = (): void => {
+    const operator = `operator (SIGUSR2 to pid ${process.pid})`;
+    const cleared = robot.clearEmergencyStop(operator);
+    const fault = robot.clearFault(operator);
+    log(cleared ? 'robot-arm: emergency stop cleared by the operator' : 'robot-arm: no emergency stop was latched');
+    if (fault) log('robot-arm: protective-stop fault acknowledged by the operator');
+  };
+  process.on('SIGUSR2', onSignal);
+  return () => {
+    process.off('SIGUSR2', onSignal);
+  };
+}
