@@ -20,4 +20,5 @@ export const ErrorCode = {
   TransportRejected: -31400,
 } as const;
 
+/** Any one of the numeric codes in {@link ErrorCode} (JSON-RPC, MCP and Toolwright's own). */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -43,6 +43,7 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** Either kind of JSON-RPC response: a result or an error. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /** True for a plain (non-array, non-null) object. */

@@ -54,6 +54,7 @@ export const OUTCOMES = {
   listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;
 
+/** The name of one row of {@link OUTCOMES}: a situation the pipeline can end in (e.g. `unknownTool`). */
 export type OutcomeName = keyof typeof OUTCOMES;
 type RpcOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'rpc-error' } ? K : never }[OutcomeName];
 type ToolErrorOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'tool-error' } ? K : never }[OutcomeName];

@@ -19,6 +19,7 @@ export const STAGES = [
   'output',
 ] as const;
 
+/** One pipeline stage name from {@link STAGES}, as reported in {@link StageEvent.stage}. */
 export type StageName = (typeof STAGES)[number];
 
 /**
@@ -30,8 +31,11 @@ export type StageOutcome = 'pass' | 'respond' | 'tool-error' | 'error' | 'accept
 
 /** Emitted once per stage run; consumed by audit logs and inspectors via `onStageEvent`. */
 export interface StageEvent {
+  /** The stage that ran. */
   stage: StageName;
+  /** How it ended. */
   outcome: StageOutcome;
+  /** Wall time the stage took, in milliseconds (fractional). */
   durationMs: number;
   /** JSON-RPC id, once decoded. */
   requestId: JsonRpcId | undefined;
@@ -43,5 +47,6 @@ export interface StageEvent {
   code?: number;
   /** Short human-readable reason when the stage stopped the call. */
   detail?: string;
+  /** The transport the message arrived on. */
   transport: 'http' | 'stdio';
 }

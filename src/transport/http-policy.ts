@@ -22,12 +22,15 @@ export interface HttpOptions {
 
 /** Options resolved once into checks. */
 export interface HttpPolicy {
+  /** The one MCP endpoint path; any other path gets 404. */
   readonly path: string;
+  /** Largest accepted request body in bytes; a larger one gets 413 without being read further. */
   readonly maxBodyBytes: number;
   /** A reply when the request must be refused before its body is read, else undefined. */
   preflight(method: string | undefined, pathname: string, header: HeaderLookup): Reply | undefined;
 }
 
+/** The default {@link HttpOptions.maxBodyBytes}: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
