@@ -7,9 +7,13 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from './constants.js';
  * with; stdio ignores it. `headers` carries extra HTTP response headers (e.g. WWW-Authenticate).
  */
 export class ProtocolError extends Error {
+  /** JSON-RPC error code (see `ErrorCode`). */
   readonly code: number;
+  /** The error object's `data`, when any. */
   readonly data: unknown;
+  /** HTTP status of the Streamable HTTP response (default 200). */
   readonly httpStatus: number;
+  /** Extra HTTP response headers, e.g. `WWW-Authenticate`. */
   readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(code: number, message: string, options: { data?: unknown; httpStatus?: number; headers?: Record<string, string> } = {}) {

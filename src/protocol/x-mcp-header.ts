@@ -27,6 +27,7 @@ export interface HeaderAnnotation {
   path: readonly string[];
   /** JSON Pointer of the annotated property schema inside the inputSchema. */
   pointer: string;
+  /** The property's JSON type, which decides how the value is written into the header. */
   type: HeaderValueType;
 }
 
@@ -34,6 +35,7 @@ export interface HeaderAnnotation {
 export interface HeaderAnnotationProblem {
   /** JSON Pointer of the schema carrying the offending annotation. */
   pointer: string;
+  /** Which rule the annotation breaks. */
   code:
     | 'not-a-string'
     | 'empty'
@@ -42,12 +44,15 @@ export interface HeaderAnnotationProblem {
     | 'not-statically-reachable'
     | 'unsupported-type'
     | 'integer-out-of-range';
+  /** Human-readable explanation naming the annotation and its pointer. */
   message: string;
 }
 
 /** Result of {@link scanHeaderAnnotations}. */
 export interface HeaderScan {
+  /** Every valid annotation, in schema order. */
   annotations: HeaderAnnotation[];
+  /** Every invalid annotation; any problem invalidates the whole tool. */
   problems: HeaderAnnotationProblem[];
 }
 

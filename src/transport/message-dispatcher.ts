@@ -7,6 +7,7 @@ export type HeaderLookup = (lowerCaseName: string) => string | undefined;
 export interface InboundMessage {
   /** Raw bytes or text of one HTTP body / stdio line. */
   body: string | Uint8Array;
+  /** The transport the message arrived on. */
   transport: 'http' | 'stdio';
   /** HTTP request headers; undefined on stdio. */
   header: HeaderLookup | undefined;
@@ -25,12 +26,16 @@ export interface InboundMessage {
 
 /** What to answer. `body` is one serialized JSON-RPC message, absent for notifications. */
 export interface Reply {
+  /** HTTP status (stdio ignores it). */
   status: number;
+  /** The serialized JSON-RPC response; undefined when nothing is answered (202 on HTTP). */
   body: string | undefined;
+  /** Extra HTTP response headers. */
   headers?: Readonly<Record<string, string>>;
 }
 
 /** Anything that turns inbound messages into replies; a Toolwright server is one. */
 export interface MessageDispatcher {
+  /** Runs one inbound message through the server; never rejects for protocol errors (they are replies). */
   handleMessage(message: InboundMessage): Promise<Reply>;
 }

@@ -18,8 +18,11 @@ export interface ListenOptions extends HttpOptions {
 export interface HttpListener {
   /** Full endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
   readonly url: string;
+  /** The bound port (the real one when `port: 0` asked for a free port). */
   readonly port: number;
+  /** The bound address, e.g. `127.0.0.1`. */
   readonly host: string;
+  /** The underlying node:http server. */
   readonly server: Server;
   /** Stops accepting, aborts in-flight requests, resolves when closed. */
   close(): Promise<void>;

@@ -23,6 +23,7 @@ export interface StdioConnection {
    * passed, then they are aborted), or at once on `close()`.
    */
   readonly closed: Promise<void>;
+  /** Stops reading stdin and aborts requests in flight. */
   close(): void;
 }
 
