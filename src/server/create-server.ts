@@ -84,6 +84,9 @@ const stderrLogger: ServerLogger = {
   },
 };
 
+// How long a serving server with no traffic waits before building its validators in the background.
+const WARM_IDLE_MS = 200;
+
 function precomputed(result: JsonObject): Stop {
   return { kind: 'result', outcome: 'respond', result, json: JSON.stringify(result) };
 }
@@ -91,7 +94,8 @@ function precomputed(result: JsonObject): Stop {
 /**
  * Creates a server for MCP 2026-07-28. Every tool definition is checked now; a bad definition
  * throws {@link ServerDefinitionError} naming the tool and the problem. Validator code is generated
- * on first use and, once `listen()`, `stdio()` or `fetch()` starts serving, in the background.
+ * on first use, and in the background once the first message is answered (or shortly after
+ * `listen()`, `stdio()` or `fetch()` starts serving when no message comes).
  *
  * @example
  * const server = createServer({ name: 'demo', version: '1.0.0', tools: [sum] });
@@ -172,13 +176,27 @@ export function createServer(options: ServerOptions): McpServer {
   const connections = new Set<StdioConnection>();
   let fetchHandler: ((request: Request) => Promise<Response>) | undefined;
 
-  // Validators are built on first use; once the server starts serving, the rest are built in the
-  // background so no answer waits for the schema compiler (see warmValidators).
+  // Validators are built on first use. The rest are built in the background (warmValidators) once
+  // the server has answered its first message, so that answer (typically server/discover) never
+  // waits for the schema compiler, whose loading is one synchronous ~100 ms step; or, when no
+  // message comes, WARM_IDLE_MS after serving starts.
   let stopWarming: (() => void) | undefined;
+  let idleWarm: NodeJS.Timeout | undefined;
   const startWarming = (): void => {
+    if (idleWarm !== undefined) clearTimeout(idleWarm);
     stopWarming ??= warmValidators(registered, (tool, field, message) => {
       logger.error('tool schema could not be compiled; calls to this tool fail closed', { tool, field, reason: message });
     });
+  };
+  const warmWhenIdle = (): void => {
+    if (stopWarming === undefined && idleWarm === undefined) idleWarm = setTimeout(startWarming, WARM_IDLE_MS).unref();
+  };
+  // Replaced by `dispatch` itself after the first message, so later messages pay nothing for this.
+  const firstMessage = (message: InboundMessage): Promise<Reply> => {
+    server.handleMessage = dispatch;
+    const reply = dispatch(message);
+    reply.then(startWarming, startWarming);
+    return reply;
   };
 
   const server: McpServer = {
@@ -188,11 +206,11 @@ export function createServer(options: ServerOptions): McpServer {
     listToolDescriptors: () => server.tools,
     notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
     notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
-    handleMessage: dispatch,
+    handleMessage: firstMessage,
     async listen(listenOptions = {}) {
       const listener = await listenHttp(server, { ...options.http, ...listenOptions });
       listeners.add(listener);
-      startWarming();
+      warmWhenIdle();
       return {
         ...listener,
         close: async () => {
@@ -204,18 +222,19 @@ export function createServer(options: ServerOptions): McpServer {
     stdio(stdioOptions) {
       const connection = serveStdio(server, stdioOptions);
       connections.add(connection);
-      startWarming();
+      warmWhenIdle();
       void connection.closed.then(() => connections.delete(connection));
       return connection;
     },
     fetch(request) {
       if (fetchHandler === undefined) {
         fetchHandler = createFetchHandler(server, options.http);
-        startWarming();
+        warmWhenIdle();
       }
       return fetchHandler(request);
     },
     async close() {
+      if (idleWarm !== undefined) clearTimeout(idleWarm);
       stopWarming?.();
       // Open subscriptions end with a result; give those replies a turn to reach the wire before sockets close.
       if (features.hub.size > 0) {

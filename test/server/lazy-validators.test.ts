@@ -36,17 +36,27 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('lazy validators', () => {
   // This file runs in its own process; nothing before this test loads the schema compiler.
-  it('createServer and server/discover do not load Ajv; the first tools/call validates correctly', async () => {
+  it('createServer and the first server/discover do not load Ajv; the warm-up builds validators after that answer', async () => {
     const server = createServer({ name: 'lazy', version: '1.0.0', tools: [sum] });
     assert.equal(ajvLoaded(), false);
     const discover = await server.handleMessage(message('server/discover', {}));
     assert.equal(discover.status, 200);
     assert.equal(ajvLoaded(), false);
-    const bad = JSON.parse((await server.handleMessage(message('tools/call', { name: 'calculate_sum', arguments: { a: 2, c: 3 } }))).body!);
+    await turn();
+    await turn();
     assert.equal(ajvLoaded(), true);
+    const bad = JSON.parse((await server.handleMessage(message('tools/call', { name: 'calculate_sum', arguments: { a: 2, c: 3 } }))).body!);
     assert.equal(bad.result.isError, true);
     const good = JSON.parse((await server.handleMessage(message('tools/call', { name: 'calculate_sum', arguments: { a: 2, b: 3 } }))).body!);
     assert.deepEqual(good.result.structuredContent, { sum: 5 });
+  });
+
+  it('a first tools/call builds its validator itself and validates correctly', async () => {
+    const server = createServer({ name: 'lazy-call', version: '1.0.0', tools: [sum] });
+    const bad = JSON.parse((await server.handleMessage(message('tools/call', { name: 'calculate_sum', arguments: { a: 2, b: 'x' } }))).body!);
+    assert.equal(bad.result.isError, true);
+    const good = JSON.parse((await server.handleMessage(message('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 3 } }))).body!);
+    assert.deepEqual(good.result.structuredContent, { sum: 4 });
   });
 });
 
