@@ -12,6 +12,7 @@ export interface DefinitionProblem {
   field: 'name' | 'inputSchema' | 'outputSchema' | 'scopes' | 'tool';
   /** JSON Pointer inside the schema, when the problem is in a schema. */
   pointer?: string;
+  /** Machine-readable kind of problem (each maps to one lint rule). */
   code:
     | 'name-length'
     | 'name-characters'
@@ -23,14 +24,19 @@ export interface DefinitionProblem {
     | 'duplicate-name'
     | 'not-a-tool'
     | 'scopes-without-authorize';
+  /** Human-readable explanation, naming the offending value. */
   message: string;
 }
 
 /** What {@link analyzeToolDefinition} learns: problems, and for valid definitions the compiled parts. */
 export interface ToolDefinitionAnalysis {
+  /** Every problem found (empty = valid). */
   problems: DefinitionProblem[];
+  /** The compiled `inputSchema`, unless it is missing or invalid. */
   input: CompiledSchema | undefined;
+  /** The compiled `outputSchema`, unless it is absent or invalid. */
   output: CompiledSchema | undefined;
+  /** The valid `x-mcp-header` annotations of `inputSchema`. */
   headers: HeaderAnnotation[];
 }
 
