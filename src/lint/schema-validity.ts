@@ -13,6 +13,26 @@ import { assertLocalRefsResolve } from '../schema/local-refs.js';
 import { compileCompliant } from '../schema/engines/compliant.js';
 import type { SchemaError } from '../schema/index.js';
 
+/**
+ * True when some object in the document has a `$ref` member. Most tool schemas have none, and
+ * this plain scan costs far less than the pointer-tracking walk that resolves references.
+ */
+function mentionsRef(root: unknown): boolean {
+  // Iterative: `const`/`default` values may nest deeper than the schema depth limit.
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (Object.prototype.hasOwnProperty.call(value, '$ref')) return true;
+    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
+  }
+  return false;
+}
+
 /** The first problem that would make `compileSchema(schema)` throw, or undefined when the schema is valid. */
 export function findSchemaProblem(schema: unknown): SchemaCompileError | undefined {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
@@ -22,7 +42,7 @@ export function findSchemaProblem(schema: unknown): SchemaCompileError | undefin
     const dialect = detectDialect(schema);
     assertSchemaLimits(schema, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES);
     assertMetaValid(schema, dialect);
-    assertLocalRefsResolve(schema, dialect);
+    if (mentionsRef(schema)) assertLocalRefsResolve(schema, dialect);
     return undefined;
   } catch (error) {
     if (error instanceof SchemaCompileError) return error;
