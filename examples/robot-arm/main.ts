@@ -29,7 +29,8 @@ Options:
                           only for pure simulation, and announced loudly at start-up
   --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
-  --rate <n>              Motion commands per second (default 2)
+  --rate <n>              Motion commands per second, and planning requests per second
+                          (plan_trajectory, dry runs), each (default 2)
   -h, --help              Show this help
 
 Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop
@@ -113,7 +114,7 @@ function banner(robot: RobotServer, options: Parsed, where: string): string {
     `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion through elicitation; clients without elicitation are refused)' : ''}`,
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
-    `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s`,
+    `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
     `  operator:   ${operatorResetHint()}`,
   ];
   if (options.approval === 'off') {

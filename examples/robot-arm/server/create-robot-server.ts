@@ -33,6 +33,11 @@ export interface RobotServerOptions {
   /** Motion commands per second and burst (default 2 and 2). */
   readonly motionRatePerSecond?: number;
   readonly motionBurst?: number;
+  /** Planning requests (plan_trajectory, dry runs) per second and burst (default the motion values). */
+  readonly planRatePerSecond?: number;
+  readonly planBurst?: number;
+  /** Wall clock (ms) for rate limits and plan expiry; tests drive it. Default `Date.now`. */
+  readonly now?: () => number;
   /** Anything else of the simulation (seed, objects, envelope overrides). */
   readonly simulation?: Omit<RobotSimulationOptions, 'preset'>;
   /** Approval validity, ms (default 2 minutes). */
@@ -80,6 +85,9 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     pacer: options.pacer ?? realTimePacer(1),
     ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
     ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
+    ...(options.planRatePerSecond !== undefined ? { planRatePerSecond: options.planRatePerSecond } : {}),
+    ...(options.planBurst !== undefined ? { planBurst: options.planBurst } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
   });
   const approval = new ApprovalGate(options.approval ?? 'always');
   const audit = new AuditLog(options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`));

@@ -44,6 +44,12 @@ export interface RobotControllerOptions {
   readonly motionRatePerSecond?: number;
   /** Motion commands allowed back to back, default 2. */
   readonly motionBurst?: number;
+  /**
+   * Planning requests (plan_trajectory, dry runs) per second and back to back; default the motion rate
+   * and burst. Planning moves nothing but can cost about half a CPU-second, so it has its own bucket.
+   */
+  readonly planRatePerSecond?: number;
+  readonly planBurst?: number;
   /** Wall-clock source for rate limiting and plan expiry (tests inject one). */
   readonly now?: () => number;
   /** Wall-clock slack before the watchdog calls the driver stalled, ms (default 5000). */
@@ -74,6 +80,7 @@ export class RobotController {
   readonly plans: PlanStore;
   readonly monitor: SafetyMonitor;
   private readonly limiter: RateLimiter;
+  private readonly planLimiter: RateLimiter;
   private epoch = 0;
   private estop: EmergencyStopInfo | null = null;
   private active: ActiveMotion | null = null;
@@ -86,6 +93,7 @@ export class RobotController {
     const now = options.now ?? Date.now;
     this.plans = new PlanStore(10 * 60_000, 32, now);
     this.limiter = new RateLimiter(options.motionRatePerSecond ?? 2, options.motionBurst ?? 2, now);
+    this.planLimiter = new RateLimiter(options.planRatePerSecond ?? this.limiter.perSecond, options.planBurst ?? this.limiter.burst, now);
     this.wallSlackMs = options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS;
     this.monitor = new SafetyMonitor(this.sim);
     this.monitor.onViolation((v) => this.onViolation(v));
@@ -105,10 +113,11 @@ export class RobotController {
   }
 
   /**
-   * Stage `state_gate`. `motion` commands also take a rate-limit token; `gripper` commands (grasp closes,
-   * release opens) need the arm at rest too.
+   * Stage `state_gate`. Every kind needs the arm at rest; `motion` commands also take a token of the
+   * motion rate limit, `plan` requests (plan_trajectory, dry runs) one of the planning rate limit;
+   * `gripper` commands (grasp closes, release opens) take none.
    */
-  stateGate(kind: 'motion' | 'gripper'): Refusal | null {
+  stateGate(kind: 'motion' | 'plan' | 'gripper'): Refusal | null {
     if (this.estop !== null || this.sim.state === 'estop') {
       return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
     }
@@ -122,6 +131,12 @@ export class RobotController {
       const waitMs = this.limiter.take();
       if (waitMs > 0) {
         return { stage: 'state_gate', code: 'rate_limited', message: `motion commands are limited to ${this.limiter.perSecond} per second (burst ${this.limiter.burst}); retry in ${waitMs} ms` };
+      }
+    }
+    if (kind === 'plan') {
+      const waitMs = this.planLimiter.take();
+      if (waitMs > 0) {
+        return { stage: 'state_gate', code: 'rate_limited', message: `planning requests are limited to ${this.planLimiter.perSecond} per second (burst ${this.planLimiter.burst}); retry in ${waitMs} ms` };
       }
     }
     return null;

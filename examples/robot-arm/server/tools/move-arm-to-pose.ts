@@ -61,7 +61,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
       const range = bad !== null ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` } : checkRange('speed', speed, 0.1, 1, '(fraction of the speed caps)');
       if (range !== null) return refusalResult(record.trail.refuse(range));
       record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate(args.dry_run === true ? 'gripper' : 'motion');
+      const gate = deps.controller.stateGate(args.dry_run === true ? 'plan' : 'motion');
       if (gate !== null) return refusalResult(record.trail.refuse(gate));
       record.trail.pass('state_gate');
       const target = { ...args.target_position, ...(args.orientation !== undefined ? { orientation: args.orientation } : {}) };

@@ -49,7 +49,7 @@ export function planTrajectoryTool(deps: RobotDeps): Tool {
       const range = bad !== null ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` } : checkRange('speed', speed, 0.1, 1, '(fraction of the speed caps)');
       if (range !== null) return refusalResult(record.trail.refuse(range));
       record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate('gripper');
+      const gate = deps.controller.stateGate('plan');
       if (gate !== null) return refusalResult(record.trail.refuse(gate));
       record.trail.pass('state_gate');
       const plan = planAndCheck(deps.controller.sim, {

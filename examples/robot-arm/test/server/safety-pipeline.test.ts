@@ -193,6 +193,39 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
     }
   });
 
+  it('rate limit: planning requests (plan_trajectory, dry runs) beyond their rate are refused with the exact wait; motions keep their own bucket', async () => {
+    let now = 1_000_000;
+    const h = await startHarness({ approval: 'off', planRatePerSecond: 0.5, planBurst: 1, now: () => now });
+    try {
+      const tcp = h.robot.controller.sim.tcp;
+      const waypoints = [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 40 }, { x_mm: tcp.x + 30, y_mm: tcp.y, z_mm: tcp.z - 40 }];
+      const first = await h.call('plan_trajectory', { waypoints });
+      assert.match(String(first.body.result?.structuredContent?.plan_id), /^plan-[0-9a-f]{16}$/);
+      const message = 'planning requests are limited to 0.5 per second (burst 1); retry in 2000 ms';
+      const before = joints(h);
+      const second = await h.call('plan_trajectory', { waypoints });
+      assert.equal(second.body.result?.isError, true);
+      assert.deepEqual(refusalOf(second), { stage: 'state_gate', code: 'rate_limited', message });
+      assert.equal(textOf(second), `Refused at stage state_gate (rate_limited): ${message}. Nothing was executed.`);
+      const dryRun = await h.call('move_arm_to_pose', { target_position: NEAR, dry_run: true });
+      assert.deepEqual(refusalOf(dryRun), { stage: 'state_gate', code: 'rate_limited', message });
+      const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call').at(-2)!;
+      assert.equal(record.tool, 'plan_trajectory');
+      assert.deepEqual((record.stages as Array<{ stage: string; outcome: string }>).map((s) => `${s.stage}:${s.outcome}`), ['schema:pass', 'finite_and_range:pass', 'state_gate:refused', 'audit:pass']);
+      assert.deepEqual(joints(h), before);
+      // Motions are not starved by planning: the stored plan still runs.
+      const run = await h.call('execute_trajectory', { plan_id: first.body.result?.structuredContent?.plan_id as string });
+      assert.equal(run.body.result?.structuredContent?.status, 'completed');
+      now += 1000;
+      assert.deepEqual(refusalOf(await h.call('plan_trajectory', { waypoints })), { stage: 'state_gate', code: 'rate_limited', message: 'planning requests are limited to 0.5 per second (burst 1); retry in 1000 ms' });
+      now += 1000;
+      const after = await h.call('plan_trajectory', { waypoints: [{ x_mm: NEAR.x_mm, y_mm: NEAR.y_mm, z_mm: NEAR.z_mm }, { x_mm: NEAR.x_mm + 20, y_mm: NEAR.y_mm, z_mm: NEAR.z_mm }] });
+      assert.equal(after.body.result?.isError, undefined, JSON.stringify(after.body));
+    } finally {
+      await h.close();
+    }
+  });
+
   it('emergency stop latches; no tool clears it; only the operator does', async () => {
     const h = await startHarness({ approval: 'off' });
     try {
