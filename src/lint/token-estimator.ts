@@ -12,6 +12,22 @@ export function estimateTokens(text: string): number {
 }
 
 /**
+ * True when `text` certainly has at most `max` tokens, decided without tokenising: every BPE token
+ * covers at least one UTF-8 byte, so the byte count bounds the token count. Most descriptions are
+ * far inside their budget, and counting their tokens was a large part of a lint.
+ */
+export function surelyWithinTokens(text: string, max: number): boolean {
+  if (text.length > max) return false;
+  let bytes = 0;
+  // An upper bound on the UTF-8 length (a surrogate pair counts 6 where it takes 4).
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+  }
+  return bytes <= max;
+}
+
+/**
  * What a whole tool costs: the compact JSON of the parts a host forwards to a model
  * (`name`, `description`, `inputSchema`). `outputSchema`, `annotations` and `_meta` are not
  * usually shown to the model and are left out.

@@ -1,4 +1,4 @@
-import { estimateTokens, estimateToolTokens } from '../../token-estimator.js';
+import { estimateTokens, estimateToolTokens, surelyWithinTokens } from '../../token-estimator.js';
 import { isObject } from '../../tool-view.js';
 import type { LintRule } from '../../types.js';
 
@@ -11,6 +11,7 @@ export const descriptionTokens: LintRule = {
   defaultOptions: { max: 300 },
   checkTool(tool, ctx) {
     const max = Number(ctx.options.max);
+    if (surelyWithinTokens(tool.description, max)) return;
     const tokens = estimateTokens(tool.description);
     if (tokens <= max) return;
     ctx.report({
@@ -31,7 +32,7 @@ export const parameterDescriptionTokens: LintRule = {
   checkTool(tool, ctx) {
     const max = Number(ctx.options.max);
     for (const param of tool.params) {
-      if (!isObject(param.schema) || typeof param.schema.description !== 'string') continue;
+      if (!isObject(param.schema) || typeof param.schema.description !== 'string' || surelyWithinTokens(param.schema.description, max)) continue;
       const tokens = estimateTokens(param.schema.description);
       if (tokens <= max) continue;
       ctx.report({
