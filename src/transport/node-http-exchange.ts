@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import { sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
+import type { HttpPolicy } from './http-policy.js';
+import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply } from './message-dispatcher.js';
+
+function writeReply(res: ServerResponse, reply: Reply): void {
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+    return;
+  }
+  // An explicit Content-Length avoids chunked encoding; the flat array form skips header-object processing.
+  const length = String(Buffer.byteLength(reply.body));
+  if (reply.headers === undefined) res.writeHead(reply.status, ['Content-Type', 'application/json', 'Content-Length', length]);
+  else res.writeHead(reply.status, { ...reply.headers, 'Content-Type': 'application/json', 'Content-Length': length });
+  res.end(reply.body);
+}
+
+/**
+ * One HTTP request/response pair, and the InboundMessage the pipeline sees. A class with prototype
+ * methods rather than per-request closures and promises: this runs for every request.
+ */
+export class HttpExchange implements InboundMessage {
+  readonly transport = 'http' as const;
+  body: Buffer = EMPTY;
+  readonly header: HeaderLookup;
+  #controller: AbortController | undefined;
+  #gone = false;
+  #streaming = false;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #dispatcher: MessageDispatcher;
+  readonly #policy: HttpPolicy;
+  #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(dispatcher: MessageDispatcher, policy: HttpPolicy, req: IncomingMessage, res: ServerResponse) {
+    this.#dispatcher = dispatcher;
+    this.#policy = policy;
+    this.#req = req;
+    this.#res = res;
+    const headers = req.headers;
+    this.header = (name) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  isAborted(): boolean {
+    return this.#gone;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    const res = this.#res;
+    if (this.#gone || res.writableEnded) return;
+    if (!this.#streaming) {
+      this.#streaming = true;
+      res.writeHead(200, SSE_HEADERS);
+    }
+    res.write(sseEvent(JSON.stringify(notification)));
+  }
+
+  start(): void {
+    const req = this.#req;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const refused = this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header);
+    if (refused !== undefined) {
+      this.#res.setHeader('Connection', 'close');
+      writeReply(this.#res, refused);
+      req.resume();
+      return;
+    }
+    req.on('data', this.#onData);
+    req.once('end', this.#onEnd);
+    req.once('error', this.#onError);
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    this.#size += chunk.length;
+    if (this.#size > this.#policy.maxBodyBytes) {
+      // Stop reading; answer at once and let the connection close.
+      const req = this.#req;
+      req.off('data', this.#onData);
+      req.off('end', this.#onEnd);
+      req.pause();
+      this.#res.setHeader('Connection', 'close');
+      writeReply(this.#res, transportErrorReply(413, `Payload too large: the limit is ${this.#policy.maxBodyBytes} bytes`));
+      return;
+    }
+    this.#chunks.push(chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    const chunks = this.#chunks;
+    this.body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    this.#chunks = [];
+    this.#res.once('close', this.#onClose);
+    this.#dispatcher.handleMessage(this).then(this.#onReply, this.#onFailure);
+  };
+
+  readonly #onError = (): void => {
+    this.#gone = true;
+  };
+
+  readonly #onClose = (): void => {
+    if (!this.#res.writableFinished) {
+      this.#gone = true;
+      this.#controller?.abort();
+    }
+  };
+
+  readonly #onReply = (reply: Reply): void => {
+    const res = this.#res;
+    if (this.#gone || res.writableEnded) return;
+    if (this.#streaming) {
+      if (reply.body !== undefined) res.write(sseEvent(reply.body));
+      res.end();
+      return;
+    }
+    writeReply(res, reply);
+  };
+
+  readonly #onFailure = (error: unknown): void => {
+    process.stderr.write(`toolwright: HTTP request failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    const res = this.#res;
+    if (!res.headersSent) writeReply(res, transportErrorReply(500, 'Internal error'));
+    else res.end();
+  };
+}
+
+const EMPTY = Buffer.alloc(0);
