@@ -3,7 +3,6 @@
  * 127.0.0.1 (PORT, default 3000, endpoint /mcp). Robot-specific options live here, not in
  * `toolwright serve`: preset, read-only, approval mode, audit log path, simulation speed.
  */
-import { existsSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -94,14 +93,15 @@ function connectionHelp(url: string, options: Parsed): string {
   const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', options.auditLog];
   if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
   const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
-  const hasCall = existsSync(join(root, 'src', 'cli', 'commands', 'call.ts'));
-  const call = hasCall
-    ? `node --import tsx src/cli/main.ts call ${url} get_device_status`
-    : `(toolwright call is not built yet) curl -s ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: get_device_status' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_device_status","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'`;
+  // Paths relative to the repository only work from there; elsewhere print absolute ones.
+  const cli = process.cwd() === root ? 'node --import tsx src/cli/main.ts' : `node --import ${tsxLoader} ${join(root, 'src', 'cli', 'main.ts')}`;
+  const dryRun = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, dry_run: true });
   return [
     'How to connect:',
     `  MCP Inspector:   npx @modelcontextprotocol/inspector   then choose "Streamable HTTP" and enter ${url}`,
-    `  toolwright call: ${call}`,
+    `  toolwright call: ${cli} call ${url} get_device_status`,
+    `                   ${cli} call ${url} move_arm_to_pose '${dryRun}'`,
+    '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)',
     '  Desktop client (stdio), add to its MCP config:',
     `    ${desktop}`,
   ].join('\n');
