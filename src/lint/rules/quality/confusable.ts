@@ -74,30 +74,50 @@ export const confusableTools: LintRule = {
       return { tool, compact, grams: bigrams(compact, gramIds), words: Int32Array.from(words).sort() };
     });
     // Each tool is reported once, against the earlier tool it is most confusable with.
-    const best = new Map<number, { other: Signature; kind: 'name' | 'description'; score: number; same: boolean }>();
+    const best: ({ other: Signature; kind: 'name' | 'description'; score: number; same: boolean } | undefined)[] = new Array(sigs.length).fill(undefined);
+    // Per-tool numbers in flat arrays, and names as ids, so the n² pair loop compares integers.
+    const interned = new Map<string, number>();
+    const intern = (text: string): number => {
+      let id = interned.get(text);
+      if (id === undefined) interned.set(text, (id = interned.size));
+      return id;
+    };
+    const nameIds = Int32Array.from(sigs, (s) => intern(`n\u0000${s.tool.name}`));
+    const compactIds = Int32Array.from(sigs, (s) => intern(`c\u0000${s.compact}`));
+    const gramCounts = Int32Array.from(sigs, (s) => s.grams.length);
+    const wordCounts = Int32Array.from(sigs, (s) => s.words.length);
     for (let i = 0; i < sigs.length; i++) {
       const a = sigs[i]!;
+      const aGrams = gramCounts[i]!;
+      const aWords = wordCounts[i]!;
       for (let j = i + 1; j < sigs.length; j++) {
-        const b = sigs[j]!;
-        if (a.tool.name === b.tool.name) continue; // spec/name-unique reports exact duplicates
-        const sizes = a.grams.length + b.grams.length;
-        // Dice can only reach the threshold when the smaller set is large enough; skip the rest cheaply.
-        const reachable = (2 * Math.min(a.grams.length, b.grams.length)) / (sizes || 1) >= nameThreshold;
-        const same = a.compact === b.compact;
-        const nameScore = same ? 1 : reachable ? dice(a.grams, b.grams, nameThreshold) : 0;
-        const previous = best.get(j);
+        if (nameIds[i] === nameIds[j]) continue; // spec/name-unique reports exact duplicates
+        const bGrams = gramCounts[j]!;
+        const sizes = aGrams + bGrams;
+        const same = compactIds[i] === compactIds[j];
+        let nameScore = 0;
+        if (same) {
+          nameScore = 1;
+        } else if ((2 * Math.min(aGrams, bGrams)) / (sizes || 1) >= nameThreshold) {
+          // Dice can only reach the threshold when the smaller set is large enough; the rest were skipped cheaply.
+          nameScore = dice(a.grams, sigs[j]!.grams, nameThreshold);
+        }
+        const previous = best[j];
         if (nameScore >= nameThreshold) {
-          if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best.set(j, { other: a, kind: 'name', score: nameScore, same });
+          if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best[j] = { other: a, kind: 'name', score: nameScore, same };
           continue;
         }
-        const small = Math.min(a.words.length, b.words.length);
+        const bWords = wordCounts[j]!;
+        const small = Math.min(aWords, bWords);
         // Jaccard cannot exceed small/large, so most pairs are dismissed without a merge.
-        if (previous?.kind === 'name' || small < 5 || small / Math.max(a.words.length, b.words.length) < descriptionThreshold) continue;
-        const descriptionScore = jaccard(a.words, b.words, descriptionThreshold);
-        if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best.set(j, { other: a, kind: 'description', score: descriptionScore, same: false });
+        if (previous?.kind === 'name' || small < 5 || small / Math.max(aWords, bWords) < descriptionThreshold) continue;
+        const descriptionScore = jaccard(a.words, sigs[j]!.words, descriptionThreshold);
+        if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best[j] = { other: a, kind: 'description', score: descriptionScore, same: false };
       }
     }
-    for (const [index, hit] of [...best].sort((x, y) => x[0] - y[0])) {
+    for (let index = 0; index < best.length; index++) {
+      const hit = best[index];
+      if (hit === undefined) continue;
       const tool = sigs[index]!.tool;
       if (hit.kind === 'name') {
         ctx.report({
