@@ -1,5 +1,22 @@
 import { walkSchema, escapePointerToken } from '../schema/index.js';
+import type { SchemaVisit } from '../schema/index.js';
 import type { ParamInfo, ToolView, WireTool } from './types.js';
+
+// The parameter list and most rules need the same subschema walk; it is done once per schema object.
+const visited = new WeakMap<object, readonly SchemaVisit[]>();
+
+/** Every subschema of `schema` (boolean ones included), in the pre-order of `walkSchema`. */
+export function schemaVisits(schema: Record<string, unknown>): readonly SchemaVisit[] {
+  let visits = visited.get(schema);
+  if (visits === undefined) {
+    const all: SchemaVisit[] = [];
+    walkSchema(schema, (node) => {
+      all.push(node);
+    });
+    visited.set(schema, (visits = all));
+  }
+  return visits;
+}
 
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -22,10 +39,11 @@ function collectParams(inputSchema: unknown): ParamInfo[] {
   const params: ParamInfo[] = [];
   // Map schema pointer (inside inputSchema) -> the parameter that owns that schema node.
   const owner = new Map<string, ParamInfo | undefined>([['', undefined]]);
-  walkSchema(inputSchema, (node) => {
-    if (node.parent === undefined) return;
+  // A node whose parent owns no parameter is not descended into (its pointer never becomes an owner).
+  for (const node of schemaVisits(inputSchema)) {
+    if (node.parent === undefined) continue;
     const parentPointer = node.parent.pointer;
-    if (!owner.has(parentPointer)) return 'skip';
+    if (!owner.has(parentPointer)) continue;
     const parentParam = owner.get(parentPointer);
     if (node.keyword === 'properties') {
       const name = unescapeLast(node.pointer);
@@ -40,14 +58,10 @@ function collectParams(inputSchema: unknown): ParamInfo[] {
       };
       params.push(info);
       owner.set(node.pointer, info);
-      return undefined;
-    }
-    if (node.keyword === 'items' && parentParam !== undefined) {
+    } else if (node.keyword === 'items' && parentParam !== undefined) {
       owner.set(node.pointer, parentParam);
-      return undefined;
     }
-    return 'skip';
-  });
+  }
   return params;
 }
 

@@ -1,6 +1,5 @@
-import { walkSchema } from '../../schema/index.js';
 import type { SchemaVisit } from '../../schema/index.js';
-import { isObject } from '../tool-view.js';
+import { isObject, schemaVisits } from '../tool-view.js';
 import type { WireTool } from '../types.js';
 
 /** A subschema of a tool with its pointer inside the tool descriptor. */
@@ -22,9 +21,9 @@ function nodesOf(tool: WireTool): ToolSchemaNode[] {
   for (const field of ['inputSchema', 'outputSchema'] as const) {
     const root = tool[field];
     if (!isObject(root)) continue;
-    walkSchema(root, (node) => {
-      if (isObject(node.schema)) nodes!.push({ schema: node.schema, pointer: `/${field}${node.pointer}`, field, visit: node });
-    });
+    for (const node of schemaVisits(root)) {
+      if (isObject(node.schema)) nodes.push({ schema: node.schema, pointer: `/${field}${node.pointer}`, field, visit: node });
+    }
   }
   walked.set(tool, nodes);
   return nodes;
