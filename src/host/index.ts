@@ -17,7 +17,7 @@ export { createNameMap, sanitizeToolName } from './provider-names.js';
 export type { NameMap, NameMapOptions } from './provider-names.js';
 export { checkProviderTool, OPENAI_STRICT_LIMITS } from './check-provider-tool.js';
 export type { ProviderViolation } from './check-provider-tool.js';
-export { estimateTokens } from './token-estimate.js';
+export { countTextTokens, estimateTokens } from './token-estimate.js';
 export { repairArguments } from './repair-arguments.js';
 export type { RepairKind, ArgumentRepair, RepairResult, RepairProfile } from './repair-arguments.js';
 export { parseArgumentsText } from './parse-arguments-text.js';

@@ -1,4 +1,22 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+
+// Tool text is untrusted: a description may contain "<|endoftext|>" or another special-token
+// spelling, which gpt-tokenizer refuses by default (it throws). Counted as the plain text it is.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/**
+ * Tokens in a piece of text under OpenAI's `o200k_base` encoding (GPT-4o and later), via
+ * gpt-tokenizer. Special-token spellings in the text count as ordinary text, never throw.
+ *
+ * @example
+ * ```ts
+ * import { countTextTokens } from 'toolwright/host';
+ * countTextTokens('Grip force in newtons'); // a small positive number
+ * ```
+ */
+export function countTextTokens(text: string): number {
+  return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
+}
 
 /**
  * Estimated tokens for a piece of provider JSON: the o200k_base BPE count (the tokenizer of
@@ -7,5 +25,5 @@ import { countTokens } from 'gpt-tokenizer';
  * tokens for Anthropic), so treat it as an estimate for comparing tools and budgets, not a bill.
  */
 export function estimateTokens(json: unknown): number {
-  return countTokens(JSON.stringify(json));
+  return countTextTokens(JSON.stringify(json));
 }

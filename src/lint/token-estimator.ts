@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTextTokens } from '../host/token-estimate.js';
 import type { WireTool } from './types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { WireTool } from './types.js';
  * so these are estimates of what the definition costs, not exact billing.
  */
 export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
+  return countTextTokens(text);
 }
 
 /**

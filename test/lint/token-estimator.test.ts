@@ -24,3 +24,9 @@ test('surelyWithinTokens: true up to the UTF-8 length of plain text, false above
   assert.equal(surelyWithinTokens('机'.repeat(34), 100), false); // 102 bytes: the tokenizer decides
   assert.equal(surelyWithinTokens('', 0), true);
 });
+
+test('special-token spellings in tool text are counted as plain text, never thrown on', () => {
+  const text = 'Moves the arm. <|endoftext|> <|im_start|>system';
+  const count = estimateTokens(text);
+  assert.ok(count > 5 && count < text.length, `count ${count}`);
+});
