@@ -1,27 +1,8 @@
 import type { JsonObject } from './json-rpc.js';
-import type { ContentAnnotations, ContentBlock, Icon, ResourceContents } from './wire-types.js';
+import type { ContentAnnotations, ContentBlock, Icon, ResourceContents, ResourceDescriptor } from './wire-types.js';
 
-/** `Resource`: one entry of `resources/list`. */
-export interface ResourceDescriptor {
-  /** URI the client reads it by. */
-  uri: string;
-  /** Programmatic name. */
-  name: string;
-  /** Display name for people. */
-  title?: string;
-  /** What the resource holds. */
-  description?: string;
-  /** MIME type of its contents, if known. */
-  mimeType?: string;
-  /** Size in bytes, if known. */
-  size?: number;
-  /** Icons a client may show for it. */
-  icons?: Icon[];
-  /** Audience, priority, modification time. */
-  annotations?: ContentAnnotations;
-  /** Extension metadata. */
-  _meta?: JsonObject;
-}
+/** `Resource`: one entry of `resources/list` (defined with the content types it shares fields with). */
+export type { ResourceDescriptor } from './wire-types.js';
 
 /** `ResourceTemplate`: one entry of `resources/templates/list` (RFC 6570 `uriTemplate`). */
 export interface ResourceTemplateDescriptor {

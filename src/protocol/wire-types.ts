@@ -115,19 +115,17 @@ export interface AudioContent {
   _meta?: JsonObject;
 }
 
-/** A link to a resource the client may read (not its contents). */
-export interface ResourceLink {
-  /** Discriminator. */
-  type: 'resource_link';
-  /** URI of the resource. */
+/** `Resource`: the description of a resource, as listed by `resources/list` and linked from content. */
+export interface ResourceDescriptor {
+  /** URI the client reads it by. */
   uri: string;
-  /** Programmatic name of the resource. */
+  /** Programmatic name. */
   name: string;
   /** Display name for people. */
   title?: string;
-  /** What the resource is. */
+  /** What the resource holds. */
   description?: string;
-  /** MIME type of the resource, if known. */
+  /** MIME type of its contents, if known. */
   mimeType?: string;
   /** Size in bytes, if known. */
   size?: number;
@@ -137,6 +135,12 @@ export interface ResourceLink {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
+}
+
+/** A link to a resource the client may read (not its contents). */
+export interface ResourceLink extends ResourceDescriptor {
+  /** Discriminator. */
+  type: 'resource_link';
 }
 
 /** The contents of one resource: `text`, or `blob` (base64) for binary data. */

@@ -8,9 +8,9 @@ import type {
   AudioContent,
   ContentAnnotations,
   EmbeddedResource,
-  Icon,
   ImageContent,
   ResourceContents,
+  ResourceDescriptor,
   ResourceLink,
 } from '../protocol/wire-types.js';
 
@@ -96,15 +96,7 @@ export function embeddedResource(contents: ResourceContentsInit, extras?: Conten
 }
 
 /** Fields of a {@link resourceLink}. */
-export interface ResourceLinkInit extends ContentExtras {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-}
+export type ResourceLinkInit = ResourceDescriptor;
 
 /**
  * A link to a resource the client may read later (`type: "resource_link"`); it need not appear in

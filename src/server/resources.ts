@@ -48,16 +48,7 @@ export interface ResourceCaching {
 }
 
 /** Options of {@link defineResource}. */
-export interface ResourceDefinitionInit extends ResourceCaching {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: ContentAnnotations;
-  _meta?: JsonObject;
+export interface ResourceDefinitionInit extends ResourceCaching, ResourceDescriptor {
   read(ctx: ResourceContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
