@@ -6,6 +6,7 @@ import type { ConnectTarget, McpClient } from '../../client/index.js';
 import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js';
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
+import { parseHeaderOptions, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright call <target> <tool> ['<json args>'] [options]
        toolwright call --stdio "<command>" <tool> ['<json args>'] [options]
@@ -34,7 +35,6 @@ asking for user input, which this command cannot give.`;
 /** One line for `toolwright --help`. */
 export const summary = 'call one tool directly and show content, structured content, isError and stage outcomes';
 
-class UsageError extends Error {}
 
 type StageStatus = 'ok' | 'skipped' | 'failed';
 interface Stage {
@@ -43,15 +43,6 @@ interface Stage {
   detail: string;
 }
 
-function parseHeaders(list: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const item of list) {
-    const at = item.indexOf(':');
-    if (at <= 0) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(item)})`);
-    headers[item.slice(0, at).trim()] = item.slice(at + 1).trim();
-  }
-  return headers;
-}
 
 function targetOf(target: string | undefined, stdio: string | undefined, headers: Record<string, string>): ConnectTarget {
   if (stdio !== undefined) return { command: stdio, shell: true, stderr: 'inherit' };
@@ -155,7 +146,7 @@ export async function run(argv: string[]): Promise<number> {
       timeoutMs = Number(values.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer of milliseconds (got ${JSON.stringify(values.timeout)})`);
     }
-    const headers = parseHeaders((values.header as string[] | undefined) ?? []);
+    const headers = parseHeaderOptions((values.header as string[] | undefined) ?? []);
     if (stdio !== undefined && Object.keys(headers).length > 0) throw new UsageError('--header applies to URL targets only');
 
     let args: unknown = {};

@@ -15,6 +15,7 @@ import { formatJson } from '../../lint/reporters/json.js';
 import { buildSarif } from '../../lint/reporters/sarif.js';
 import { locateJsonPointers } from '../../lint/json-locator.js';
 import type { LintConfig } from '../../lint/types.js';
+import { parseHeaderOptions, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright lint <target> [options]
        toolwright lint --stdio "<command>" [options]
@@ -40,7 +41,6 @@ Exit codes: 0 no errors, 1 errors found, 2 bad usage or unreadable target.`;
 /** One line for `toolwright --help`. */
 export const summary = 'judge tool definitions (spec, quality, budgets, security) before a model sees them';
 
-class UsageError extends Error {}
 
 const DEFAULT_CONFIG_FILE = 'toolwright.lint.json';
 
@@ -79,15 +79,6 @@ async function loadConfig(path: string | undefined): Promise<LintConfig | undefi
   }
 }
 
-function parseHeaders(values: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const colon = value.indexOf(':');
-    if (colon <= 0) throw new UsageError(`--header must be "Name: value", got ${JSON.stringify(value)}`);
-    headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
-  }
-  return headers;
-}
 
 function listRules(): string {
   const width = Math.max(...BUILTIN_RULES.map((r) => r.id.length));
@@ -180,7 +171,7 @@ export async function run(argv: string[], io: CommandIo = { stdout: process.stdo
       timeoutMs = Number(values.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer (milliseconds), got ${JSON.stringify(values.timeout)}`);
     }
-    const headers = parseHeaders(values.header as string[]);
+    const headers = parseHeaderOptions(values.header as string[]);
     let config = await loadConfig(values.config as string | undefined);
     if (values.provider !== undefined) config = withProviders(config, values.provider as string);
 

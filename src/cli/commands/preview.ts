@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { HostError, mapTools, PROVIDER_NAMES, PROFILES } from '../../host/index.js';
 import type { LossEntry, MappedCatalog, ProviderName, StrictMode, ToolDescriptor } from '../../host/index.js';
+import { parseHeaderOptions, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright preview <target> --provider <name> [options]
        toolwright preview --stdio "<command>" --provider <name> [options]
@@ -30,7 +31,6 @@ or unreadable target.`;
 /** One line for `toolwright --help`. */
 export const summary = 'show exactly what a model provider receives for each tool, and what is lost';
 
-class UsageError extends Error {}
 
 function parseStrict(value: string | undefined): StrictMode | undefined {
   if (value === undefined) return undefined;
@@ -40,15 +40,6 @@ function parseStrict(value: string | undefined): StrictMode | undefined {
   throw new UsageError(`--strict must be auto, true or false (got ${JSON.stringify(value)})`);
 }
 
-function parseHeaders(list: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const item of list) {
-    const at = item.indexOf(':');
-    if (at <= 0) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(item)})`);
-    headers[item.slice(0, at).trim()] = item.slice(at + 1).trim();
-  }
-  return headers;
-}
 
 function formatLoss(entry: LossEntry): string {
   return `    ${entry.action.padEnd(22)} ${(entry.pointer || '(root)')} ${entry.keyword}${entry.note ? `: ${entry.note}` : ''}`;
@@ -121,7 +112,7 @@ export async function run(argv: string[]): Promise<number> {
     const timeoutText = values.timeout as string | undefined;
     const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError(`--timeout must be a positive integer of milliseconds (got ${JSON.stringify(timeoutText)})`);
-    const headers = parseHeaders((values.header as string[] | undefined) ?? []);
+    const headers = parseHeaderOptions((values.header as string[] | undefined) ?? []);
     const loaded = await loadToolTarget(stdio ?? positionals[0]!, { stdio: stdio !== undefined, headers, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     let tools = loaded.tools as ToolDescriptor[];
     const only = values.tool as string[] | undefined;

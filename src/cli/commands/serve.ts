@@ -6,6 +6,7 @@ import type { McpServer } from '../../server/create-server.js';
 import { isTool } from '../../server/define-tool.js';
 import { ServerDefinitionError } from '../../server/tool-registry.js';
 import type { Tool } from '../../server/tool-types.js';
+import { UsageError } from '../usage-error.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 
@@ -56,7 +57,6 @@ async function loadServer(modulePath: string): Promise<McpServer> {
   throw new UsageError(`${modulePath}: the default export must be a server from createServer() or an array of tools from defineTool()${exported === undefined ? ' (there is no default export)' : ''}`);
 }
 
-class UsageError extends Error {}
 
 /** `toolwright serve`: exit code 0 after a clean shutdown, 1 for an invalid server, 2 for bad usage. */
 export async function run(argv: string[]): Promise<number> {

@@ -1,0 +1,18 @@
+/** A command-line mistake: the command prints the message and its usage, and exits 2. */
+export class UsageError extends Error {}
+
+/**
+ * Parses repeated `--header "Name: value"` options into a header record (names lower-cased, since
+ * HTTP header names are case-insensitive; values trimmed).
+ *
+ * @throws UsageError when an entry has no name before its colon.
+ */
+export function parseHeaderOptions(list: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const item of list) {
+    const colon = item.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(item)})`);
+    headers[item.slice(0, colon).trim().toLowerCase()] = item.slice(colon + 1).trim();
+  }
+  return headers;
+}
