@@ -3,64 +3,13 @@
  * but it knows the official result and notification definitions of every feature the everything
  * server serves (resources, prompts, completion, subscriptions), and checks each message with them.
  */
-import assert from 'node:assert/strict';
-import { assertWireDef } from '../fixtures/servers/wire-schema.js';
+import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import { standardHeaders } from '../fixtures/servers/raw-http.js';
 import type { RawResponse } from '../fixtures/servers/raw-http.js';
 
-const RESULTS: Readonly<Record<string, string>> = {
-  'server/discover': 'DiscoverResult',
-  'tools/list': 'ListToolsResult',
-  'tools/call': 'CallToolResult',
-  'resources/list': 'ListResourcesResult',
-  'resources/templates/list': 'ListResourceTemplatesResult',
-  'resources/read': 'ReadResourceResult',
-  'prompts/list': 'ListPromptsResult',
-  'prompts/get': 'GetPromptResult',
-  'completion/complete': 'CompleteResult',
-  'subscriptions/listen': 'SubscriptionsListenResult',
-};
-
-const NOTIFICATIONS: Readonly<Record<string, string>> = {
-  'notifications/progress': 'ProgressNotification',
-  'notifications/message': 'LoggingMessageNotification',
-  'notifications/tools/list_changed': 'ToolListChangedNotification',
-  'notifications/prompts/list_changed': 'PromptListChangedNotification',
-  'notifications/resources/list_changed': 'ResourceListChangedNotification',
-  'notifications/resources/updated': 'ResourceUpdatedNotification',
-  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
-};
-
-const ERRORS: Readonly<Record<number, string>> = {
-  [-32601]: 'MethodNotFoundError',
-  [-32602]: 'InvalidParamsError',
-  [-32603]: 'InternalError',
-  [-32020]: 'HeaderMismatchError',
-  [-32021]: 'MissingRequiredClientCapabilityError',
-  [-32022]: 'UnsupportedProtocolVersionError',
-};
-
 /** Asserts `message` is a valid server message of the official schema, as specific as its kind allows. */
 export function assertMessage(message: unknown, requestMethod: string | undefined): void {
-  assert.ok(typeof message === 'object' && message !== null);
-  const m = message as Record<string, unknown>;
-  assertWireDef(m, 'JSONRPCMessage');
-  if ('error' in m) {
-    const code = (m.error as { code: number }).code;
-    const def = ERRORS[code];
-    if (def !== undefined) assertWireDef(code <= -32600 ? m.error : m, def);
-    return;
-  }
-  if ('result' in m) {
-    const result = m.result as Record<string, unknown>;
-    assert.ok((result._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'], 'every result carries serverInfo');
-    const def = result.resultType === 'input_required' ? 'InputRequiredResult' : requestMethod === undefined ? undefined : RESULTS[requestMethod];
-    assert.ok(def, `no result definition for ${String(requestMethod)}`);
-    assertWireDef(result, def);
-    return;
-  }
-  assert.ok(!('id' in m), 'the server never sends requests');
-  assertWireDef(m, NOTIFICATIONS[m.method as string] ?? 'JSONRPCNotification');
+  assertServerMessage(message, requestMethod);
 }
 
 function parseSse(text: string): Record<string, unknown>[] {
