@@ -62,7 +62,9 @@ describe('audit log file', () => {
 describe('audit log durability: kill -9 right after answered calls loses none of them', () => {
   it('every answered call of a real server process is on disk after SIGKILL', async () => {
     const path = tempFile();
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--approval', 'off', '--audit-log', path, '--time-scale', '2'], {
+    // --rate 20: this test is about durability; at the default 2 motions/s a fast machine sends the
+    // last motion inside the rate limit's window and it is refused (the limit has its own tests).
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--approval', 'off', '--audit-log', path, '--time-scale', '2', '--rate', '20'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe'],
