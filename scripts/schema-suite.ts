@@ -3,18 +3,24 @@
 // every test of tests/draft2020-12/*.json and tests/draft7/*.json, and no wrongly accepted instance
 // in draft2020-12/optional (non-format). Also runs the differential check: for every schema the fast
 // engine takes, the compliant engine must give the same validity on every instance.
+// Where the suite is comes from test/support/test-data.ts: $JSON_SCHEMA_TEST_SUITE (which must then
+// hold it), else the third_party submodule; without either this prints the one skip line and exits 0.
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { compileSchema, SchemaCompileError } from '../src/schema/index.js';
 import { compileBothEngines } from '../src/schema/differential.js';
+import { JSON_SCHEMA_TEST_SUITE, locateJsonSchemaTestSuite, reportMissing } from '../test/support/test-data.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const candidates = [process.env.JSON_SCHEMA_TEST_SUITE, resolve(repoRoot, '../shared/data/json-schema-test-suite'), '/work/shared/data/json-schema-test-suite'];
-const suiteRoot = candidates.find((p): p is string => typeof p === 'string' && existsSync(join(p, 'tests')));
-if (!suiteRoot) {
-  console.error(`schema-suite: JSON-Schema-Test-Suite not found (looked in ${candidates.filter(Boolean).join(', ')}); set JSON_SCHEMA_TEST_SUITE`);
+let suiteRoot: string | undefined;
+try {
+  suiteRoot = locateJsonSchemaTestSuite();
+} catch (error) {
+  console.error(`schema-suite: ${(error as Error).message}`);
   process.exit(2);
+}
+if (suiteRoot === undefined) {
+  reportMissing(JSON_SCHEMA_TEST_SUITE);
+  process.exit(0);
 }
 
 function loadRemotes(): Record<string, object | boolean> {
