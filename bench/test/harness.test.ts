@@ -13,9 +13,11 @@ import { runColdStart } from '../lib/suites/cold-start.js';
 import { runHttpSuite, type HttpSuiteOptions } from '../lib/suites/http-calls.js';
 import { runStdioSuite } from '../lib/suites/stdio-roundtrips.js';
 import { callSumRequest, httpHeadersFor, MCP_PATH } from '../shared/mcp.js';
+import { TSX_LOADER } from '../../test/support/repo-paths.js';
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
-const TSX = ['--import', 'tsx'];
+// The loader by absolute URL: `--import tsx` would resolve from the working directory.
+const TSX = ['--import', TSX_LOADER];
 const BARE_HTTP = source('../servers/bare-http.ts');
 const BARE_STDIO = source('../servers/bare-stdio.ts');
 const WORKER = { script: source('../load/autocannon-worker.ts'), nodeFlags: TSX };

@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { post, rpc } from '../fixtures/servers/raw-http.js';
 import { StdioChild } from '../fixtures/servers/stdio-child.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
 function cli(args: string[], input = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

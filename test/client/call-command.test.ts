@@ -6,6 +6,7 @@ import type { HttpListener } from '../../src/index.js';
 import { createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
 import { replyResult, startScriptedServer } from './scripted-http-server.js';
 import type { ScriptedServer } from './scripted-http-server.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 const server = createEverythingServer({ logger: { error: () => {} } });
 let listener: HttpListener;
@@ -26,7 +27,7 @@ after(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', ...args], { cwd: REPO_ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

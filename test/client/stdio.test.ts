@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { connect, McpClientError } from '../../src/client/index.js';
 import type { ClientOptions, McpClient, ProgressUpdate, StdioTarget } from '../../src/client/index.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 const clients: McpClient[] = [];
 after(async () => {
@@ -16,10 +17,11 @@ function open(target: StdioTarget, options: ClientOptions = {}): McpClient {
 const ours = (env: Record<string, string> = {}): StdioTarget => ({
   command: process.execPath,
   args: ['--import', 'tsx', 'src/cli/main.ts', 'serve', 'test/fixtures/servers/everything.ts', '--stdio'],
+  cwd: REPO_ROOT,
   stderr: 'capture',
   env: { ...process.env, ...env },
 });
-const scripted = (mode: string): StdioTarget => ({ command: process.execPath, args: ['test/client/scripted-stdio-server.mjs', mode], stderr: 'capture' });
+const scripted = (mode: string): StdioTarget => ({ command: process.execPath, args: ['test/client/scripted-stdio-server.mjs', mode], cwd: REPO_ROOT, stderr: 'capture' });
 
 async function rejectsWith(promise: Promise<unknown>, expected: Record<string, unknown>): Promise<McpClientError> {
   try {

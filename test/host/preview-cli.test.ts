@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapTools } from '../../src/host/index.js';
 import { FIXTURES, loadCorpus } from './corpus.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 const CORPUS = join(FIXTURES, 'corpus.json');
 
 /** The same as {@link preview}, without blocking, so independent runs overlap. */
 function previewAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -23,7 +24,7 @@ function previewAsync(...args: string[]): Promise<{ status: number | null; stdou
 }
 
 function preview(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

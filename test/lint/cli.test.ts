@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { compileSchema } from '../../src/schema/index.js';
 import { BUILTIN_RULES } from '../../src/lint/rules/index.js';
 import { run as runLint } from '../../src/cli/commands/lint.js';
+import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
 
-const ROOT = process.cwd();
-const FIXTURES = 'test/fixtures/lint';
+const ROOT = REPO_ROOT;
+const FIXTURES = repoPath('test/fixtures/lint');
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
@@ -89,7 +90,7 @@ test('SARIF output validates against the SARIF 2.1.0 schema and points at lines 
   const results = (JSON.parse(run.stdout) as { runs: Array<{ results: Array<{ ruleId: string; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }> }> }> }).runs[0]!.results;
   const injection = results.find((r) => r.ruleId === 'security/prompt-injection')!;
   assert.equal(injection.level, 'error');
-  assert.equal(injection.locations[0]!.physicalLocation.artifactLocation.uri, `${FIXTURES}/anti/poisoned-description.json`);
+  assert.equal(injection.locations[0]!.physicalLocation.artifactLocation.uri, relative(process.cwd(), `${FIXTURES}/anti/poisoned-description.json`).split(sep).join('/'));
   const lines = readFileSync(`${FIXTURES}/anti/poisoned-description.json`, 'utf8').split('\n');
   const line = injection.locations[0]!.physicalLocation.region!.startLine;
   assert.match(lines[line - 1]!, /"description": "Add two numbers\./);
@@ -257,7 +258,7 @@ test('./toolwright.lint.json is used when no --config is given', async () => {
   try {
     writeFileSync(join(dir, 'toolwright.lint.json'), JSON.stringify({ rules: { 'quality/one-tool-one-job': 'error' } }));
     process.chdir(dir);
-    const report = await lint([join(ROOT, FIXTURES, 'anti/robot-control.json'), '--format', 'json']);
+    const report = await lint([join(FIXTURES, 'anti/robot-control.json'), '--format', 'json']);
     assert.equal(report.code, 1);
     assert.equal(json(report).findings.find((f) => f.ruleId === 'quality/one-tool-one-job')?.severity, 'error');
   } finally {

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { BUILTIN_RULES } from '../../src/lint/rules/index.js';
+import { repoPath } from '../support/repo-paths.js';
 
 test('docs/lint-rules.md has a section for every rule, stating its default severity', () => {
-  const docs = readFileSync('docs/lint-rules.md', 'utf8');
+  const docs = readFileSync(repoPath('docs/lint-rules.md'), 'utf8');
   const sections = new Map<string, string>();
   const parts = docs.split(/^### /m).slice(1);
   for (const part of parts) sections.set(part.slice(0, part.indexOf('\n')).trim(), part);

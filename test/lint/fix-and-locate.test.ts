@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { applySafeFixes, unifiedDiff } from '../../src/lint/fix.js';
 import { locateJsonPointers, nearestPosition } from '../../src/lint/json-locator.js';
 import { run } from '../../src/cli/commands/lint.js';
+import { repoPath } from '../support/repo-paths.js';
 
 test('applySafeFixes rewrites only parameterless schemas and leaves its input untouched', () => {
   const tools = [
@@ -50,7 +51,7 @@ test('locateJsonPointers finds every value; nearestPosition falls back to the cl
 });
 
 test('--fix on a module target shows the diff and writes nothing', async () => {
-  const path = 'test/fixtures/lint/modules/empty-schema-tools.mjs';
+  const path = repoPath('test/fixtures/lint/modules/empty-schema-tools.mjs');
   const source = readFileSync(path, 'utf8');
   const out: string[] = [];
   const code = await run([path, '--fix'], { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => out.push(t) } });
@@ -58,6 +59,6 @@ test('--fix on a module target shows the diff and writes nothing', async () => {
   assert.equal(code, 0, text);
   assert.match(text, /--- a\/tools\/list\n\+\+\+ b\/tools\/list\n/);
   assert.match(text, /^-      "inputSchema": \{\}$/m);
-  assert.match(text, /--fix: test\/fixtures\/lint\/modules\/empty-schema-tools\.mjs is not a file; apply the change above in the tool definitions' source\./);
+  assert.ok(text.includes(`--fix: ${path} is not a file; apply the change above in the tool definitions' source.`), text);
   assert.equal(readFileSync(path, 'utf8'), source);
 });

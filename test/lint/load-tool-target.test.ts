@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolTarget, ToolTargetError } from '../../src/cli/load-tool-target.js';
 import server from '../fixtures/lint/modules/robot-server.js';
+import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
 
-const FIXTURES = 'test/fixtures/lint';
+const FIXTURES = repoPath('test/fixtures/lint');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SEED_NAMES = ['move_arm_to_pose', 'grasp_object_force_control', 'read_ft_sensor', 'plan_trajectory', 'get_device_status'];
 const names = (tools: unknown[]): string[] => tools.map((t) => (t as { name: string }).name);
 
@@ -48,8 +50,8 @@ test('a saved tools/list result, a bare array and a JSON-RPC response all load',
 });
 
 test('unreadable or malformed file targets fail with a clear message', async () => {
-  await rejects(loadToolTarget('test/fixtures/lint/does-not-exist.json'), /^no such file: test\/fixtures\/lint\/does-not-exist\.json$/);
-  await rejects(loadToolTarget('test/fixtures/lint'), /is not a file$/);
+  await rejects(loadToolTarget(`${FIXTURES}/does-not-exist.json`), new RegExp(`^no such file: ${escapeRegExp(FIXTURES)}/does-not-exist\\.json$`));
+  await rejects(loadToolTarget(FIXTURES), /is not a file$/);
   const bad = tempFile('bad.json', '{"tools": [');
   const shape = tempFile('shape.json', '{"items": []}');
   const ext = tempFile('tools.yaml', 'tools: []');
@@ -138,7 +140,7 @@ test('URL: a server that repeats a cursor is stopped, not looped', async () => {
 });
 
 test('stdio: spawns the server, lists every page, and stops the process', async () => {
-  const command = `"${process.execPath}" --import tsx ${FIXTURES}/modules/robot-stdio.ts`;
+  const command = `"${process.execPath}" --import "${TSX_LOADER}" "${FIXTURES}/modules/robot-stdio.ts"`;
   const loaded = await loadToolTarget(command, { stdio: true });
   assert.deepEqual(names(loaded.tools), SEED_NAMES);
   assert.equal(loaded.source.kind, 'stdio');

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpListener } from '../../src/index.js';
 import { createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 /** Validates every incoming message of `transport` (whatever handler the client installs). */
 function validateIncoming<T extends Transport>(transport: T, seen: { count: number; failures: string[] }): T {
@@ -121,6 +122,7 @@ describe('official client over stdio (child process)', () => {
       new StdioClientTransport({
         command: process.execPath,
         args: ['--import', 'tsx', 'src/cli/main.ts', 'serve', 'test/fixtures/servers/everything.ts', '--stdio'],
+        cwd: REPO_ROOT,
         env: { ...(process.env as Record<string, string>), TW_FIXTURE_SCOPES: 'arm:move' },
         stderr: 'pipe',
       }),
