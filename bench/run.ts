@@ -10,7 +10,7 @@
 //   npm run bench -- --only http --out focus   write bench/results/focus.{md,json} instead of latest
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
 import { runBounded } from './lib/processes.js';
 import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js';
@@ -105,7 +105,7 @@ async function profile(id: ServerId, options: Options): Promise<void> {
   const newest = files.sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
   if (newest === undefined) throw new Error(`no .cpuprofile written in ${dir}`);
   const cell = outcome.byConcurrency['32']!;
-  const markdown = `# CPU profile: ${id} HTTP tools/call, c=32\n\n${cell.rps.toFixed(0)} req/s while profiled (profiling slows the server), p99 ${cell.p99Ms.toFixed(2)} ms. Profile: \`${newest}\`.\n\n` +
+  const markdown = `# CPU profile: ${id} HTTP tools/call, c=32\n\n${cell.rps.toFixed(0)} req/s while profiled (profiling slows the server), p99 ${cell.p99Ms.toFixed(2)} ms. Profile: \`${relative(REPO_ROOT, newest)}\`.\n\n` +
     profileMarkdown('Self time', summariseProfile(newest, REPO_ROOT));
   const target = join(REPO_ROOT, 'bench', 'results', `profile-${id}.md`);
   writeFileSync(target, markdown);

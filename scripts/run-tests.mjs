@@ -1,9 +1,15 @@
 // Runs every *.test.ts under test/ and examples/ with node's own test runner (TypeScript via tsx).
-// Node 20's --test does not expand globs, so the file list is gathered here.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Node 20's --test does not expand globs, so the file list is gathered here. The runner starts in
+// an empty temporary directory, not the repository, so every run proves that no test depends on the
+// working directory; anything a test leaves there is named at the end.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples', 'bench/test'];
 const files = [];
 function collect(path) {
@@ -15,7 +21,12 @@ function collect(path) {
     collect(join(path, name));
   }
 }
-for (const root of roots) collect(root);
+for (const root of roots) collect(resolve(repoRoot, root));
 if (files.length === 0) { console.error('run-tests: no test files found under', roots.join(', ')); process.exit(1); }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=120000', ...files], { stdio: 'inherit' });
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const cwd = mkdtempSync(join(tmpdir(), 'toolwright-tests-cwd-'));
+const result = spawnSync(process.execPath, ['--import', tsxLoader, '--test', '--test-timeout=120000', ...files], { stdio: 'inherit', cwd });
+const leftovers = readdirSync(cwd);
+if (leftovers.length > 0) console.error(`run-tests: tests wrote into the working directory: ${leftovers.join(', ')}`);
+rmSync(cwd, { recursive: true, force: true });
 process.exit(result.status ?? 1);

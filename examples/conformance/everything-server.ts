@@ -1,6 +1,6 @@
 /**
  * The "everything server" the official MCP conformance suite drives
- * (/work/shared/docs/conformance.md has the contract). Written only with Toolwright's public API:
+ * (the scenarios of @modelcontextprotocol/conformance are the contract; see README.md here). Written only with Toolwright's public API:
  * each fixture below is an ordinary tool, resource or prompt definition.
  */
 import {
