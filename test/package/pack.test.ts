@@ -1,0 +1,153 @@
+// The package as users get it: `npm pack` the repository, install the tarball into an empty
+// temporary project, and use it only through what the package publishes: the `toolwright` bin,
+// every documented entry point at run time, and their types under a strict `tsc`.
+//
+// The tarball is packed with --ignore-scripts: `prepare` would rebuild dist/ while other test files
+// run against it. dist/ is what `npm ci` built from the current sources (the test refuses to run
+// against a dist/ older than src/). Dependencies install with --prefer-offline from npm's cache,
+// which the repository's own `npm ci` has filled.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { estimateTokens } from '../../src/host/index.js';
+import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const project = mkdtempSync(join(tmpdir(), 'toolwright-pack-'));
+let tarballFiles: string[] = [];
+
+interface Outcome { code: number; stdout: string; stderr: string }
+async function inProject(command: string, args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: project, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const info = statSync(join(dir, name));
+    if (info.isFile()) newest = Math.max(newest, info.mtimeMs);
+  }
+  return newest;
+}
+
+before(async () => {
+  assert.ok(newestMtime(repoPath('dist')) >= newestMtime(repoPath('src')), 'dist/ is older than src/: run `npm run build` (npm ci does) before this test');
+  const packed = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: REPO_ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  assert.ok(info, 'npm pack printed no package');
+  tarballFiles = info.files.map((f) => f.path);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'toolwright-pack-check', version: '1.0.0', private: true, type: 'module' }));
+  const types = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node'];
+  const installed = await inProject(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${info.filename}`, `@types/node@${types}`]);
+  assert.equal(installed.code, 0, installed.stderr);
+});
+
+after(() => rmSync(project, { recursive: true, force: true }));
+
+test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
+  for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
+    assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
+  }
+  assert.deepEqual(tarballFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);
+});
+
+test('npx toolwright --help lists the commands', async () => {
+  const help = await inProject(NPX, ['--no-install', 'toolwright', '--help']);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: toolwright <command> \[options\]/);
+  for (const command of ['call', 'lint', 'preview', 'serve']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
+});
+
+test('npx toolwright lint passes a good tools.json and fails a bad one, naming the rule', async () => {
+  copyFileSync(repoPath('test/fixtures/lint/seed-good.json'), join(project, 'tools.json'));
+  const good = await inProject(NPX, ['--no-install', 'toolwright', 'lint', 'tools.json', '--format', 'json']);
+  assert.equal(good.code, 0, good.stderr);
+  assert.equal((JSON.parse(good.stdout) as { summary: { tools: number } }).summary.tools, 5);
+  writeFileSync(join(project, 'bad.json'), JSON.stringify({ tools: [{ name: 'do stuff', inputSchema: { type: 'object' } }] }));
+  const bad = await inProject(NPX, ['--no-install', 'toolwright', 'lint', 'bad.json', '--format', 'json']);
+  assert.equal(bad.code, 1, bad.stderr);
+  const findings = (JSON.parse(bad.stdout) as { findings: Array<{ ruleId: string; severity: string }> }).findings;
+  assert.ok(findings.some((f) => f.ruleId === 'spec/name-format' && f.severity === 'error'), JSON.stringify(findings));
+});
+
+const CONSUMER = `import { createServer, defineTool } from 'toolwright';
+import { compileSchema, SchemaCompileError } from 'toolwright/schema';
+import { connect, McpClientError } from 'toolwright/client';
+import { estimateTokens, mapTools, type MappedCatalog } from 'toolwright/host';
+
+const calculateSum = defineTool({
+  name: 'calculate_sum',
+  description: 'Add two integers and return their sum. Use for exact integer addition.',
+  inputSchema: {
+    type: 'object',
+    properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  } as const,
+  run: ({ a, b }) => {
+    const sum: number = a + b;
+    // @ts-expect-error the arguments are typed from the schema: a is a number, not a string
+    const wrong: string = a;
+    void wrong;
+    return { structuredContent: { sum } };
+  },
+});
+
+const listener = await createServer({ name: 'calc', version: '1.0.0', tools: [calculateSum] }).listen({ port: 0, host: '127.0.0.1' });
+const client = connect(listener.url);
+try {
+  const result = await client.callTool('calculate_sum', { a: 20, b: 22 });
+  const badArguments = await client.callTool('calculate_sum', { a: 'x', b: 1 });
+  const unknownTool = await client.callTool('no_such_tool', {}).then(() => 'resolved', (error: unknown) => error instanceof McpClientError ? \`McpClientError \${error.code}\` : String(error));
+  const listing = await client.listTools();
+  const catalog: MappedCatalog = mapTools(listing.tools, { provider: 'openai-chat' });
+  const compiled = compileSchema({ type: 'string', maxLength: 2 });
+  let compileError = '';
+  try { compileSchema({ type: 'strin' }); } catch (error) { if (error instanceof SchemaCompileError) compileError = 'SchemaCompileError'; }
+  console.log(JSON.stringify({
+    structuredContent: result.structuredContent,
+    badArgumentsIsError: badArguments.isError,
+    unknownTool,
+    mappedNames: catalog.tools.map((t) => [t.mcpName, t.providerName, t.strict]),
+    tokens: estimateTokens({ name: 'calculate_sum' }),
+    valid: [compiled.validate('ab').valid, compiled.validate('abc').valid],
+    compileError,
+  }));
+} finally {
+  await client.close();
+  await listener.close();
+}
+`;
+
+test('every documented entry point type-checks under strict tsc and works at run time', async () => {
+  writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'out', types: ['node'] },
+    files: ['consumer.ts'],
+  }));
+  const tsc = await inProject(process.execPath, [repoPath('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+  assert.equal(tsc.code, 0, tsc.stdout + tsc.stderr);
+  const consumer = await inProject(process.execPath, ['out/consumer.js']);
+  assert.equal(consumer.code, 0, consumer.stderr);
+  assert.deepEqual(JSON.parse(consumer.stdout), {
+    structuredContent: { sum: 42 },
+    badArgumentsIsError: true,
+    unknownTool: 'McpClientError -32602',
+    mappedNames: [['calculate_sum', 'calculate_sum', true]],
+    tokens: estimateTokens({ name: 'calculate_sum' }),
+    valid: [true, false],
+    compileError: 'SchemaCompileError',
+  });
+});
