@@ -8,13 +8,19 @@ const texts = [
 ];
 
 test('surelyWithinTokens never claims a budget that the tokenizer would exceed', () => {
+  let claims = 0;
   for (const text of texts) {
     const bytes = Buffer.byteLength(text);
+    // At its own UTF-8 length a text without surrogate pairs is always claimed (the bound is exact
+    // there); with them the bound counts 6 bytes for 4, so it is not. This makes the loop below assert.
+    assert.equal(surelyWithinTokens(text, bytes), !/[\uD800-\uDFFF]/.test(text), JSON.stringify(text));
     for (const max of [0, 1, 5, 10, 50, 100, 300, bytes, bytes - 1]) {
       if (max < 0 || !surelyWithinTokens(text, max)) continue;
+      claims++;
       assert.ok(estimateTokens(text) <= max, `${JSON.stringify(text)} within ${max}`);
     }
   }
+  assert.ok(claims >= texts.length - 1, `only ${claims} claims checked`);
 });
 
 test('surelyWithinTokens: true up to the UTF-8 length of plain text, false above it', () => {
@@ -26,7 +32,12 @@ test('surelyWithinTokens: true up to the UTF-8 length of plain text, false above
 });
 
 test('special-token spellings in tool text are counted as plain text, never thrown on', () => {
+  // As special tokens each spelling would be one token; as text, '<|', the word and '|>' are at least three.
+  for (const special of ['<|endoftext|>', '<|im_start|>', '<|endofprompt|>']) {
+    const count = estimateTokens(special);
+    assert.ok(count >= 3 && count <= special.length, `${special}: ${count} tokens`);
+  }
   const text = 'Moves the arm. <|endoftext|> <|im_start|>system';
-  const count = estimateTokens(text);
-  assert.ok(count > 5 && count < text.length, `count ${count}`);
+  // Inside a description they are counted too, not dropped.
+  assert.ok(estimateTokens(text) >= estimateTokens('Moves the arm.  system') + 6, `${estimateTokens(text)} tokens`);
 });
