@@ -12,7 +12,9 @@ import type { ServerUnderTest } from '../lib/servers.js';
 import { runColdStart } from '../lib/suites/cold-start.js';
 import { runHttpSuite, type HttpSuiteOptions } from '../lib/suites/http-calls.js';
 import { runStdioSuite } from '../lib/suites/stdio-roundtrips.js';
-import { callSumRequest, httpHeadersFor, MCP_PATH } from '../shared/mcp.js';
+import { callSumRequest, httpHeadersFor, listToolsRequest, MCP_PATH } from '../shared/mcp.js';
+import { median } from '../lib/stats.js';
+import type { LoadResult } from '../lib/http-load.js';
 import { TSX_LOADER } from '../../test/support/repo-paths.js';
 
 const source = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -23,6 +25,14 @@ const BARE_STDIO = source('../servers/bare-stdio.ts');
 const WORKER = { script: source('../load/autocannon-worker.ts'), nodeFlags: TSX };
 const bare: ServerUnderTest = { id: 'bare', label: 'bare', httpScript: BARE_HTTP, stdioScript: BARE_STDIO, validates: false, nodeFlags: TSX };
 const silent = (): void => {};
+
+/** The load result's figures agree with each other (each is derived from the same responses). */
+function assertConsistentLoad(result: LoadResult): void {
+  assert.ok(Number.isInteger(result.requests) && result.requests >= 1, `requests ${result.requests}`);
+  assert.equal(result.rps, result.requests / result.elapsedSec);
+  assert.ok(result.p50Ms <= result.p99Ms && result.p99Ms <= result.maxMs, JSON.stringify(result));
+  assert.ok(result.meanMs <= result.maxMs, JSON.stringify(result));
+}
 
 function alive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
@@ -40,13 +50,14 @@ test('load from the worker process: every answer equal to the verified body, the
     checkSumAnswer(parseRpcBody(answer.contentType, answer.body), 1);
     const job = { url: `http://127.0.0.1:${server.port}${MCP_PATH}`, connections: 2, durationSec: 0.3, body: JSON.stringify(message), headers: httpHeadersFor(message), timeoutSec: 5 };
     const ok = await runLoad(WORKER.script, { ...job, expectBody: answer.body }, WORKER.nodeFlags);
-    assert.ok(ok.requests > 0);
+    assertConsistentLoad(ok);
     assert.equal(ok.mismatches, 0);
     assert.deepEqual(loadProblems(ok), []);
-    assert.ok(ok.p50Ms > 0 && ok.p99Ms >= ok.p50Ms);
     const wrong = await runLoad(WORKER.script, { ...job, expectBody: answer.body.replace('42', '41') }, WORKER.nodeFlags);
-    assert.ok(wrong.mismatches > 0);
-    assert.match(loadProblems(wrong).join('; '), /answers differed from the verified body/);
+    assertConsistentLoad(wrong);
+    // Every answer is the real one, so every answer differs from the altered expectation.
+    assert.equal(wrong.mismatches, wrong.requests);
+    assert.deepEqual(loadProblems(wrong), [`${wrong.requests} answers differed from the verified body`]);
   } finally {
     await stopProcess(server.child);
   }
@@ -71,10 +82,19 @@ test('HTTP suite on the bare reference: verified, measured per concurrency, peak
   const outcome = result.servers[0]!;
   assert.equal(outcome.error, undefined);
   assert.deepEqual(Object.keys(outcome.byConcurrency), ['1', '2']);
-  assert.equal(outcome.byConcurrency['2']!.rounds.length, 1);
-  assert.ok(outcome.byConcurrency['2']!.rps > 0);
-  assert.ok(Number.isFinite(outcome.byConcurrency['2']!.cpuUsPerRequest) && outcome.byConcurrency['2']!.cpuUsPerRequest >= 0);
-  assert.ok((outcome.peakRssKb ?? 0) > 0);
+  for (const cell of Object.values(outcome.byConcurrency)) {
+    assert.equal(cell.rounds.length, 1);
+    const [round] = cell.rounds;
+    assertConsistentLoad(round!);
+    assert.deepEqual(loadProblems(round!), []);
+    // One round: the cell's figures are that round's, and CPU per request is the server's CPU over its answers.
+    assert.equal(cell.rps, round!.rps);
+    assert.equal(cell.p99Ms, round!.p99Ms);
+    assert.equal(cell.cpuUsPerRequest, round!.cpuUsPerRequest);
+    assert.equal(round!.cpuUsPerRequest, (round!.serverCpuMs * 1000) / round!.requests);
+  }
+  // VmHWM in KiB: a Node.js process peaks well above 10 MiB and below 4 GiB; bytes or pages would fall outside.
+  assert.ok(outcome.peakRssKb !== undefined && outcome.peakRssKb > 10 * 1024 && outcome.peakRssKb < 4 * 1024 * 1024, `peak RSS ${outcome.peakRssKb} KiB`);
 });
 
 test('tools/list suite walks every page and records bytes', async () => {
@@ -83,7 +103,14 @@ test('tools/list suite walks every page and records bytes', async () => {
   assert.equal(outcome.error, undefined);
   assert.equal(outcome.fullList?.pages, 1);
   assert.equal(outcome.fullList?.samplesMs.length, 2);
-  assert.ok((outcome.fullList?.bytes ?? 0) > 0);
+  // The bytes recorded are exactly those of the page, as a client fetching it itself receives them.
+  const server = await startHttpServer(BARE_HTTP, ['--port', '0', '--tools', '20'], TSX);
+  try {
+    const page = await postRpc(server.port, listToolsRequest(100));
+    assert.equal(outcome.fullList?.bytes, page.bytes);
+  } finally {
+    await stopProcess(server.child);
+  }
 });
 
 test('stdio suite: sequential checked round trips against the bare stdio server', async () => {
@@ -94,7 +121,8 @@ test('stdio suite: sequential checked round trips against the bare stdio server'
   // 50 calls in blocks of 20: 20 + 20 + 10, per round.
   assert.equal(outcome.blockRates.length, 6);
   assert.equal(outcome.cpuUsPerCall.length, 2);
-  assert.ok((outcome.median ?? 0) > 0);
+  for (const rate of [...outcome.roundTripsPerSec, ...outcome.blockRates]) assert.ok(Number.isFinite(rate) && rate > 0, `rate ${rate}`);
+  assert.equal(outcome.median, median(outcome.roundTripsPerSec));
 });
 
 test('stdio suite: a server that dies is reported, not hung on', async () => {
