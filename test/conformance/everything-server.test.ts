@@ -12,6 +12,7 @@ import type { HttpListener, McpServer } from '../../src/index.js';
 import { createEverythingServer } from '../../examples/conformance/everything-server.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 import { assertMessage, post } from './wire-client.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const ALL_CAPS = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
 
@@ -357,8 +358,17 @@ describe('subscriptions/listen', () => {
   });
 
   it('a closed stream is forgotten: later changes reach nobody', async () => {
+    // Resolves once the server has seen the listen stream close (its own close handler runs in the same emit).
+    const closed = new Promise<void>((resolve) => {
+      const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+        if (req.headers['mcp-method'] !== 'subscriptions/listen') return;
+        listener.server.off('request', onRequest);
+        res.once('close', () => resolve());
+      };
+      listener.server.prependListener('request', onRequest);
+    });
     await listen({ toolsListChanged: true }, async () => undefined, (m) => m.length >= 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await closed;
     assert.equal(server.notifyListChanged('tools'), 0);
   });
 });

@@ -5,6 +5,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
+import { untilFile } from '../../../../test/support/file-events.js';
 
 const MAIN = resolve(import.meta.dirname, '..', '..', 'main.ts');
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -111,11 +112,7 @@ describe('audit log durability: kill -9 right after answered calls loses none of
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 106, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
       }).catch(() => undefined);
-      const started = Date.now() + 30_000;
-      while (!readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 106)) {
-        assert.ok(Date.now() < started, 'motion 106 never started');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await untilFile(path, () => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 106) || undefined, 'motion 106 starting');
       await call(107, 'get_device_status', {});
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');

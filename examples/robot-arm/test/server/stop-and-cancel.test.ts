@@ -1,23 +1,31 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { readAuditLog } from '../../server/audit-log.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
+import { observedPacer, type ObservedPacer } from '../support/observed-pacer.js';
+import { untilFile } from '../../../../test/support/file-events.js';
 
 const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 };
 
-async function untilMoving(h: Harness, minElapsedS: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+/** A harness whose simulation the test can wait on, frame by frame. */
+async function startObserved(): Promise<Harness & { pacer: ObservedPacer }> {
+  const pacer = observedPacer(20);
+  return Object.assign(await startHarness({ approval: 'off', pacer }), { pacer });
+}
+
+/** Resolves at the first control frame at which the running motion has run `minElapsedS` of simulated time. */
+function untilMoving(h: Harness & { pacer: ObservedPacer }, minElapsedS: number): Promise<void> {
+  return h.pacer.until(() => {
     const motion = h.robot.controller.sim.status().motion;
-    if (motion !== null && motion.elapsedS >= minElapsedS) return;
-    if (Date.now() > deadline) throw new Error('the motion never started');
-    await new Promise((r) => setTimeout(r, 2));
-  }
+    return motion !== null && motion.elapsedS >= minElapsedS;
+  });
 }
 
 describe('stop always wins over a running motion', () => {
   it('stop_arm decelerates the running motion, which reports stopped short of its target; the arm then stays still', async () => {
-    const h = await startHarness({ approval: 'off' });
+    const h = await startObserved();
     try {
       const move = h.call('move_arm_to_pose', FAR);
       await untilMoving(h, 0.5);
@@ -45,7 +53,7 @@ describe('stop always wins over a running motion', () => {
   });
 
   it('an emergency stop freezes the arm at once and latches', async () => {
-    const h = await startHarness({ approval: 'off' });
+    const h = await startObserved();
     try {
       const move = h.call('move_arm_to_pose', FAR);
       await untilMoving(h, 0.5);
@@ -64,21 +72,18 @@ describe('stop always wins over a running motion', () => {
   });
 
   it('cancelling the MCP request (the client goes away) stops the motion the same way', async () => {
-    const h = await startHarness({ approval: 'off' });
+    const h = await startObserved();
     try {
       const abort = new AbortController();
       const move = h.call('move_arm_to_pose', FAR, { signal: abort.signal });
       await untilMoving(h, 0.5);
       abort.abort();
       await assert.rejects(move);
-      const deadline = Date.now() + 20_000;
-      while (h.robot.controller.activeMotionId !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      // The audit record is written when the tool code returns, just after the motion came to rest.
+      const record = await untilFile(dirname(h.auditPath), () => existsSync(h.auditPath) ? readAuditLog(h.auditPath).records.find((r) => r.tool === 'move_arm_to_pose' && r.type === 'tool_call') : undefined, 'the cancelled move_arm_to_pose call record');
       assert.equal(h.robot.controller.activeMotionId, null);
       const tcp = h.robot.controller.sim.tcp;
       assert.ok(Math.hypot(tcp.x + 400, tcp.y + 300, tcp.z - 150) > 50, 'the arm stopped short of the target');
-      // The audit record is written when the tool code returns, just after the motion came to rest.
-      while (!readAuditLog(h.auditPath).records.some((r) => r.tool === 'move_arm_to_pose' && r.type === 'tool_call') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      const record = readAuditLog(h.auditPath).records.find((r) => r.tool === 'move_arm_to_pose' && r.type === 'tool_call')!;
       assert.equal(record.outcome, 'cancelled');
       assert.equal((record.motion as { status: string }).status, 'cancelled');
     } finally {
