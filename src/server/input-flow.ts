@@ -10,12 +10,12 @@
  */
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
-import { invalidParams, missingClientCapability } from '../protocol/protocol-error.js';
 import type { ClientCapabilities, InputRequest } from '../protocol/wire-types.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../protocol/feature-wire-types.js';
 import { randomBytes } from 'node:crypto';
 import { compileSchema } from '../schema/index.js';
 import type { CompiledSchema } from '../schema/index.js';
+import { rpcError } from './outcomes.js';
 import { digestArguments } from './request-state.js';
 import type { ApprovalClaims, RequestStateSigner } from './request-state.js';
 import type { InputRequiredInit } from './tool-types.js';
@@ -114,11 +114,18 @@ export function listRootsInput(): RootsInputRequest {
   return { method: 'roots/list', params: {} };
 }
 
+/** The client capability each input-request method needs (the one method→capability table). */
 const CAPABILITY: Readonly<Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'>> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
+
+/** Which client capability an MRTR input request needs; undefined for an unknown method. */
+export function capabilityFor(request: unknown): 'elicitation' | 'sampling' | 'roots' | undefined {
+  const method = isJsonObject(request) ? request.method : undefined;
+  return typeof method === 'string' && Object.hasOwn(CAPABILITY, method) ? CAPABILITY[method as InputRequest['method']] : undefined;
+}
 
 interface InputClaims extends ApprovalClaims {
   kind: 'mrtr';
@@ -211,12 +218,12 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     const token = scope.requestState;
     if (token === undefined) return;
     const verdict = scope.signer.verify(token);
-    if (!verdict.ok) throw invalidParams(`Invalid params: ${verdict.reason}`, { data: { field: 'requestState' } });
+    if (!verdict.ok) throw rpcError('invalidRequestState', `Invalid params: ${verdict.reason}`, { data: { field: 'requestState' } });
     const claims = verdict.claims as Partial<InputClaims>;
     // An authentic token of another kind (an approval) carries no answers for this flow.
     if (claims.kind !== 'mrtr') return;
     if (claims.tool !== scope.subject || claims.args !== digestArguments(scope.args) || claims.sub !== scope.caller) {
-      throw invalidParams('Invalid params: requestState belongs to a different call (method, name, arguments or caller differ)', { data: { field: 'requestState' } });
+      throw rpcError('invalidRequestState', 'Invalid params: requestState belongs to a different call (method, name, arguments or caller differ)', { data: { field: 'requestState' } });
     }
     stateValid = true;
     sealedData = claims.data;
@@ -252,12 +259,12 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
       }
       const undeclaredNames = Object.keys(undeclared);
       if (undeclaredNames.length > 0 && (options.onlyDeclared !== true || (askable === 0 && Object.keys(requests).every((k) => collected[k] === undefined)))) {
-        throw missingClientCapability(undeclared, `Missing required client capability: ${undeclaredNames.join(', ')} (needed to ask the client for input)`);
+        throw rpcError('missingClientCapability', `Missing required client capability: ${undeclaredNames.join(', ')} (needed to ask the client for input)`, { data: { requiredCapabilities: undeclared } });
       }
       if (askable === 0) {
         if (options.singleUse === true && !consumedHere) {
           if (sealedNonce === undefined || !consume(scope.signer, sealedNonce, sealedExp)) {
-            throw invalidParams('Invalid params: requestState was already used; start the call again without it', { data: { field: 'requestState' } });
+            throw rpcError('invalidRequestState', 'Invalid params: requestState was already used; start the call again without it', { data: { field: 'requestState' } });
           }
           consumedHere = true;
         }

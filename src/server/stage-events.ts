@@ -1,23 +1,8 @@
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 
-/** The named stages of the pipeline, in order. Stages after `route` run for `tools/call` only. */
-export const STAGES = [
-  'authenticate',
-  'decode',
-  'envelope',
-  'version',
-  'headers',
-  'route',
-  'find-tool',
-  'param-headers',
-  'client-capabilities',
-  'shape',
-  'check',
-  'authorize',
-  'approval',
-  'execute',
-  'output',
-] as const;
+/** The named stages of the pipeline, in order (derived from the one stage list). */
+export { STAGES } from './stages/stage-list.js';
+import type { STAGES } from './stages/stage-list.js';
 
 /** One pipeline stage name from {@link STAGES}, as reported in {@link StageEvent.stage}. */
 export type StageName = (typeof STAGES)[number];

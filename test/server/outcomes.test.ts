@@ -10,6 +10,7 @@ import type { OutcomeName } from '../../src/server/outcomes.js';
 import { compileSchema, formatSchemaErrors } from '../../src/schema/index.js';
 import { cancellationLog, createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
 import { META, post, rpc, VERSION } from '../fixtures/servers/raw-http.js';
+import { createServer, defineTool } from '../../src/index.js';
 import type { HttpListener } from '../../src/index.js';
 
 const logged: { message: string; detail?: Record<string, unknown> }[] = [];
@@ -358,6 +359,22 @@ describe('outcome table', () => {
     assert.deepEqual(result.structuredContent, { count: 3 });
     assert.deepEqual(result.content, [{ type: 'text', text: '{"count":3}' }]);
     assert.equal('isError' in result, false);
+  });
+
+  row('internalFault', async () => {
+    const faults: string[] = [];
+    const boom = defineTool({ name: 'boom', inputSchema: { type: 'object' }, check: () => [], approval: () => { throw new Error('secret internals'); }, run: () => 'ran' });
+    const crashing = createServer({ name: 'crash', version: '1', tools: [boom], logger: { error: (message) => faults.push(message) } });
+    const own = await crashing.listen({ port: 0 });
+    try {
+      const res = await post(own.url, call('boom', {}));
+      assert.equal(res.status, 500);
+      assert.deepEqual(errorOf(res.body), { code: -32603, message: 'Internal error' });
+      assert.doesNotMatch(res.text, /secret/);
+      assert.deepEqual(faults, ['stage approval failed']);
+    } finally {
+      await crashing.close();
+    }
   });
 
   it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features are tested with those features)', () => {
