@@ -20,6 +20,8 @@ import { createLegacyWire } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
+import { createMemoryStore } from './store/memory-store.js';
+import type { Store } from './store/store.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -54,6 +56,11 @@ export interface ServerOptions extends ServerFeatureOptions {
   requestStateSecret?: string | Uint8Array;
   /** How long a pending approval or input request stays valid (default 10 minutes). */
   approvalTtlMs?: number;
+  /**
+   * Memory shared across requests: single-use approvals, rate limits (default: an in-memory store
+   * for this process). Several instances behind one endpoint need one shared store.
+   */
+  store?: Store;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
   http?: HttpOptions;
 }
@@ -165,6 +172,7 @@ export function createServer(options: ServerOptions): McpServer {
     logger,
     signer,
     approvalTtlMs,
+    store: options.store ?? createMemoryStore(),
   });
 
   // Dual-era endpoint: 2025-11-25 sessions are translated onto the same pipeline (legacy-wire.ts).

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { RequestStateSigner } from '../request-state.js';
+import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo } from '../tool-types.js';
@@ -38,6 +39,7 @@ export interface PipelineConfig {
   logger: ServerLogger;
   signer: RequestStateSigner;
   approvalTtlMs: number;
+  store: Store;
 }
 
 /** The configuration as the stages read it (derived lookups computed once). */
