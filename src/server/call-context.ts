@@ -5,7 +5,7 @@ import { createInputFlow } from './input-flow.js';
 import type { InputFlow } from './input-flow.js';
 import { LOG_LEVELS } from './log-levels.js';
 import type { PipelineEnv } from './stages/pipeline-env.js';
-import type { ToolFound } from './stages/stage.js';
+import type { Redeemed } from './stages/stage.js';
 import type { AuthInfo, LogLevel, ToolContext } from './tool-types.js';
 
 /**
@@ -13,7 +13,7 @@ import type { AuthInfo, LogLevel, ToolContext } from './tool-types.js';
  * per call with the methods on the prototype (this is on the hot path of every tools/call).
  */
 export class CallContext implements ToolContext {
-  readonly #s: ToolFound;
+  readonly #s: Redeemed;
   readonly #env: PipelineEnv;
   #last = -Infinity;
   #inputs: InputFlow | undefined;
@@ -26,7 +26,7 @@ export class CallContext implements ToolContext {
   readonly requestState: string | undefined;
   readonly transport: 'http' | 'stdio';
 
-  constructor(s: ToolFound, env: PipelineEnv) {
+  constructor(s: Redeemed, env: PipelineEnv) {
     this.#s = s;
     this.#env = env;
     this.clientCapabilities = s.capabilities;
@@ -51,13 +51,14 @@ export class CallContext implements ToolContext {
     const s = this.#s;
     return (this.#inputs ??= createInputFlow({
       signer: this.#env.signer,
-      subject: `tools/call ${this.toolName}`,
+      call: `tools/call ${this.toolName}`,
       args: s.args,
       caller: s.auth?.subject ?? '',
       capabilities: s.capabilities,
       inputResponses: s.inputResponses,
       requestState: s.requestState,
       ttlMs: this.#env.approvalTtlMs,
+      redeemed: s.redeemed,
     }));
   }
 

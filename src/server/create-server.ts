@@ -21,7 +21,7 @@ import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
-import type { Store } from './store/store.js';
+import type { Clock, Store } from './store/store.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -52,7 +52,11 @@ export interface ServerOptions extends ServerFeatureOptions {
   listTtlMs?: number;
   /** `cacheScope` of list results (default "public": the tool list is the same for every caller). */
   cacheScope?: 'public' | 'private';
-  /** HMAC key sealing `requestState` of approvals and `ctx.inputs` (default: random per process). Share it between replicas. */
+  /**
+   * HMAC key (16+ bytes) sealing `requestState` of approvals and `ctx.inputs`. Default: env
+   * `TOOLWRIGHT_STATE_SECRET`, else random per process. Several instances behind one endpoint need
+   * the same secret and one shared `store`.
+   */
   requestStateSecret?: string | Uint8Array;
   /** How long a pending approval or input request stays valid (default 10 minutes). */
   approvalTtlMs?: number;
@@ -61,6 +65,8 @@ export interface ServerOptions extends ServerFeatureOptions {
    * for this process). Several instances behind one endpoint need one shared store.
    */
   store?: Store;
+  /** Time source of approvals and the default store (inject one in tests; default `Date`). */
+  clock?: Clock;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
   http?: HttpOptions;
 }
@@ -126,9 +132,11 @@ export function createServer(options: ServerOptions): McpServer {
 
   const capabilities: ServerCapabilities = { tools: {}, logging: {} };
   const logger = options.logger ?? stderrLogger;
-  const signer = new RequestStateSigner(options.requestStateSecret);
+  const signer = new RequestStateSigner(options.requestStateSecret, options.clock);
   const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
-  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
+  if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
+  const store = options.store ?? createMemoryStore({ clock: options.clock });
+  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
   Object.assign(capabilities, features.capabilities);
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
@@ -172,7 +180,7 @@ export function createServer(options: ServerOptions): McpServer {
     logger,
     signer,
     approvalTtlMs,
-    store: options.store ?? createMemoryStore(),
+    store,
   });
 
   // Dual-era endpoint: 2025-11-25 sessions are translated onto the same pipeline (legacy-wire.ts).

@@ -103,6 +103,11 @@ export type ToolRunResult = ToolResultInit | InputRequiredInit | string;
 export interface ApprovalRequest {
   /** What the user is asked to approve, in plain words. */
   message: string;
+  /**
+   * Digest of exactly what is approved (e.g. a plan hash covering the start state). The approval is
+   * valid only if the retried call produces the same digest. Default: tool name + canonical arguments.
+   */
+  digest?: string;
 }
 
 /** Everything `defineTool` accepts. */

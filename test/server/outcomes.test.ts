@@ -279,12 +279,13 @@ describe('outcome table', () => {
   });
 
   row('approvalDeclined', async () => {
-    const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
     for (const [answer, how] of [
       [{ action: 'decline' }, 'declined'],
       [{ action: 'cancel' }, 'cancelled'],
       [{ action: 'accept', content: { approve: false } }, 'did not approve'],
     ] as const) {
+      // Each answer needs its own question: an approval state is single use, whatever the answer.
+      const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
       const res = await post(url, call('move_arm', { z: 0.1 }, { requestState: first.requestState, inputResponses: { approval: answer } }, withElicitation), mover);
       const result = resultOf(res.body);
       assert.equal(result.isError, true);
@@ -293,19 +294,23 @@ describe('outcome table', () => {
   });
 
   row('invalidRequestState', async () => {
-    const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
-    const state = first.requestState as string;
+    const ask = async () => resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body).requestState as string;
+    const field = { field: 'requestState' };
+    const state = await ask();
     const accept = { approval: { action: 'accept', content: { approve: true } } };
     const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'BB' : 'AA'}`;
     const forged = await post(url, call('move_arm', { z: 0.1 }, { requestState: tampered, inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(forged.body), { code: -32602, message: 'Invalid params: requestState failed verification' });
+    assert.deepEqual(errorOf(forged.body), { code: -32602, message: 'Invalid params: requestState failed verification', data: field });
     // The state is bound to the arguments: approving z=0.1 does not approve z=0.06.
     const otherArgs = await post(url, call('move_arm', { z: 0.06 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)' });
+    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)', data: field });
     const foreign = await post(url, call('move_arm', { z: 0.1 }, { requestState: 'opaque', inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(foreign.body), { code: -32602, message: 'Invalid params: requestState was not issued by this server' });
+    assert.deepEqual(errorOf(foreign.body), { code: -32602, message: 'Invalid params: requestState was not issued by this server', data: field });
     const malformedAnswer = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: { approval: 'yes' } }, withElicitation), mover);
     assert.deepEqual(errorOf(malformedAnswer.body), { code: -32602, message: 'Invalid params: inputResponses.approval must be an elicitation result with an "action"' });
+    // That malformed retry used the approval up: the state is single use.
+    const replay = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
+    assert.deepEqual(errorOf(replay.body), { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: field });
   });
 
   row('cancelled', async () => {

@@ -2,10 +2,10 @@ import { formatSchemaErrors } from '../../schema/index.js';
 import { CallContext } from '../call-context.js';
 import { toolError } from '../outcomes.js';
 import { extend, toolStop } from './stage.js';
-import type { Shaped, Stage, ToolFound } from './stage.js';
+import type { Redeemed, Shaped, Stage } from './stage.js';
 
 /** The arguments against the tool's input schema (one compiled validator); then the handler context. */
-export const shape: Stage<'shape', ToolFound, Shaped> = {
+export const shape: Stage<'shape', Redeemed, Shaped> = {
   name: 'shape',
   run(s, env) {
     const tool = s.tool;

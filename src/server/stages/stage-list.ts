@@ -14,6 +14,7 @@ import { findTool } from './find-tool.js';
 import { headers } from './headers.js';
 import { output } from './output.js';
 import { paramHeaders } from './param-headers.js';
+import { requestState } from './request-state.js';
 import { route } from './route.js';
 import { shape } from './shape.js';
 import { version } from './version.js';
@@ -45,6 +46,7 @@ const CHAIN = new StageChain<Received, readonly []>([], [])
   .then(findTool)
   .then(paramHeaders)
   .then(clientCapabilities)
+  .then(requestState)
   .then(shape)
   .then(check)
   .then(authorize)

@@ -9,6 +9,7 @@ import type { ProtocolError } from '../../protocol/protocol-error.js';
 import type { CallToolResult, ClientCapabilities } from '../../protocol/wire-types.js';
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { PipelineEnv } from './pipeline-env.js';
+import type { ApprovalRecord } from '../approvals.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo, ToolContext } from '../tool-types.js';
 
@@ -59,8 +60,13 @@ export interface ToolFound extends Versioned {
   requestState: string | undefined;
 }
 
+/** After `request-state`: a single-use `requestState` has been claimed for this request (else undefined). */
+export interface Redeemed extends ToolFound {
+  redeemed: ApprovalRecord | undefined;
+}
+
 /** After `shape`: the arguments fit the input schema and the handler context exists. */
-export interface Shaped extends ToolFound {
+export interface Shaped extends Redeemed {
   ctx: ToolContext;
 }
 
@@ -88,7 +94,7 @@ export function receive(message: InboundMessage): Received {
   const state: AnyState = {
     message, finished: false, auth: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
     version: undefined, capabilities: undefined, logLevel: undefined, tool: undefined, args: undefined, inputResponses: undefined,
-    requestState: undefined, ctx: undefined, result: undefined,
+    requestState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
   };
   return state;
 }
