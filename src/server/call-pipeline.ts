@@ -4,7 +4,11 @@
  * compose: it runs stages synchronously while they answer synchronously, reports one stage event per
  * stage, and turns the final stop into the reply.
  */
+import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import { CallView } from './middleware/call-view.js';
+import type { CallOutcome, Middleware } from './middleware/middleware.js';
 import type { InboundMessage, Reply } from '../transport/message-dispatcher.js';
 import { OUTCOMES, rpcError } from './outcomes.js';
 import type { StageEvent, StageName, StageOutcome } from './stage-events.js';
@@ -12,7 +16,9 @@ import { resolveEnv } from './stages/pipeline-env.js';
 import type { PipelineConfig, PipelineEnv } from './stages/pipeline-env.js';
 import { STAGE_LIST } from './stages/stage-list.js';
 import { errorMessage, fail, receive } from './stages/stage.js';
-import type { AnyState, Stop } from './stages/stage.js';
+import type { AnyState, Stop, ToolFound } from './stages/stage.js';
+
+const CANCELLED_OUTCOME: CallOutcome = { kind: 'cancelled' };
 
 export type { Authorizer, AuthorizeRequest, MethodRoute, PipelineConfig, ServerLogger } from './stages/pipeline-env.js';
 export type { RequestState, Stop } from './stages/stage.js';
@@ -25,7 +31,11 @@ function firstText(result: JsonObject): string | undefined {
   return block?.type === 'text' && typeof block.text === 'string' ? block.text : undefined;
 }
 
-function emit(env: PipelineEnv, s: AnyState, stage: StageName, stop: Stop | undefined, durationMs: number): void {
+function emitMiddleware(env: PipelineEnv, s: AnyState, stage: `middleware:${string}`, stop: Stop | undefined, durationMs: number, reports: string[] | undefined): void {
+  emit(env, s, stage, stop, durationMs, reports === undefined ? undefined : reports.join('; '));
+}
+
+function emit(env: PipelineEnv, s: AnyState, stage: StageEvent['stage'], stop: Stop | undefined, durationMs: number, report?: string): void {
   let outcome: StageOutcome = 'pass';
   let code: number | undefined;
   let detail: string | undefined;
@@ -41,6 +51,7 @@ function emit(env: PipelineEnv, s: AnyState, stage: StageName, stop: Stop | unde
   }
   const event: StageEvent = { stage, outcome, durationMs, requestId: s.id, method: s.method, tool: s.tool?.name, transport: s.message.transport };
   if (code !== undefined) event.code = code;
+  if (report !== undefined) detail = detail === undefined ? report : `${report}; ${detail}`;
   if (detail !== undefined) event.detail = detail;
   try {
     env.onStageEvent!(event);
@@ -59,8 +70,13 @@ function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): S
  * no asynchronous work allocates no promises here; the first pending stage continues the loop from
  * its settlement. A stage goes on by returning the state itself; anything else is its stop.
  */
-function runFrom(env: PipelineEnv, s: AnyState, index: number): Stop | Promise<Stop> {
+function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = -1): Stop | Promise<Stop> {
   for (let i = index; i < STAGE_LIST.length; i++) {
+    // Middleware wrapping the stages from i on (none: one property read per stage, nothing more).
+    if (i > entered && s.tool?.layers !== undefined) {
+      const chain = s.tool.layers[i];
+      if (chain !== undefined && isWrappable(s)) return runLayer(env, s, i, chain);
+    }
     const stage = STAGE_LIST[i]!;
     const started = env.onStageEvent === undefined ? 0 : performance.now();
     let value: AnyState | Stop | Promise<AnyState | Stop>;
@@ -71,8 +87,8 @@ function runFrom(env: PipelineEnv, s: AnyState, index: number): Stop | Promise<S
     }
     if (value instanceof Promise) {
       return value.then(
-        (settled) => settle(env, s, i, settled, started),
-        (error: unknown) => settle(env, s, i, crashed(env, s, stage.name, error), started),
+        (settled) => settle(env, s, i, settled, started, entered),
+        (error: unknown) => settle(env, s, i, crashed(env, s, stage.name, error), started, entered),
       );
     }
     const stop = value === s ? undefined : (value as Stop);
@@ -82,10 +98,65 @@ function runFrom(env: PipelineEnv, s: AnyState, index: number): Stop | Promise<S
   return fail(rpcError('internalFault', 'Internal error'));
 }
 
-function settle(env: PipelineEnv, s: AnyState, i: number, value: AnyState | Stop, started: number): Stop | Promise<Stop> {
+function settle(env: PipelineEnv, s: AnyState, i: number, value: AnyState | Stop, started: number, entered: number): Stop | Promise<Stop> {
   const stop = value === s ? undefined : (value as Stop);
   if (env.onStageEvent !== undefined) emit(env, s, STAGE_LIST[i]!.name as StageName, stop, performance.now() - started);
-  return stop !== undefined ? stop : runFrom(env, s, i + 1);
+  return stop !== undefined ? stop : runFrom(env, s, i + 1, entered);
+}
+
+function isWrappable(s: AnyState): s is AnyState & ToolFound {
+  return s.tool !== undefined && s.args !== undefined && s.id !== undefined && s.meta !== undefined;
+}
+
+function isOutcome(value: unknown): value is CallOutcome {
+  if (typeof value !== 'object' || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  if (kind === 'error') return (value as { error?: unknown }).error instanceof ProtocolError;
+  if (kind === 'result') return isJsonObject((value as { result?: unknown }).result);
+  return kind === 'cancelled';
+}
+
+/**
+ * Runs the onion `chain` around the stages from `index`: each middleware's `next()` runs the next
+ * one, the innermost runs the stages. Every middleware reports one stage event when it settles.
+ */
+function runLayer(env: PipelineEnv, s: AnyState & ToolFound, index: number, chain: readonly Middleware[]): Promise<Stop> {
+  const view = (s.view ??= new CallView(s, env.store));
+  const dispatch = (k: number): Promise<Stop> => {
+    if (k === chain.length) {
+      try {
+        return Promise.resolve(runFrom(env, s, index, index));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    const middleware = chain[k]!;
+    const name = `middleware:${middleware.name}` as const;
+    let inner: Promise<Stop> | undefined;
+    let innerStop: Stop | undefined;
+    const next = (): Promise<CallOutcome> => {
+      if (inner !== undefined) return Promise.reject(new Error(`middleware ${middleware.name} called next() twice`));
+      inner = dispatch(k + 1).then((stop) => (innerStop = stop));
+      return inner.then((stop) => {
+        view.current = middleware.name;
+        return stop.kind === 'accepted' ? CANCELLED_OUTCOME : stop;
+      });
+    };
+    const started = env.onStageEvent === undefined ? 0 : performance.now();
+    const ended = (value: unknown): Stop => {
+      let stop: Stop;
+      if (isOutcome(value)) stop = value;
+      else {
+        env.logger.error(`middleware ${middleware.name} returned something that is not a call outcome`, { tool: s.tool.name });
+        stop = fail(rpcError('internalFault', 'Internal error'));
+      }
+      if (env.onStageEvent !== undefined) emitMiddleware(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, view.reports?.get(middleware.name));
+      return stop;
+    };
+    view.current = middleware.name;
+    return new Promise<unknown>((resolve) => resolve(middleware.handle(view, next))).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
+  };
+  return dispatch(0);
 }
 
 function serializeResult(id: JsonRpcId, result: JsonObject, resultMeta: JsonObject, json: string | undefined): string {
@@ -101,6 +172,11 @@ function toReply(s: AnyState, stop: Stop, resultMeta: JsonObject): Reply {
   s.finished = true;
   switch (stop.kind) {
     case 'result':
+      // Middleware notes (repairs, truncation) join the result's _meta.
+      if (s.view?.notes !== undefined) {
+        stop.result._meta = { ...(isJsonObject(stop.result._meta) ? stop.result._meta : {}), ...s.view.notes, ...resultMeta };
+        delete stop.json;
+      }
       // A result stop only comes from a stage after `envelope`, so the id is known.
       return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, stop.json) };
     case 'error': {

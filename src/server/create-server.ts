@@ -22,6 +22,7 @@ import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
 import type { Clock, Store } from './store/store.js';
+import type { Middleware } from './middleware/middleware.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -65,6 +66,8 @@ export interface ServerOptions extends ServerFeatureOptions {
    * for this process). Several instances behind one endpoint need one shared store.
    */
   store?: Store;
+  /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
+  use?: readonly Middleware[];
   /** Time source of approvals and the default store (inject one in tests; default `Date`). */
   clock?: Clock;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
@@ -117,7 +120,7 @@ function precomputed(result: JsonObject): Stop {
 export function createServer(options: ServerOptions): McpServer {
   if (typeof options.name !== 'string' || options.name === '') throw new TypeError('createServer: name must be a non-empty string');
   if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer: version must be a non-empty string');
-  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined });
+  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined, use: options.use });
   const serverInfo: Implementation = { name: options.name, version: options.version };
   if (options.title !== undefined) serverInfo.title = options.title;
   if (options.description !== undefined) serverInfo.description = options.description;

@@ -45,6 +45,11 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
+export { refuse } from './middleware/middleware.js';
+export type { Middleware, ToolCall, CallOutcome } from './middleware/middleware.js';
+export { createMemoryStore, StoreFullError } from './store/index.js';
+export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
+export type { ApprovalRecord, Approver } from './approvals.js';
 export { LEGACY_PROTOCOL_VERSIONS } from './legacy-wire.js';
 export type { LegacyWireOptions } from './legacy-wire.js';
 export type {

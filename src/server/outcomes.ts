@@ -51,6 +51,9 @@ export const OUTCOMES = {
   invalidFeatureParams: { situation: 'prompts/get, resources/read, completion/complete or subscriptions/listen params malformed (incl. missing required prompt arguments)', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   featureHandlerFailed: { situation: 'a resource read, prompt get or completer throws or returns a malformed value', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   inputRequested: { situation: '`ctx.inputs.require()` lacks answers', kind: 'result', note: 'input_required result with the missing requests and a sealed requestState' },
+  middlewareRefused: { situation: 'a middleware refused the call with a result', kind: 'tool-error' },
+  rateLimited: { situation: 'the rate-limit middleware found the bucket of this tool/subject empty', kind: 'rpc-error', code: ErrorCode.RateLimited, httpStatus: 429 },
+  resultTooLarge: { situation: 'the result-budget middleware refused a result over its budget', kind: 'tool-error' },
   internalFault: { situation: 'a stage, route or middleware threw (details go to the server log only)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;

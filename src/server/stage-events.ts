@@ -16,8 +16,8 @@ export type StageOutcome = 'pass' | 'respond' | 'tool-error' | 'error' | 'accept
 
 /** Emitted once per stage run; consumed by audit logs and inspectors via `onStageEvent`. */
 export interface StageEvent {
-  /** The stage that ran. */
-  stage: StageName;
+  /** The stage that ran, or `middleware:<name>` for a middleware (its outcome is `pass` when it returned what `next()` gave it). */
+  stage: StageName | `middleware:${string}`;
   /** How it ended. */
   outcome: StageOutcome;
   /** Wall time the stage took, in milliseconds (fractional). */

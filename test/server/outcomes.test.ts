@@ -382,8 +382,8 @@ describe('outcome table', () => {
     }
   });
 
-  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features are tested with those features)', () => {
-    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed']);
+  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features and of middleware are tested with those features)', () => {
+    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge']);
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name)).sort());
   });
 });

@@ -10,6 +10,7 @@ import type { CallToolResult, ClientCapabilities } from '../../protocol/wire-typ
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { PipelineEnv } from './pipeline-env.js';
 import type { ApprovalRecord } from '../approvals.js';
+import type { CallView } from '../middleware/call-view.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo, ToolContext } from '../tool-types.js';
 
@@ -26,6 +27,8 @@ export interface Received {
   /** Set once the response is decided; request-scoped notifications stop then (R-66). */
   finished: boolean;
   auth: AuthInfo | undefined;
+  /** What middleware sees of this call; created by the runner when the first middleware wraps it. */
+  view: CallView | undefined;
 }
 
 /** After `decode`: the JSON value of the message. */
@@ -92,7 +95,7 @@ export function extend<S extends object, A extends object>(state: S, added: A): 
 /** A fresh state; every field exists from the start so the object keeps one shape. */
 export function receive(message: InboundMessage): Received {
   const state: AnyState = {
-    message, finished: false, auth: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
+    message, finished: false, auth: undefined, view: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
     version: undefined, capabilities: undefined, logLevel: undefined, tool: undefined, args: undefined, inputResponses: undefined,
     requestState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
   };
