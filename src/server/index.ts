@@ -45,8 +45,10 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
-export { refuse } from './middleware/middleware.js';
-export type { Middleware, ToolCall, CallOutcome } from './middleware/middleware.js';
+export { refuse, rateLimit, auditLog, verifyAuditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
+export type {
+  Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions,
+} from './middleware/index.js';
 export { createMemoryStore, StoreFullError } from './store/index.js';
 export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
 export type { ApprovalRecord, Approver } from './approvals.js';
