@@ -16,6 +16,8 @@ export const ErrorCode = {
   Unauthorized: -31401,
   /** Toolwright: the caller lacks a scope the tool requires (HTTP 403). */
   InsufficientScope: -31403,
+  /** Toolwright: a rate limit refused the call (HTTP 429, `data.retryAfterMs`). */
+  RateLimited: -31429,
   /** Toolwright: the request was refused by a transport rule (Origin, Host, size, media type). */
   TransportRejected: -31400,
 } as const;

@@ -20,6 +20,9 @@ import { createLegacyWire } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
+import { createMemoryStore } from './store/memory-store.js';
+import type { Clock, Store } from './store/store.js';
+import type { Middleware } from './middleware/middleware.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -50,10 +53,23 @@ export interface ServerOptions extends ServerFeatureOptions {
   listTtlMs?: number;
   /** `cacheScope` of list results (default "public": the tool list is the same for every caller). */
   cacheScope?: 'public' | 'private';
-  /** HMAC key sealing `requestState` of approvals and `ctx.inputs` (default: random per process). Share it between replicas. */
+  /**
+   * HMAC key (16+ bytes) sealing `requestState` of approvals and `ctx.inputs`. Default: env
+   * `TOOLWRIGHT_STATE_SECRET`, else random per process. Several instances behind one endpoint need
+   * the same secret and one shared `store`.
+   */
   requestStateSecret?: string | Uint8Array;
   /** How long a pending approval or input request stays valid (default 10 minutes). */
   approvalTtlMs?: number;
+  /**
+   * Memory shared across requests: single-use approvals, rate limits (default: an in-memory store
+   * for this process). Several instances behind one endpoint need one shared store.
+   */
+  store?: Store;
+  /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
+  use?: readonly Middleware[];
+  /** Time source of approvals and the default store (inject one in tests; default `Date`). */
+  clock?: Clock;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
   http?: HttpOptions;
 }
@@ -104,7 +120,7 @@ function precomputed(result: JsonObject): Stop {
 export function createServer(options: ServerOptions): McpServer {
   if (typeof options.name !== 'string' || options.name === '') throw new TypeError('createServer: name must be a non-empty string');
   if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer: version must be a non-empty string');
-  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined });
+  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined, use: options.use });
   const serverInfo: Implementation = { name: options.name, version: options.version };
   if (options.title !== undefined) serverInfo.title = options.title;
   if (options.description !== undefined) serverInfo.description = options.description;
@@ -119,9 +135,11 @@ export function createServer(options: ServerOptions): McpServer {
 
   const capabilities: ServerCapabilities = { tools: {}, logging: {} };
   const logger = options.logger ?? stderrLogger;
-  const signer = new RequestStateSigner(options.requestStateSecret);
+  const signer = new RequestStateSigner(options.requestStateSecret, options.clock);
   const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
-  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
+  if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
+  const store = options.store ?? createMemoryStore({ clock: options.clock });
+  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
   Object.assign(capabilities, features.capabilities);
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
@@ -165,6 +183,7 @@ export function createServer(options: ServerOptions): McpServer {
     logger,
     signer,
     approvalTtlMs,
+    store,
   });
 
   // Dual-era endpoint: 2025-11-25 sessions are translated onto the same pipeline (legacy-wire.ts).

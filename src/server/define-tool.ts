@@ -1,3 +1,4 @@
+import type { Middleware } from './middleware/middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
@@ -94,7 +95,19 @@ export function defineTool<const I extends SchemaInput, const O extends SchemaIn
     scopes: Object.freeze([...(definition.scopes ?? [])]),
     requiredClientCapabilities: definition.requiredClientCapabilities,
     handlers,
+    use: Object.freeze(checkToolMiddleware(name, definition.use)),
   });
+}
+
+function checkToolMiddleware(name: string, use: unknown): Middleware[] {
+  if (use === undefined) return [];
+  if (!Array.isArray(use)) throw new ToolDefinitionError(String(name), 'use must be an array of middleware');
+  for (const [index, m] of use.entries()) {
+    if (typeof m !== 'object' || m === null || typeof m.name !== 'string' || typeof m.handle !== 'function') {
+      throw new ToolDefinitionError(String(name), `use[${index}] must be a middleware { name, handle(call, next) }`);
+    }
+  }
+  return [...use] as Middleware[];
 }
 
 /** True for objects produced by {@link defineTool}. */

@@ -45,6 +45,13 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
+export { refuse, rateLimit, auditLog, verifyAuditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
+export type {
+  Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions,
+} from './middleware/index.js';
+export { createMemoryStore, StoreFullError } from './store/index.js';
+export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
+export type { ApprovalRecord, Approver } from './approvals.js';
 export { LEGACY_PROTOCOL_VERSIONS } from './legacy-wire.js';
 export type { LegacyWireOptions } from './legacy-wire.js';
 export type {

@@ -10,14 +10,16 @@
  */
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
-import { invalidParams, missingClientCapability } from '../protocol/protocol-error.js';
 import type { ClientCapabilities, InputRequest } from '../protocol/wire-types.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../protocol/feature-wire-types.js';
 import { randomBytes } from 'node:crypto';
 import { compileSchema } from '../schema/index.js';
 import type { CompiledSchema } from '../schema/index.js';
+import { rpcError } from './outcomes.js';
 import { digestArguments } from './request-state.js';
-import type { ApprovalClaims, RequestStateSigner } from './request-state.js';
+import type { RequestStateSigner, SealedClaims } from './request-state.js';
+import { DIFFERENT_CALL, defaultApprovalDigest, stateError } from './approvals.js';
+import type { ApprovalRecord } from './approvals.js';
 import type { InputRequiredInit } from './tool-types.js';
 
 /** An `elicitation/create` input request. */
@@ -47,6 +49,8 @@ export type InputGathering<T extends Record<string, InputRequest>> =
       responses: InputResponses<T>;
       /** Data sealed into `requestState` by an earlier round (`options.data`), verified; else undefined. */
       data: JsonValue | undefined;
+      /** With `singleUse`: the redeemed approval (what was approved, by whom, when); else undefined. */
+      approval: ApprovalRecord | undefined;
     }
   | {
       ready: false;
@@ -69,11 +73,16 @@ export interface RequireInputsOptions {
    */
   requireState?: boolean;
   /**
-   * Complete at most once per issued `requestState` (implies `requireState`): replaying the same
-   * state and answers is -32602. Use for approvals of actions with side effects. Remembered per
-   * server process until the state expires; replicas behind one endpoint do not share it.
+   * An approval: complete at most once per issued `requestState` (implies `requireState`). The
+   * pipeline claims the state in the server's store before any handler runs, so a replay (even two
+   * at once) is -32602 and nothing runs. Several instances need a shared store and secret.
    */
   singleUse?: boolean;
+  /**
+   * With `singleUse`: the digest of what is being approved (e.g. a plan hash). Sealed when asking;
+   * on the answer it must be the same again, else -32602. Default: tool name + canonical arguments.
+   */
+  approves?: string;
 }
 
 /** MRTR for one request; available as `ctx.inputs` in tools and prompts. */
@@ -114,46 +123,33 @@ export function listRootsInput(): RootsInputRequest {
   return { method: 'roots/list', params: {} };
 }
 
+/** The client capability each input-request method needs (the one method→capability table). */
 const CAPABILITY: Readonly<Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'>> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
 
-interface InputClaims extends ApprovalClaims {
-  kind: 'mrtr';
-  /** Random per issued state: the key of single-use bookkeeping. */
-  nonce: string;
-  answers: Record<string, unknown>;
-  data?: JsonValue;
-}
-
-/** Nonces of single-use states that completed, per server (its signer), until they expire. */
-const consumedBySigner = new WeakMap<RequestStateSigner, Map<string, number>>();
-
-function consume(signer: RequestStateSigner, nonce: string, exp: number): boolean {
-  let consumed = consumedBySigner.get(signer);
-  if (consumed === undefined) consumedBySigner.set(signer, (consumed = new Map()));
-  if (consumed.has(nonce)) return false;
-  if (consumed.size >= 10_000) {
-    const now = Date.now();
-    for (const [key, expiry] of consumed) if (expiry < now) consumed.delete(key);
-  }
-  consumed.set(nonce, exp);
-  return true;
+/** Which client capability an MRTR input request needs; undefined for an unknown method. */
+export function capabilityFor(request: unknown): 'elicitation' | 'sampling' | 'roots' | undefined {
+  const method = isJsonObject(request) ? request.method : undefined;
+  return typeof method === 'string' && Object.hasOwn(CAPABILITY, method) ? CAPABILITY[method as InputRequest['method']] : undefined;
 }
 
 /** What an input flow is bound to. */
 export interface InputFlowScope {
   signer: RequestStateSigner;
-  /** e.g. `tools/call grasp_object`; never equal to a bare tool name, so approval tokens do not fit. */
-  subject: string;
+  /** The call, e.g. `tools/call grasp_object` or `prompts/get greet`. */
+  call: string;
   args: unknown;
+  /** Authenticated subject, '' when anonymous. */
   caller: string;
   capabilities: ClientCapabilities;
   inputResponses: Record<string, unknown> | undefined;
   requestState: string | undefined;
   ttlMs: number;
+  /** Set when the pipeline redeemed this request's single-use state (approvals.ts); only then can `singleUse` complete. */
+  redeemed?: ApprovalRecord | undefined;
 }
 
 const schemaCache = new Map<string, CompiledSchema | null>();
@@ -194,16 +190,17 @@ export function isValidInputResponse(request: InputRequest, answer: unknown): bo
   }
 }
 
-/** Creates the input flow of one request. Used by the tool pipeline and prompts/get. */
+/** Creates the input flow of one request. Used by the tool pipeline, prompts/get and resources/read. */
 export function createInputFlow(scope: InputFlowScope): InputFlow {
   let verified = false;
-  let sealedData: JsonValue | undefined;
-  let stateValid = false;
-  let sealedNonce: string | undefined;
-  let sealedExp = 0;
-  let consumedHere = false;
+  let sealed: SealedClaims | undefined;
+  let argsDigest: string | undefined;
+  // Once any require() of this request is single use, every state it issues is too.
+  let once = false;
   // Answers known in this request: sealed ones first, then valid fresh ones as require() sees them.
   const collected: Record<string, unknown> = {};
+
+  const digestOfArgs = (): string => (argsDigest ??= digestArguments(scope.args));
 
   function verifyState(): void {
     if (verified) return;
@@ -211,18 +208,12 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     const token = scope.requestState;
     if (token === undefined) return;
     const verdict = scope.signer.verify(token);
-    if (!verdict.ok) throw invalidParams(`Invalid params: ${verdict.reason}`, { data: { field: 'requestState' } });
-    const claims = verdict.claims as Partial<InputClaims>;
-    // An authentic token of another kind (an approval) carries no answers for this flow.
-    if (claims.kind !== 'mrtr') return;
-    if (claims.tool !== scope.subject || claims.args !== digestArguments(scope.args) || claims.sub !== scope.caller) {
-      throw invalidParams('Invalid params: requestState belongs to a different call (method, name, arguments or caller differ)', { data: { field: 'requestState' } });
-    }
-    stateValid = true;
-    sealedData = claims.data;
-    sealedNonce = typeof claims.nonce === 'string' ? claims.nonce : undefined;
-    sealedExp = typeof claims.exp === 'number' ? claims.exp : 0;
-    if (isJsonObject(claims.answers)) Object.assign(collected, claims.answers);
+    if (!verdict.ok) throw stateError(verdict.reason);
+    const claims = verdict.claims;
+    if (claims.call !== scope.call || claims.args !== digestOfArgs() || claims.sub !== scope.caller) throw stateError(DIFFERENT_CALL);
+    sealed = claims;
+    once = claims.once;
+    Object.assign(collected, claims.answers);
   }
 
   function declared(method: InputRequest['method']): boolean {
@@ -234,7 +225,17 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     supports: declared,
     require<T extends Record<string, InputRequest>>(requests: T, options: RequireInputsOptions = {}): InputGathering<T> {
       verifyState();
-      const fresh = (options.requireState === true || options.singleUse === true) && !stateValid ? undefined : scope.inputResponses;
+      const singleUse = options.singleUse === true;
+      if (singleUse) once = true;
+      const approves = options.approves ?? defaultApprovalDigest(scope.call, scope.args);
+      // Which answers count: a single-use approval only those of a state redeemed for this request.
+      const trusted = singleUse
+        ? sealed !== undefined && sealed.once && scope.redeemed !== undefined
+        : options.requireState !== true || sealed !== undefined;
+      if (trusted && singleUse && sealed?.approves !== approves) {
+        throw stateError('requestState approved a different action (the approval digest differs); start the call again without it');
+      }
+      const fresh = trusted ? scope.inputResponses : undefined;
       const missing: Record<string, InputRequest> = {};
       const undeclared: Record<string, unknown> = {};
       let askable = 0;
@@ -242,7 +243,8 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
         if (CAPABILITY[request?.method] === undefined) throw new TypeError(`inputs.require(): request ${JSON.stringify(key)} has unknown method ${JSON.stringify(request?.method)}`);
         const answer = fresh?.[key];
         if (answer !== undefined && isValidInputResponse(request, answer)) collected[key] = answer;
-        if (collected[key] !== undefined && isValidInputResponse(request, collected[key])) continue;
+        if (trusted && collected[key] !== undefined && isValidInputResponse(request, collected[key])) continue;
+        if (!trusted) delete collected[key];
         if (!declared(request.method)) {
           undeclared[CAPABILITY[request.method]] = {};
           if (options.onlyDeclared === true) continue;
@@ -252,29 +254,24 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
       }
       const undeclaredNames = Object.keys(undeclared);
       if (undeclaredNames.length > 0 && (options.onlyDeclared !== true || (askable === 0 && Object.keys(requests).every((k) => collected[k] === undefined)))) {
-        throw missingClientCapability(undeclared, `Missing required client capability: ${undeclaredNames.join(', ')} (needed to ask the client for input)`);
+        throw rpcError('missingClientCapability', `Missing required client capability: ${undeclaredNames.join(', ')} (needed to ask the client for input)`, { data: { requiredCapabilities: undeclared } });
       }
       if (askable === 0) {
-        if (options.singleUse === true && !consumedHere) {
-          if (sealedNonce === undefined || !consume(scope.signer, sealedNonce, sealedExp)) {
-            throw invalidParams('Invalid params: requestState was already used; start the call again without it', { data: { field: 'requestState' } });
-          }
-          consumedHere = true;
-        }
         const responses: Record<string, unknown> = {};
         for (const key of Object.keys(requests)) if (collected[key] !== undefined) responses[key] = collected[key];
-        return { ready: true, responses: responses as InputResponses<T>, data: sealedData };
+        return { ready: true, responses: responses as InputResponses<T>, data: sealed?.data, approval: singleUse ? scope.redeemed : undefined };
       }
-      const claims: InputClaims = {
-        kind: 'mrtr',
-        tool: scope.subject,
-        args: digestArguments(scope.args),
+      const claims: SealedClaims = {
+        call: scope.call,
+        args: digestOfArgs(),
         sub: scope.caller,
-        exp: Date.now() + scope.ttlMs,
+        exp: scope.signer.now() + scope.ttlMs,
         nonce: randomBytes(12).toString('base64url'),
+        once,
         answers: collected,
       };
-      const data = options.data ?? sealedData;
+      if (once) claims.approves = approves;
+      const data = options.data ?? sealed?.data;
       if (data !== undefined) claims.data = data;
       return { ready: false, result: { resultType: 'input_required', inputRequests: missing, requestState: scope.signer.sign(claims) } };
     },

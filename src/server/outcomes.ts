@@ -37,7 +37,7 @@ export const OUTCOMES = {
   businessRuleViolation: { situation: '`check` reports a business-rule violation', kind: 'tool-error' },
   checkThrew: { situation: '`check` throws or rejects', kind: 'tool-error' },
   insufficientScope: { situation: 'caller lacks a required scope', kind: 'rpc-error', code: ErrorCode.InsufficientScope, httpStatus: 403 },
-  invalidRequestState: { situation: 'approval requestState forged, expired or for other arguments', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  invalidRequestState: { situation: 'requestState (approval or ctx.inputs) forged, expired, replayed or for another call', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   approvalRequested: { situation: 'tool needs approval and none was given yet', kind: 'result', note: 'input_required result with an elicitation' },
   approvalDeclined: { situation: 'the user declined or cancelled the approval', kind: 'tool-error' },
   cancelled: { situation: 'client cancelled the request', kind: 'no-response', httpStatus: 499 },
@@ -51,6 +51,10 @@ export const OUTCOMES = {
   invalidFeatureParams: { situation: 'prompts/get, resources/read, completion/complete or subscriptions/listen params malformed (incl. missing required prompt arguments)', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   featureHandlerFailed: { situation: 'a resource read, prompt get or completer throws or returns a malformed value', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   inputRequested: { situation: '`ctx.inputs.require()` lacks answers', kind: 'result', note: 'input_required result with the missing requests and a sealed requestState' },
+  middlewareRefused: { situation: 'a middleware refused the call with a result', kind: 'tool-error' },
+  rateLimited: { situation: 'the rate-limit middleware found the bucket of this tool/subject empty', kind: 'rpc-error', code: ErrorCode.RateLimited, httpStatus: 429 },
+  resultTooLarge: { situation: 'the result-budget middleware refused a result over its budget', kind: 'tool-error' },
+  internalFault: { situation: 'a stage, route or middleware threw (details go to the server log only)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;
 

@@ -11,7 +11,9 @@ import type { PromptMessage } from '../protocol/feature-wire-types.js';
 import type { MethodRoute, RequestState, ServerLogger, Stop } from './call-pipeline.js';
 import { toCompletion } from './completion.js';
 import type { Completer } from './completion.js';
+import { redeemRequestState } from './approvals.js';
 import { createInputFlow } from './input-flow.js';
+import type { Store } from './store/store.js';
 import type { InputFlow } from './input-flow.js';
 import { rpcError } from './outcomes.js';
 import type { Prompt, PromptContext } from './prompts.js';
@@ -54,6 +56,7 @@ export interface FeatureEnvironment {
   ttlMs: number;
   cacheScope: 'public' | 'private';
   signer: RequestStateSigner;
+  store: Store;
   inputTtlMs: number;
   logger: ServerLogger;
   /** Whether the server has any tools (for the tools capability's listChanged flag). */
@@ -132,6 +135,9 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     if (typeof uri !== 'string' || uri === '') return badParams('Invalid params: resources/read needs a string "uri"');
     if (inputResponses !== undefined && !isJsonObject(inputResponses)) return badParams('Invalid params: inputResponses must be an object');
     if (requestState !== undefined && typeof requestState !== 'string') return badParams('Invalid params: requestState must be a string');
+    const caller = s.auth?.subject ?? '';
+    const redemption = await redeemRequestState(env.signer, env.store, { call: `resources/read ${uri}`, args: {}, sub: caller }, requestState);
+    if (!redemption.ok) return fail(redemption.error);
     let inputs: InputFlow | undefined;
     const ctx: ResourceContext = {
       signal: s.message.signal,
@@ -140,8 +146,8 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
       requestMeta: s.meta,
       get inputs(): InputFlow {
         return (inputs ??= createInputFlow({
-          signer: env.signer, subject: `resources/read ${uri}`, args: {}, caller: s.auth?.subject ?? '',
-          capabilities: s.capabilities, inputResponses, requestState, ttlMs: env.inputTtlMs,
+          signer: env.signer, call: `resources/read ${uri}`, args: {}, caller,
+          capabilities: s.capabilities, inputResponses, requestState, ttlMs: env.inputTtlMs, redeemed: redemption.record,
         }));
       },
     };
@@ -210,15 +216,19 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     if (missing.length > 0) return badParams(`Invalid params: prompt ${name} is missing required argument${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
     if (inputResponses !== undefined && !isJsonObject(inputResponses)) return badParams('Invalid params: inputResponses must be an object');
     if (requestState !== undefined && typeof requestState !== 'string') return badParams('Invalid params: requestState must be a string');
+    const caller = s.auth?.subject ?? '';
+    const redemption = await redeemRequestState(env.signer, env.store, { call: `prompts/get ${name}`, args, sub: caller }, requestState);
+    if (!redemption.ok) return fail(redemption.error);
     const inputs = createInputFlow({
       signer: env.signer,
-      subject: `prompts/get ${name}`,
+      call: `prompts/get ${name}`,
       args,
-      caller: s.auth?.subject ?? '',
+      caller,
       capabilities: s.capabilities,
       inputResponses,
       requestState,
       ttlMs: env.inputTtlMs,
+      redeemed: redemption.record,
     });
     const ctx: PromptContext = { signal: s.message.signal, clientCapabilities: s.capabilities, auth: s.auth, requestMeta: s.meta, promptName: name, inputs };
     let value: unknown;

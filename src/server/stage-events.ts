@@ -1,23 +1,8 @@
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 
-/** The named stages of the pipeline, in order. Stages after `route` run for `tools/call` only. */
-export const STAGES = [
-  'authenticate',
-  'decode',
-  'envelope',
-  'version',
-  'headers',
-  'route',
-  'find-tool',
-  'param-headers',
-  'client-capabilities',
-  'shape',
-  'check',
-  'authorize',
-  'approval',
-  'execute',
-  'output',
-] as const;
+/** The named stages of the pipeline, in order (derived from the one stage list). */
+export { STAGES } from './stages/stage-list.js';
+import type { STAGES } from './stages/stage-list.js';
 
 /** One pipeline stage name from {@link STAGES}, as reported in {@link StageEvent.stage}. */
 export type StageName = (typeof STAGES)[number];
@@ -31,8 +16,8 @@ export type StageOutcome = 'pass' | 'respond' | 'tool-error' | 'error' | 'accept
 
 /** Emitted once per stage run; consumed by audit logs and inspectors via `onStageEvent`. */
 export interface StageEvent {
-  /** The stage that ran. */
-  stage: StageName;
+  /** The stage that ran, or `middleware:<name>` for a middleware (its outcome is `pass` when it returned what `next()` gave it). */
+  stage: StageName | `middleware:${string}`;
   /** How it ended. */
   outcome: StageOutcome;
   /** Wall time the stage took, in milliseconds (fractional). */

@@ -5,6 +5,8 @@ import { isTool } from './define-tool.js';
 import { analyzeToolDefinition } from './tool-definition-rules.js';
 import type { DefinitionProblem } from './tool-definition-rules.js';
 import type { Tool } from './tool-types.js';
+import type { Middleware } from './middleware/middleware.js';
+import { STAGES } from './stages/stage-list.js';
 
 /** A tool accepted by a server, with everything the hot path needs precomputed. */
 export interface RegisteredTool {
@@ -14,6 +16,37 @@ export interface RegisteredTool {
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
   readonly headers: readonly HeaderAnnotation[];
+  /** Middleware chains by the stage index they wrap from; undefined when no middleware applies. */
+  readonly layers: readonly (readonly Middleware[] | undefined)[] | undefined;
+}
+
+const WRAP_FROM = { arguments: STAGES.indexOf('request-state'), validated: STAGES.indexOf('approval') } as const;
+
+/** The chains wrapping one tool: server-wide middleware outside the tool's own, grouped by where they wrap. */
+function layersFor(tool: Tool, serverUse: readonly Middleware[]): RegisteredTool['layers'] {
+  const all = [...serverUse.filter((m) => m.appliesTo === undefined || m.appliesTo(tool.name)), ...tool.use];
+  if (all.length === 0) return undefined;
+  const layers: (readonly Middleware[] | undefined)[] = [];
+  for (const at of ['arguments', 'validated'] as const) {
+    const chain = all.filter((m) => (m.at ?? 'arguments') === at);
+    if (chain.length > 0) layers[WRAP_FROM[at]] = chain;
+  }
+  return layers;
+}
+
+function checkMiddleware(list: unknown, where: string): readonly Middleware[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw new TypeError(`${where}: use must be an array of middleware`);
+  list.forEach((m: unknown, index) => {
+    const candidate = m as Partial<Middleware> | null;
+    if (typeof candidate !== 'object' || candidate === null || typeof candidate.name !== 'string' || candidate.name === '' || typeof candidate.handle !== 'function') {
+      throw new TypeError(`${where}: use[${index}] must be a middleware { name, handle(call, next) }`);
+    }
+    if (candidate.at !== undefined && candidate.at !== 'arguments' && candidate.at !== 'validated') {
+      throw new TypeError(`${where}: use[${index}] (${candidate.name}) has at ${JSON.stringify(candidate.at)}; use "arguments" or "validated"`);
+    }
+  });
+  return list as readonly Middleware[];
 }
 
 /** Thrown by `createServer` when any tool definition is invalid; the server never starts half-valid. */
@@ -31,7 +64,8 @@ export class ServerDefinitionError extends Error {
  * Checks and compiles every tool once. All problems of all tools are collected before failing so a
  * developer sees the whole list at start-up.
  */
-export function registerTools(tools: readonly unknown[], options: { canAuthorize: boolean }): RegisteredTool[] {
+export function registerTools(tools: readonly unknown[], options: { canAuthorize: boolean; use?: readonly Middleware[] }): RegisteredTool[] {
+  const serverUse = checkMiddleware(options.use, 'createServer');
   const problems: DefinitionProblem[] = [];
   const registered: RegisteredTool[] = [];
   const seen = new Set<string>();
@@ -53,7 +87,10 @@ export function registerTools(tools: readonly unknown[], options: { canAuthorize
       });
     }
     if (analysis.problems.length === 0 && analysis.input !== undefined) {
-      registered.push({ tool: candidate, name: candidate.name, descriptor: candidate.descriptor, input: analysis.input, output: analysis.output, headers: analysis.headers });
+      registered.push({
+        tool: candidate, name: candidate.name, descriptor: candidate.descriptor, input: analysis.input, output: analysis.output, headers: analysis.headers,
+        layers: layersFor(candidate, serverUse),
+      });
     }
   });
   if (problems.length > 0) throw new ServerDefinitionError(problems);

@@ -1,5 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { InputFlow } from './input-flow.js';
+import type { Middleware } from './middleware/middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type {
@@ -103,6 +104,11 @@ export type ToolRunResult = ToolResultInit | InputRequiredInit | string;
 export interface ApprovalRequest {
   /** What the user is asked to approve, in plain words. */
   message: string;
+  /**
+   * Digest of exactly what is approved (e.g. a plan hash covering the start state). The approval is
+   * valid only if the retried call produces the same digest. Default: tool name + canonical arguments.
+   */
+  digest?: string;
 }
 
 /** Everything `defineTool` accepts. */
@@ -124,6 +130,8 @@ export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput
   /** Return a request to require human approval (via elicitation) before `run`; null/undefined = no approval needed. */
   approval?: (args: InferArguments<I>, ctx: ToolContext) => ApprovalRequest | null | undefined | Promise<ApprovalRequest | null | undefined>;
   run: (args: InferArguments<I>, ctx: ToolContext) => ToolRunResult | void | Promise<ToolRunResult | void>;
+  /** This tool's own middleware (its own stages), inside the server-wide ones; see `Middleware`. */
+  use?: readonly Middleware[];
 }
 
 /** Handlers of a tool, with arguments erased to what the pipeline passes. */
@@ -143,6 +151,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly scopes: readonly string[];
   readonly requiredClientCapabilities: ClientCapabilities | undefined;
   readonly handlers: ToolHandlers;
+  /** The tool's own middleware (`defineTool({ use })`). */
+  readonly use: readonly Middleware[];
   /** Type-level only: the handler argument type. */
   readonly [argumentsType]?: Args;
 }

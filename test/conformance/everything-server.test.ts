@@ -217,10 +217,14 @@ describe('input-required (MRTR)', () => {
     assert.match((ask.params as Json).message as string, /open the gripper/);
     const approved = await result(call('test_approval', { action: 'open the gripper' }, { inputResponses: { approval: accept({ approve: true }) }, requestState: first.requestState }));
     assert.equal(firstText(approved), 'Approved and done: open the gripper');
-    const declined = await result(call('test_approval', { action: 'open the gripper' }, { inputResponses: { approval: { action: 'decline' } }, requestState: first.requestState }));
+    // One approval, one action: the used state is refused; a decline needs its own question.
+    await rpcError(call('test_approval', { action: 'open the gripper' }, { inputResponses: { approval: accept({ approve: true }) }, requestState: first.requestState }), 200, -32602);
+    const again = await result(call('test_approval', { action: 'open the gripper' }));
+    const declined = await result(call('test_approval', { action: 'open the gripper' }, { inputResponses: { approval: { action: 'decline' } }, requestState: again.requestState }));
     assert.equal(declined.isError, true);
     assert.match(firstText(declined), /declined/);
-    await rpcError(call('test_approval', { action: 'close the gripper' }, { inputResponses: { approval: accept({ approve: true }) }, requestState: first.requestState }), 200, -32602);
+    const third = await result(call('test_approval', { action: 'open the gripper' }));
+    await rpcError(call('test_approval', { action: 'close the gripper' }, { inputResponses: { approval: accept({ approve: true }) }, requestState: third.requestState }), 200, -32602);
   });
 
   it('prompts/get asks for input too, and completes with the answer', async () => {

@@ -220,7 +220,7 @@ describe('input-required on resources/read', () => {
     assert.equal(((await send(server, rpc('resources/read', { uri: 'test://secret', inputResponses: [] }, 3, caps))).body.error as Json).code, -32602);
     assert.equal(((await send(server, rpc('resources/read', { uri: 'test://secret', requestState: 5 }, 4, caps))).body.error as Json).code, -32602);
     const other = defineResource({ uri: 'test://other', name: 'other', read: (ctx) => { const got = ctx.inputs.require({ ok: elicitInput({ message: 'x', requestedSchema: { type: 'object' } }) }); return got.ready ? 'x' : got.result; } });
-    const both = createServer({ name: 's', version: '1', tools: [], resources: [secret, other], requestStateSecret: 'k' });
+    const both = createServer({ name: 's', version: '1', tools: [], resources: [secret, other], requestStateSecret: 'k'.repeat(16) });
     const asked = (await send(both, rpc('resources/read', { uri: 'test://other' }, 5, caps))).body.result as Json;
     const stolen = await send(both, rpc('resources/read', { uri: 'test://secret', inputResponses: { ok: { action: 'accept', content: { ok: true } } }, requestState: asked.requestState }, 6, caps));
     assert.match(((stolen.body.error as Json).message as string), /different call/);

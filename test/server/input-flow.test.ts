@@ -6,14 +6,14 @@ import { createInputFlow, isValidInputResponse } from '../../src/server/input-fl
 import type { InputFlowScope } from '../../src/server/input-flow.js';
 import { RequestStateSigner } from '../../src/server/request-state.js';
 
-const signer = new RequestStateSigner('unit-test-key');
+const signer = new RequestStateSigner('unit-test-key-0123456789');
 const NAME = elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
 function flow(overrides: Partial<InputFlowScope> = {}) {
   return createInputFlow({
     signer,
-    subject: 'tools/call greet',
+    call: 'tools/call greet',
     args: { x: 1 },
     caller: '',
     capabilities: ALL,
@@ -62,12 +62,12 @@ describe('inputs.require()', () => {
     assertProtocolError(() => flow({ requestState: `${state}x` }).require({ name: NAME }), -32602, /failed verification/);
     assertProtocolError(() => flow({ requestState: 'tw1.abc' }).require({ name: NAME }), -32602, /malformed/);
     assertProtocolError(() => flow({ requestState: 'hello' }).require({ name: NAME }), -32602, /not issued by this server/);
-    assertProtocolError(() => flow({ requestState: state, signer: new RequestStateSigner('other-key') }).require({ name: NAME }), -32602, /failed verification/);
+    assertProtocolError(() => flow({ requestState: state, signer: new RequestStateSigner('other-key-0123456789') }).require({ name: NAME }), -32602, /failed verification/);
   });
 
   it('a requestState of another call (tool, arguments, caller) is -32602', () => {
     const state = pendingState();
-    for (const other of [{ subject: 'tools/call other' }, { args: { x: 2 } }, { caller: 'mallory' }, { subject: 'prompts/get greet' }]) {
+    for (const other of [{ call: 'tools/call other' }, { args: { x: 2 } }, { caller: 'mallory' }, { call: 'prompts/get greet' }]) {
       assertProtocolError(() => flow({ ...other, requestState: state }).require({ name: NAME }), -32602, /different call/);
     }
   });
@@ -77,10 +77,9 @@ describe('inputs.require()', () => {
     assertProtocolError(() => flow({ requestState: state }).require({ name: NAME }), -32602, /expired/);
   });
 
-  it('an authentic approval token carries no answers: the question is asked again', () => {
-    const approvalToken = signer.sign({ tool: 'greet', args: 'x', sub: '', exp: Date.now() + 60_000 });
-    const got = flow({ requestState: approvalToken }).require({ name: NAME }, { requireState: true });
-    assert.equal(got.ready, false);
+  it('an authentic token whose claims are not well-formed is -32602 malformed', () => {
+    const odd = signer.sign({ call: 'tools/call greet', args: 'x', sub: '', exp: Date.now() + 60_000 } as never);
+    assertProtocolError(() => flow({ requestState: odd }).require({ name: NAME }), -32602, /malformed/);
   });
 
   it('requireState: answers without a sealed state are not used; with it they are, and data comes back', () => {
@@ -145,23 +144,42 @@ describe('input request builders and answer checks', () => {
   });
 });
 
-describe('single-use states', () => {
-  it('a state completes once; replaying it with the same answers is -32602; a fresh round works', () => {
-    const answer = { name: { action: 'accept', content: { name: 'Ada' } } };
-    const first = flow().require({ name: NAME }, { singleUse: true });
-    assert.equal(first.ready, false);
-    if (first.ready) return;
-    const state = first.result.requestState as string;
-    assert.equal(flow({ inputResponses: answer, requestState: state }).require({ name: NAME }, { singleUse: true }).ready, true);
-    assertProtocolError(() => flow({ inputResponses: answer, requestState: state }).require({ name: NAME }, { singleUse: true }), -32602, /already used/);
-    assert.equal(flow({ inputResponses: answer }).require({ name: NAME }, { singleUse: true }).ready, false, 'answers without a state are asked again');
+describe('single-use states (approvals)', () => {
+  const answer = { name: { action: 'accept', content: { name: 'Ada' } } };
+  const redeemed = { call: 'tools/call greet', approves: 'd', approvedBy: { kind: 'client-user', subject: '', via: 'elicitation' }, redeemedAt: 1 } as const;
+
+  function onceState(approves?: string): string {
+    const first = flow().require({ name: NAME }, { singleUse: true, ...(approves === undefined ? {} : { approves }) });
+    if (first.ready) return assert.fail('expected a question');
+    return first.result.requestState as string;
+  }
+
+  it('completes only when the pipeline redeemed the state for this request, and hands back the record', () => {
+    const state = onceState();
+    const got = flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true });
+    assert.ok(got.ready);
+    assert.deepEqual(got.approval, redeemed);
+    const unredeemed = flow({ inputResponses: answer, requestState: state }).require({ name: NAME }, { singleUse: true });
+    assert.equal(unredeemed.ready, false, 'a state nobody claimed is asked again, never run');
+    assert.equal(flow({ inputResponses: answer, redeemed }).require({ name: NAME }, { singleUse: true }).ready, false, 'answers without a state are asked again');
   });
 
-  it('single use is per server key: another signer never saw the nonce', () => {
-    const other = new RequestStateSigner('unit-test-key');
-    const answer = { name: { action: 'accept', content: { name: 'Ada' } } };
-    const issued = flow({ signer: other }).require({ name: NAME }, { singleUse: true });
-    if (issued.ready) return assert.fail('expected a question');
-    assert.equal(flow({ signer: other, inputResponses: answer, requestState: issued.result.requestState }).require({ name: NAME }, { singleUse: true }).ready, true);
+  it('a state that was not issued for single use never completes a single-use approval', () => {
+    const plain = pendingState();
+    assert.equal(flow({ inputResponses: answer, requestState: plain, redeemed }).require({ name: NAME }, { singleUse: true }).ready, false);
+  });
+
+  it('the approved digest must be the same on the answer: another digest is -32602', () => {
+    const state = onceState('plan-hash-1');
+    assert.equal(flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true, approves: 'plan-hash-1' }).ready, true);
+    assertProtocolError(() => flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true, approves: 'plan-hash-2' }), -32602, /approved a different action/);
+    assertProtocolError(() => flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true }), -32602, /approved a different action/);
+  });
+
+  it('later rounds of a single-use flow stay single use', () => {
+    const state = onceState();
+    const next = flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME, roots: listRootsInput() });
+    if (next.ready) return assert.fail('expected a question');
+    assert.equal(signer.verify(next.result.requestState as string).ok && (signer.verify(next.result.requestState as string) as { claims: { once: boolean } }).claims.once, true);
   });
 });

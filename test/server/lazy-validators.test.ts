@@ -31,7 +31,7 @@ function counting(verdict: ValidationResult): CompiledSchema & { calls: number }
   return compiled;
 }
 const registered = (name: string, input: CompiledSchema, output?: CompiledSchema): RegisteredTool =>
-  ({ tool: sum, name, descriptor: sum.descriptor, input, output, headers: [] }) as RegisteredTool;
+  ({ tool: sum, name, descriptor: sum.descriptor, input, output, headers: [], layers: undefined }) as RegisteredTool;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('lazy validators', () => {

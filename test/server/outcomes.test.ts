@@ -12,6 +12,7 @@ import type { OutcomeName } from '../../src/server/outcomes.js';
 import { compileSchema, formatSchemaErrors } from '../../src/schema/index.js';
 import { cancellationLog, createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
 import { META, post, rpc, VERSION } from '../fixtures/servers/raw-http.js';
+import { createServer, defineTool } from '../../src/index.js';
 import type { HttpListener } from '../../src/index.js';
 
 const logged: { message: string; detail?: Record<string, unknown> }[] = [];
@@ -279,12 +280,13 @@ describe('outcome table', () => {
   });
 
   row('approvalDeclined', async () => {
-    const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
     for (const [answer, how] of [
       [{ action: 'decline' }, 'declined'],
       [{ action: 'cancel' }, 'cancelled'],
       [{ action: 'accept', content: { approve: false } }, 'did not approve'],
     ] as const) {
+      // Each answer needs its own question: an approval state is single use, whatever the answer.
+      const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
       const res = await post(url, call('move_arm', { z: 0.1 }, { requestState: first.requestState, inputResponses: { approval: answer } }, withElicitation), mover);
       const result = resultOf(res.body);
       assert.equal(result.isError, true);
@@ -293,19 +295,23 @@ describe('outcome table', () => {
   });
 
   row('invalidRequestState', async () => {
-    const first = resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body);
-    const state = first.requestState as string;
+    const ask = async () => resultOf((await post(url, call('move_arm', { z: 0.1 }, {}, withElicitation), mover)).body).requestState as string;
+    const field = { field: 'requestState' };
+    const state = await ask();
     const accept = { approval: { action: 'accept', content: { approve: true } } };
     const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'BB' : 'AA'}`;
     const forged = await post(url, call('move_arm', { z: 0.1 }, { requestState: tampered, inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(forged.body), { code: -32602, message: 'Invalid params: requestState failed verification' });
+    assert.deepEqual(errorOf(forged.body), { code: -32602, message: 'Invalid params: requestState failed verification', data: field });
     // The state is bound to the arguments: approving z=0.1 does not approve z=0.06.
     const otherArgs = await post(url, call('move_arm', { z: 0.06 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)' });
+    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)', data: field });
     const foreign = await post(url, call('move_arm', { z: 0.1 }, { requestState: 'opaque', inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(foreign.body), { code: -32602, message: 'Invalid params: requestState was not issued by this server' });
+    assert.deepEqual(errorOf(foreign.body), { code: -32602, message: 'Invalid params: requestState was not issued by this server', data: field });
     const malformedAnswer = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: { approval: 'yes' } }, withElicitation), mover);
     assert.deepEqual(errorOf(malformedAnswer.body), { code: -32602, message: 'Invalid params: inputResponses.approval must be an elicitation result with an "action"' });
+    // That malformed retry used the approval up: the state is single use.
+    const replay = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
+    assert.deepEqual(errorOf(replay.body), { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: field });
   });
 
   row('cancelled', async () => {
@@ -361,8 +367,24 @@ describe('outcome table', () => {
     assert.equal('isError' in result, false);
   });
 
-  it('has a test for every row of the table (rows of the resources/prompts/inputs/subscriptions features are tested with those features)', () => {
-    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed']);
+  row('internalFault', async () => {
+    const faults: string[] = [];
+    const boom = defineTool({ name: 'boom', inputSchema: { type: 'object' }, check: () => [], approval: () => { throw new Error('secret internals'); }, run: () => 'ran' });
+    const crashing = createServer({ name: 'crash', version: '1', tools: [boom], logger: { error: (message) => faults.push(message) } });
+    const own = await crashing.listen({ port: 0 });
+    try {
+      const res = await post(own.url, call('boom', {}));
+      assert.equal(res.status, 500);
+      assert.deepEqual(errorOf(res.body), { code: -32603, message: 'Internal error' });
+      assert.doesNotMatch(res.text, /secret/);
+      assert.deepEqual(faults, ['stage approval failed']);
+    } finally {
+      await crashing.close();
+    }
+  });
+
+  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features and of middleware are tested with those features)', () => {
+    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge']);
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name)).sort());
   });
 });

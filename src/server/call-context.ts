@@ -1,0 +1,83 @@
+import { META } from '../protocol/constants.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { ClientCapabilities } from '../protocol/wire-types.js';
+import { createInputFlow } from './input-flow.js';
+import type { InputFlow } from './input-flow.js';
+import { LOG_LEVELS } from './log-levels.js';
+import type { PipelineEnv } from './stages/pipeline-env.js';
+import type { Redeemed } from './stages/stage.js';
+import type { AuthInfo, LogLevel, ToolContext } from './tool-types.js';
+
+/**
+ * The handler context of one tools/call. A class rather than a literal of closures: one allocation
+ * per call with the methods on the prototype (this is on the hot path of every tools/call).
+ */
+export class CallContext implements ToolContext {
+  readonly #s: Redeemed;
+  readonly #env: PipelineEnv;
+  #last = -Infinity;
+  #inputs: InputFlow | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly auth: AuthInfo | undefined;
+  readonly requestMeta: Readonly<JsonObject>;
+  readonly requestId: JsonRpcId;
+  readonly toolName: string;
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  readonly requestState: string | undefined;
+  readonly transport: 'http' | 'stdio';
+
+  constructor(s: Redeemed, env: PipelineEnv) {
+    this.#s = s;
+    this.#env = env;
+    this.clientCapabilities = s.capabilities;
+    this.auth = s.auth;
+    this.requestMeta = s.meta;
+    this.requestId = s.id;
+    this.toolName = s.tool.name;
+    this.inputResponses = s.inputResponses;
+    this.requestState = s.requestState;
+    this.transport = s.message.transport;
+  }
+
+  get signal(): AbortSignal {
+    return this.#s.message.signal;
+  }
+
+  get scopes(): readonly string[] {
+    return this.auth?.scopes ?? [];
+  }
+
+  get inputs(): InputFlow {
+    const s = this.#s;
+    return (this.#inputs ??= createInputFlow({
+      signer: this.#env.signer,
+      call: `tools/call ${this.toolName}`,
+      args: s.args,
+      caller: s.auth?.subject ?? '',
+      capabilities: s.capabilities,
+      inputResponses: s.inputResponses,
+      requestState: s.requestState,
+      ttlMs: this.#env.approvalTtlMs,
+      redeemed: s.redeemed,
+    }));
+  }
+
+  progress(progress: number, total?: number, text?: string): void {
+    const s = this.#s;
+    const token = s.meta[META.progressToken];
+    if (!(typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)))) return;
+    if (s.finished || s.message.isAborted() || !(progress > this.#last)) return;
+    this.#last = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (text !== undefined) params.message = text;
+    s.message.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  log(level: LogLevel, data: unknown): void {
+    const s = this.#s;
+    if (s.logLevel < 0 || LOG_LEVELS.indexOf(level) < s.logLevel || s.finished || s.message.isAborted()) return;
+    const notification: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: this.toolName, data } };
+    s.message.notify(notification);
+  }
+}

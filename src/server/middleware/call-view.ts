@@ -1,0 +1,73 @@
+import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
+import type { ToolFound } from '../stages/stage.js';
+import type { Store } from '../store/store.js';
+import type { AuthInfo, ToolContext } from '../tool-types.js';
+import type { ToolCall } from './middleware.js';
+
+/** The {@link ToolCall} of one request: a live view of the pipeline state, plus notes and reports. */
+/** The state a middleware wraps: the tool is known; the context appears once `shape` passed. */
+type WrappedState = ToolFound & { ctx?: ToolContext | undefined };
+
+export class CallView implements ToolCall {
+  readonly #s: WrappedState;
+  readonly tool: { readonly name: string; readonly descriptor: Readonly<ToolDescriptor> };
+  readonly store: Store;
+  /** `_meta` notes for the final result, by key. */
+  notes: Record<string, JsonValue> | undefined;
+  /** Stage-event details, by middleware name. */
+  reports: Map<string, string[]> | undefined;
+  /** The middleware currently running (reports go to it). */
+  current = '';
+
+  constructor(s: WrappedState, store: Store) {
+    this.#s = s;
+    this.tool = { name: s.tool.name, descriptor: s.tool.descriptor };
+    this.store = store;
+  }
+
+  get arguments(): Record<string, unknown> {
+    return this.#s.args;
+  }
+
+  set arguments(value: Record<string, unknown>) {
+    if (this.#s.ctx !== undefined) throw new TypeError(`middleware: the arguments of ${this.tool.name} were already validated; change them before next() in a middleware at "arguments"`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('middleware: arguments must be an object');
+    this.#s.args = value;
+  }
+
+  get ctx(): ToolContext | undefined {
+    return this.#s.ctx;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.#s.auth;
+  }
+
+  get subject(): string {
+    return this.#s.auth?.subject ?? '';
+  }
+
+  get requestId(): JsonRpcId {
+    return this.#s.id;
+  }
+
+  get transport(): 'http' | 'stdio' {
+    return this.#s.message.transport;
+  }
+
+  get requestMeta(): Readonly<JsonObject> {
+    return this.#s.meta;
+  }
+
+  note(key: string, value: JsonValue): void {
+    (this.notes ??= {})[key] = value;
+  }
+
+  report(detail: string): void {
+    const reports = (this.reports ??= new Map());
+    const lines = reports.get(this.current);
+    if (lines === undefined) reports.set(this.current, [detail]);
+    else lines.push(detail);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Middleware around `tools/call`: an onion in the manner of Hono's compose. Each middleware gets the
+ * call and `next()`, which runs the rest of the pipeline (inner middleware, then the stages) and
+ * resolves to the outcome, whatever stage produced it. A middleware can change the raw arguments
+ * before `next()` (coercion), read the validated arguments and context after `shape` passed, change
+ * the outcome on the way out (result budget), or refuse without calling `next()`.
+ *
+ * Where a middleware wraps (`at`):
+ * - `arguments` (default): from `request-state` on, so it sees the raw arguments before the shape
+ *   check and every later refusal (a refusal here uses no approval up);
+ * - `validated`: from `approval` on, after shape, check and authorize passed (safety stages of a tool).
+ *
+ * Server-wide middleware (`createServer({ use })`) wraps every tool (`appliesTo` narrows it) and
+ * outside the tool's own (`defineTool({ use })`). Unknown tools and malformed params are answered
+ * before any middleware; observe those with `onStageEvent`.
+ */
+import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
+import { rpcError, toolError } from '../outcomes.js';
+import type { Store } from '../store/store.js';
+import type { AuthInfo, ToolContext } from '../tool-types.js';
+
+/** How a call ended, as middleware sees (and may return) it. */
+export type CallOutcome =
+  | { kind: 'result'; outcome: 'respond' | 'tool-error'; result: JsonObject; json?: string }
+  | { kind: 'error'; error: ProtocolError }
+  | { kind: 'cancelled' };
+
+/** The call as middleware sees it. */
+export interface ToolCall {
+  readonly tool: { readonly name: string; readonly descriptor: Readonly<ToolDescriptor> };
+  /**
+   * The arguments. Before the shape stage they are raw (as sent); a middleware at `arguments` may
+   * replace them (coercion) before calling `next()`. Once `ctx` is set they have passed the schema.
+   */
+  arguments: Record<string, unknown>;
+  /** The handler context, set once the shape stage passed (undefined before, or when it refused). */
+  readonly ctx: ToolContext | undefined;
+  readonly auth: AuthInfo | undefined;
+  /** `auth.subject`, '' when anonymous. */
+  readonly subject: string;
+  readonly requestId: JsonRpcId;
+  readonly transport: 'http' | 'stdio';
+  /** The request's `_meta`. */
+  readonly requestMeta: Readonly<JsonObject>;
+  /** The server's store (rate limits, counters). */
+  readonly store: Store;
+  /** Adds `key` to the `_meta` of the final result (e.g. repairs made, a truncation). */
+  note(key: string, value: JsonValue): void;
+  /** Adds a line to this middleware's stage event `detail`. */
+  report(detail: string): void;
+}
+
+/** One middleware. */
+export interface Middleware {
+  /** Shown in stage events as `middleware:<name>`. */
+  readonly name: string;
+  /** Where it wraps (default `arguments`). */
+  readonly at?: 'arguments' | 'validated';
+  /** For server-wide middleware: which tools it wraps (default all). */
+  readonly appliesTo?: (toolName: string) => boolean;
+  handle(call: ToolCall, next: () => Promise<CallOutcome>): CallOutcome | Promise<CallOutcome>;
+}
+
+/** Ways for a middleware to refuse a call, all through the OUTCOMES table. */
+export const refuse = {
+  /** An `isError` result the model reads (OUTCOMES.middlewareRefused). */
+  result(text: string): CallOutcome {
+    return { kind: 'result', outcome: 'tool-error', result: toolError('middlewareRefused', text) as unknown as JsonObject };
+  },
+  /** A JSON-RPC error of one OUTCOMES row, e.g. `refuse.error('rateLimited', ...)`. */
+  error(row: Parameters<typeof rpcError>[0], message: string, options: { data?: unknown; headers?: Record<string, string> } = {}): CallOutcome {
+    return { kind: 'error', error: rpcError(row, message, options) };
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * Rate limit: a token bucket per tool and per subject, kept in the server's store (so several
+ * instances sharing a store share the limit). An empty bucket refuses the call with -31429 (HTTP 429,
+ * `Retry-After`, `data.retryAfterMs`) before the arguments are even checked; nothing runs.
+ */
+import type { Middleware } from '../middleware.js';
+import { refuse } from '../middleware.js';
+
+/** Options of {@link rateLimit}. */
+export interface RateLimitOptions {
+  /** Calls allowed in a burst (the bucket size). */
+  capacity: number;
+  /** Calls added back per second, continuously. */
+  refillPerSecond: number;
+  /** What one bucket counts: each tool for each subject (default), each tool, or each subject across tools. */
+  per?: 'tool-and-subject' | 'tool' | 'subject';
+  /** For server-wide use: which tools are limited (default all). */
+  appliesTo?: (toolName: string) => boolean;
+}
+
+/**
+ * @example
+ * defineTool({ name: 'search', ..., use: [rateLimit({ capacity: 10, refillPerSecond: 1 })] })
+ */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  const { capacity, refillPerSecond } = options;
+  if (!(Number.isFinite(capacity) && capacity >= 1)) throw new RangeError(`rateLimit: capacity must be a number >= 1, got ${String(capacity)}`);
+  if (!(Number.isFinite(refillPerSecond) && refillPerSecond > 0)) throw new RangeError(`rateLimit: refillPerSecond must be a positive number, got ${String(refillPerSecond)}`);
+  const per = options.per ?? 'tool-and-subject';
+  if (per !== 'tool-and-subject' && per !== 'tool' && per !== 'subject') throw new RangeError(`rateLimit: per must be "tool-and-subject", "tool" or "subject", got ${JSON.stringify(per)}`);
+  const rule = { capacity, refillPerSecond };
+  return {
+    name: 'rate-limit',
+    ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
+    async handle(call, next) {
+      // JSON-encoded parts: a tool name can never collide with a subject that contains the separator.
+      const key = `rate:${per}:${JSON.stringify([per === 'subject' ? '' : call.tool.name, per === 'tool' ? '' : call.subject])}`;
+      const verdict = await call.store.takeTokens(key, rule);
+      if (verdict.allowed) return next();
+      const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+      const whose = per === 'tool' ? `tool ${call.tool.name}` : per === 'subject' ? 'this caller' : `tool ${call.tool.name} for this caller`;
+      call.report(`bucket empty; retry after ${verdict.retryAfterMs} ms`);
+      return refuse.error('rateLimited', `Rate limited: ${whose} allows ${capacity} calls at once and ${refillPerSecond} per second; retry in ${verdict.retryAfterMs} ms`, {
+        data: { retryAfterMs: verdict.retryAfterMs },
+        headers: { 'Retry-After': String(seconds) },
+      });
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Result budget: a tool result larger than N tokens or bytes is truncated with an explicit marker and
+ * a `_meta` note, or refused (choice per tool). Tokens are counted with the project's one token
+ * counter (src/host/token-estimate.ts, o200k_base), bytes as UTF-8 of the result's JSON. Only the
+ * text blocks can be cut: a result over budget because of `structuredContent` or non-text blocks is
+ * refused even with `truncate`, since cutting structured data would make it wrong, not shorter.
+ */
+import { countTextTokens } from '../../../host/token-estimate.js';
+import type { JsonObject } from '../../../protocol/json-rpc.js';
+import { toolError } from '../../outcomes.js';
+import type { CallOutcome, Middleware } from '../middleware.js';
+
+/** Options of {@link resultBudget}. Give `maxTokens`, `maxBytes`, or both. */
+export interface ResultBudgetOptions {
+  maxTokens?: number;
+  maxBytes?: number;
+  /** `truncate` (default): cut the text and say so; `refuse`: withhold the result (an isError result explains). */
+  onExceed?: 'truncate' | 'refuse';
+  /** For server-wide use: which tools are budgeted (default all). */
+  appliesTo?: (toolName: string) => boolean;
+}
+
+/** The `_meta` key of the truncation note. */
+export const TRUNCATION_META_KEY = 'toolwright/truncated';
+
+type Block = { type?: unknown; text?: unknown };
+
+interface Measure {
+  unit: 'tokens' | 'bytes';
+  limit: number;
+  size(text: string): number;
+  /** True when `text` is surely within the limit without measuring exactly. */
+  surelyWithin(text: string): boolean;
+}
+
+function measures(options: ResultBudgetOptions): Measure[] {
+  const list: Measure[] = [];
+  if (options.maxTokens !== undefined) {
+    const limit = options.maxTokens;
+    // Every token covers at least one UTF-8 byte, so a byte count at or under the limit settles it.
+    list.push({ unit: 'tokens', limit, size: countTextTokens, surelyWithin: (text) => text.length <= limit && Buffer.byteLength(text) <= limit });
+  }
+  if (options.maxBytes !== undefined) {
+    const limit = options.maxBytes;
+    list.push({ unit: 'bytes', limit, size: (text) => Buffer.byteLength(text), surelyWithin: (text) => text.length * 3 <= limit });
+  }
+  return list;
+}
+
+function over(measure: Measure, text: string): boolean {
+  return !measure.surelyWithin(text) && measure.size(text) > measure.limit;
+}
+
+/** The longest prefix of `text` (in code points) whose result still fits, by bisection. */
+function fitPrefix(text: string, fits: (candidate: string) => boolean): string {
+  const points = Array.from(text);
+  let low = 0;
+  let high = points.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(points.slice(0, mid).join(''))) low = mid;
+    else high = mid - 1;
+  }
+  return points.slice(0, low).join('');
+}
+
+/**
+ * @example
+ * defineTool({ name: 'read_log', ..., use: [resultBudget({ maxTokens: 2000 })] })
+ */
+export function resultBudget(options: ResultBudgetOptions): Middleware {
+  for (const key of ['maxTokens', 'maxBytes'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 64)) throw new RangeError(`resultBudget: ${key} must be an integer >= 64, got ${String(value)}`);
+  }
+  if (options.maxTokens === undefined && options.maxBytes === undefined) throw new RangeError('resultBudget: give maxTokens, maxBytes or both');
+  const onExceed = options.onExceed ?? 'truncate';
+  if (onExceed !== 'truncate' && onExceed !== 'refuse') throw new RangeError(`resultBudget: onExceed must be "truncate" or "refuse", got ${JSON.stringify(onExceed)}`);
+  const checks = measures(options);
+
+  return {
+    name: 'result-budget',
+    ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
+    async handle(call, next) {
+      const outcome = await next();
+      if (outcome.kind !== 'result' || outcome.result.resultType !== 'complete') return outcome;
+      const result = outcome.result;
+      const measured = (r: JsonObject): string => JSON.stringify({ content: r.content, structuredContent: r.structuredContent });
+      const text = measured(result);
+      const exceeded = checks.find((m) => over(m, text));
+      if (exceeded === undefined) return outcome;
+      const original = exceeded.size(text);
+      const withheld = (why: string): CallOutcome => {
+        call.report(`result withheld: ${original} ${exceeded.unit} over the budget of ${exceeded.limit}`);
+        return {
+          kind: 'result',
+          outcome: 'tool-error',
+          result: toolError('resultTooLarge', `The result of ${call.tool.name} was ${original} ${exceeded.unit}, over its budget of ${exceeded.limit}; it was withheld${why}. Ask for less (a narrower query or a smaller page).`) as unknown as JsonObject,
+        };
+      };
+      if (onExceed === 'refuse') return withheld('');
+      const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
+      if (result.structuredContent !== undefined || content.some((b) => b.type !== 'text')) return withheld(' (only text can be truncated, and this result carries structured or non-text content)');
+      const marker = (shown: number): Block => ({ type: 'text', text: `[truncated by toolwright: the result was ${original} ${exceeded.unit}, over the budget of ${exceeded.limit}; ${shown} of ${content.length} text block(s) shown, the last one cut]` });
+      const fits = (blocks: Block[]): boolean => checks.every((m) => !over(m, measured({ content: [...blocks, marker(blocks.length)] as unknown as JsonObject[] } as JsonObject)));
+      const kept: Block[] = [];
+      for (const block of content) {
+        if (fits([...kept, block])) {
+          kept.push(block);
+          continue;
+        }
+        const cut = fitPrefix(String(block.text), (candidate) => fits([...kept, { type: 'text', text: candidate }]));
+        if (cut !== '') kept.push({ type: 'text', text: cut });
+        break;
+      }
+      result.content = [...kept, marker(kept.length)] as unknown as JsonObject[];
+      call.note(TRUNCATION_META_KEY, { unit: exceeded.unit, limit: exceeded.limit, original });
+      call.report(`truncated from ${original} ${exceeded.unit} to the budget of ${exceeded.limit}`);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import { ProtocolError } from '../../protocol/protocol-error.js';
+import { elicitInput } from '../input-flow.js';
+import { rpcError, toolError } from '../outcomes.js';
+import type { ApprovalRequest } from '../tool-types.js';
+import { fail, respond, toolStop } from './stage.js';
+import type { Shaped, Stage, Stop } from './stage.js';
+
+function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped | Stop {
+  if (request === null || request === undefined) return s;
+  const tool = s.tool;
+  const elicitation = s.capabilities.elicitation;
+  if (!isJsonObject(elicitation) || (Object.keys(elicitation).length > 0 && elicitation.form === undefined)) {
+    return fail(rpcError('missingClientCapability', `Missing required client capability: elicitation (tool ${tool.name} needs human approval)`, {
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    }));
+  }
+  // A redeemed approval must carry an answer; anything else is a malformed retry, not a new question.
+  const answer = s.inputResponses?.approval;
+  if (s.redeemed !== undefined && (!isJsonObject(answer) || typeof answer.action !== 'string')) {
+    return fail(rpcError('invalidCallParams', 'Invalid params: inputResponses.approval must be an elicitation result with an "action"'));
+  }
+  const question = elicitInput({
+    mode: 'form',
+    message: request.message,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve', description: `Allow ${tool.name} to run with these arguments` } },
+      required: ['approve'],
+    },
+  });
+  let got;
+  try {
+    got = s.ctx.inputs.require({ approval: question }, { singleUse: true, ...(request.digest !== undefined ? { approves: request.digest } : {}) });
+  } catch (error) {
+    if (error instanceof ProtocolError) return fail(error); // forged, expired, other call, other digest
+    throw error;
+  }
+  if (!got.ready) return respond(got.result as unknown as JsonObject);
+  const given = got.responses.approval;
+  if (given.action === 'accept' && isJsonObject(given.content) && given.content.approve === true) return s;
+  const how = given.action === 'accept' ? 'did not approve' : given.action === 'decline' ? 'declined' : 'cancelled';
+  return toolStop(toolError('approvalDeclined', `The user ${how} the call of ${tool.name}; it was not executed.`));
+}
+
+/**
+ * The tool's `approval` hook: a human approves this very call (single use, bound to the tool's
+ * digest, this subject, before expiry) through a form elicitation before `run` (approvals.ts).
+ */
+export const approval: Stage<'approval', Shaped> = {
+  name: 'approval',
+  run(s) {
+    const ask = s.tool.tool.handlers.approval;
+    if (ask === undefined) return s;
+    return Promise.resolve(ask(s.args, s.ctx)).then((request) => decide(s, request));
+  },
+};

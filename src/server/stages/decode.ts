@@ -1,0 +1,34 @@
+import { rpcError } from '../outcomes.js';
+import { errorMessage, extend, fail } from './stage.js';
+import type { Decoded, Received, Stage } from './stage.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes or text to a JSON value (stdio has parsed already: then nothing to do). */
+export const decode: Stage<'decode', Received, Decoded> = {
+  name: 'decode',
+  run(s) {
+    const message = s.message;
+    if (message.parsed !== undefined) return extend(s, { parsed: message.parsed });
+    const body = message.body;
+    let text: string;
+    if (typeof body === 'string') text = body;
+    else {
+      // Buffer decoding is much faster than a fatal TextDecoder; only a replacement character in
+      // the output can mean invalid UTF-8, and then the strict decoder decides.
+      text = (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString('utf8');
+      if (text.includes('\uFFFD')) {
+        try {
+          utf8.decode(body);
+        } catch {
+          return fail(rpcError('parseError', 'Parse error: the message is not valid UTF-8'));
+        }
+      }
+    }
+    try {
+      return extend(s, { parsed: JSON.parse(text) as unknown });
+    } catch (error) {
+      return fail(rpcError('parseError', `Parse error: ${text.trim() === '' ? 'empty message' : errorMessage(error)}`));
+    }
+  },
+};

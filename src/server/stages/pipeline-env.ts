@@ -1,0 +1,58 @@
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { RequestStateSigner } from '../request-state.js';
+import type { Store } from '../store/store.js';
+import type { StageEvent } from '../stage-events.js';
+import type { RegisteredTool } from '../tool-registry.js';
+import type { AuthInfo } from '../tool-types.js';
+import type { RequestState, Stop } from './stage.js';
+
+/** Decides who is calling. Return null to refuse the request (HTTP 401). */
+export type Authorizer = (request: AuthorizeRequest) => AuthInfo | null | Promise<AuthInfo | null>;
+
+/** What an {@link Authorizer} can see. */
+export interface AuthorizeRequest {
+  transport: 'http' | 'stdio';
+  /** Reads a request header (lower-case name); always undefined on stdio. */
+  header(lowerCaseName: string): string | undefined;
+  /** The bearer token of `Authorization: Bearer ...`, if any. */
+  bearerToken: string | undefined;
+}
+
+/** Where the server reports its own faults (never sent to clients). */
+export interface ServerLogger {
+  error(message: string, detail?: Record<string, unknown>): void;
+}
+
+/** A route answers one non-`tools/call` method. */
+export type MethodRoute = (state: RequestState) => Stop | Promise<Stop>;
+
+/** Everything the pipeline needs, resolved once by createServer. */
+export interface PipelineConfig {
+  tools: readonly RegisteredTool[];
+  /** Non-tools/call methods (server/discover, tools/list, ...). */
+  routes: ReadonlyMap<string, MethodRoute>;
+  /** `_meta` added to every result. */
+  resultMeta: JsonObject;
+  authorize: Authorizer | undefined;
+  resourceMetadataUrl: string | undefined;
+  onStageEvent: ((event: StageEvent) => void) | undefined;
+  logger: ServerLogger;
+  signer: RequestStateSigner;
+  approvalTtlMs: number;
+  store: Store;
+}
+
+/** The configuration as the stages read it (derived lookups computed once). */
+export interface PipelineEnv extends PipelineConfig {
+  toolsByName: ReadonlyMap<string, RegisteredTool>;
+  /** `, resource_metadata="..."` for WWW-Authenticate challenges, or ''. */
+  resourceMetadataParam: string;
+}
+
+export function resolveEnv(config: PipelineConfig): PipelineEnv {
+  return {
+    ...config,
+    toolsByName: new Map(config.tools.map((t) => [t.name, t])),
+    resourceMetadataParam: config.resourceMetadataUrl === undefined ? '' : `, resource_metadata="${config.resourceMetadataUrl}"`,
+  };
+}

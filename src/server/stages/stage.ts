@@ -1,0 +1,129 @@
+/**
+ * What a pipeline stage is: `{ name, run }`, where `run` takes the call state as the stages before it
+ * left it and returns either that same state (extended with what this stage established: go on) or a
+ * {@link Stop}. The state types below grow stage by stage, so a field exists in a stage's input type
+ * exactly when an earlier stage has set it.
+ */
+import type { JsonObject, JsonRpcId } from '../../protocol/json-rpc.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import type { CallToolResult, ClientCapabilities } from '../../protocol/wire-types.js';
+import type { InboundMessage } from '../../transport/message-dispatcher.js';
+import type { PipelineEnv } from './pipeline-env.js';
+import type { ApprovalRecord } from '../approvals.js';
+import type { CallView } from '../middleware/call-view.js';
+import type { RegisteredTool } from '../tool-registry.js';
+import type { AuthInfo, ToolContext } from '../tool-types.js';
+
+/** How a stage stops a request. */
+export type Stop =
+  | { kind: 'result'; outcome: 'respond' | 'tool-error'; result: JsonObject; json?: string }
+  | { kind: 'error'; error: ProtocolError }
+  | { kind: 'accepted' }
+  | { kind: 'cancelled' };
+
+/** A message as it arrives; `authenticate` records the caller (undefined without an authorizer). */
+export interface Received {
+  readonly message: InboundMessage;
+  /** Set once the response is decided; request-scoped notifications stop then (R-66). */
+  finished: boolean;
+  auth: AuthInfo | undefined;
+  /** What middleware sees of this call; created by the runner when the first middleware wraps it. */
+  view: CallView | undefined;
+}
+
+/** After `decode`: the JSON value of the message. */
+export interface Decoded extends Received {
+  parsed: unknown;
+}
+
+/** After `envelope`: a JSON-RPC request (notifications stop there). */
+export interface Enveloped extends Decoded {
+  id: JsonRpcId;
+  method: string;
+  params: JsonObject;
+}
+
+/** After `version`: the request's protocol version, capabilities and log level. */
+export interface Versioned extends Enveloped {
+  meta: JsonObject;
+  version: string;
+  capabilities: ClientCapabilities;
+  /** Index into LOG_LEVELS of the requested level; -1 = the client asked for no logs. */
+  logLevel: number;
+}
+
+/** What a method route sees (every stage up to `headers` has run). */
+export type RequestState = Versioned;
+
+/** After `find-tool`: the tool and the call's parameters, checked for type (not yet for shape). */
+export interface ToolFound extends Versioned {
+  tool: RegisteredTool;
+  args: Record<string, unknown>;
+  inputResponses: Record<string, unknown> | undefined;
+  requestState: string | undefined;
+}
+
+/** After `request-state`: a single-use `requestState` has been claimed for this request (else undefined). */
+export interface Redeemed extends ToolFound {
+  redeemed: ApprovalRecord | undefined;
+}
+
+/** After `shape`: the arguments fit the input schema and the handler context exists. */
+export interface Shaped extends Redeemed {
+  ctx: ToolContext;
+}
+
+/** After `execute`: the normalised result of `run`. */
+export interface Executed extends Shaped {
+  result: CallToolResult;
+}
+
+/** Any state, as observers (stage events, the reply) read it: what is not set yet reads undefined. */
+export type AnyState = Received & { [K in Exclude<keyof Executed, keyof Received>]?: Executed[K] | undefined };
+
+/** One stage: its name and what it does. */
+export interface Stage<N extends string, In, Out extends In = In> {
+  readonly name: N;
+  run(state: In, env: PipelineEnv): Out | Stop | Promise<Out | Stop>;
+}
+
+/** Records what a stage established on the state and returns it with the wider type. */
+export function extend<S extends object, A extends object>(state: S, added: A): S & A {
+  return Object.assign(state, added);
+}
+
+/** A fresh state; every field exists from the start so the object keeps one shape. */
+export function receive(message: InboundMessage): Received {
+  const state: AnyState = {
+    message, finished: false, auth: undefined, view: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
+    version: undefined, capabilities: undefined, logLevel: undefined, tool: undefined, args: undefined, inputResponses: undefined,
+    requestState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
+  };
+  return state;
+}
+
+export function fail(error: ProtocolError): Stop {
+  return { kind: 'error', error };
+}
+
+export function respond(result: JsonObject): Stop {
+  return { kind: 'result', outcome: 'respond', result };
+}
+
+/** A finished tool result as a stop (`tool-error` when `isError`). */
+export function toolStop(result: CallToolResult): Stop {
+  return { kind: 'result', outcome: result.isError === true ? 'tool-error' : 'respond', result: result as unknown as JsonObject };
+}
+
+export const CANCELLED: Stop = { kind: 'cancelled' };
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : String(error);
+}

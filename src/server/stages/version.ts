@@ -1,0 +1,47 @@
+import { HEADER, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/constants.js';
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { ClientCapabilities } from '../../protocol/wire-types.js';
+import { LOG_LEVELS } from '../log-levels.js';
+import { rpcError } from '../outcomes.js';
+import type { LogLevel } from '../tool-types.js';
+import { extend, fail } from './stage.js';
+import type { Enveloped, Stage, Versioned } from './stage.js';
+
+const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+/** The per-request `_meta`: protocol version, client capabilities and log level (no handshake). */
+export const version: Stage<'version', Enveloped, Versioned> = {
+  name: 'version',
+  run(s) {
+    const params = s.params;
+    const meta = params._meta;
+    if (s.method === 'initialize' && !(isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string')) {
+      const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'none';
+      return fail(rpcError('legacyInitialize', `Unsupported protocol version: ${requested}; this server supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (no initialize handshake)`, {
+        data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested },
+      }));
+    }
+    if (!isJsonObject(meta)) {
+      return fail(rpcError('missingMeta', `Invalid params: missing params._meta with ${META.protocolVersion} and ${META.clientCapabilities}`));
+    }
+    const requested = meta[META.protocolVersion];
+    if (typeof requested !== 'string') return fail(rpcError('missingMeta', `Invalid params: missing required _meta field ${META.protocolVersion}`));
+    // A header that contradicts the body is a header error whatever the versions are (R-82).
+    const headerVersion = s.message.header?.(HEADER.protocolVersion)?.trim();
+    if (headerVersion !== undefined && headerVersion !== requested) {
+      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${JSON.stringify(headerVersion)} differs from _meta protocolVersion ${JSON.stringify(requested)}`));
+    }
+    if (!SUPPORTED.has(requested)) {
+      return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${requested}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } }));
+    }
+    const capabilities = meta[META.clientCapabilities];
+    if (!isJsonObject(capabilities)) return fail(rpcError('missingMeta', `Invalid params: missing required _meta field ${META.clientCapabilities}`));
+    let logLevel = -1;
+    const level = meta[META.logLevel];
+    if (level !== undefined) {
+      logLevel = LOG_LEVELS.indexOf(level as LogLevel);
+      if (logLevel < 0) return fail(rpcError('invalidLogLevel', `Invalid params: unknown ${META.logLevel} ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`));
+    }
+    return extend(s, { meta, version: requested, capabilities: capabilities as ClientCapabilities, logLevel });
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * THE store interface: the memory a server needs beyond one request, behind one async contract so a
+ * deployment of several instances swaps the in-memory default for a shared backend (Redis comes with
+ * the scale-out work) without touching the callers. Four kinds of entry, each in its own key space:
+ *
+ * - claims: claim-once with expiry (single-use approvals and input states);
+ * - token buckets and counters (rate limits);
+ * - records with TTL, versioned for compare-and-set (tasks, legacy sessions);
+ * - optional publish/subscribe (fan-out of notifications across instances).
+ *
+ * Values are JSON so any backend can hold them. Every method is atomic per key: two concurrent
+ * `claimOnce` of one key resolve exactly one `claimed: true`.
+ */
+import type { JsonValue } from '../../protocol/json-rpc.js';
+
+/** Time source of a store (inject one in tests instead of sleeping). */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** What a claim records: who claimed, and anything the claimant wants kept (e.g. who approved). */
+export interface ClaimRecord {
+  /** When the claim was made (ms since epoch, store clock). */
+  readonly claimedAt: number;
+  /** When the claim lapses and the key could be claimed again (ms since epoch). */
+  readonly expiresAt: number;
+  readonly value: JsonValue;
+}
+
+/** Outcome of {@link Store.claimOnce}. */
+export type ClaimResult =
+  | { readonly claimed: true; readonly record: ClaimRecord }
+  | { readonly claimed: false; /** The live claim that was there first. */ readonly existing: ClaimRecord };
+
+/** A token bucket: `capacity` tokens, refilled continuously at `refillPerSecond`. */
+export interface TokenBucketRule {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+}
+
+/** Outcome of {@link Store.takeTokens}. */
+export interface TokenBucketVerdict {
+  /** Whether the tokens were taken (nothing is taken when not). */
+  readonly allowed: boolean;
+  /** Whole tokens left after this take. */
+  readonly remaining: number;
+  /** When not allowed: how long until enough tokens are back (ms); 0 when allowed. */
+  readonly retryAfterMs: number;
+}
+
+/** A record with its version (1 on creation, +1 per write) and expiry. */
+export interface StoredRecord {
+  readonly value: JsonValue;
+  readonly version: number;
+  /** ms since epoch, or undefined for no expiry. */
+  readonly expiresAt: number | undefined;
+}
+
+/** Outcome of {@link Store.compareAndSet}. */
+export type CompareAndSetResult =
+  | { readonly ok: true; readonly record: StoredRecord }
+  | { readonly ok: false; /** What is there now (undefined: absent or expired). */ readonly current: StoredRecord | undefined };
+
+/** Receives messages published on a channel. */
+export type StoreListener = (message: JsonValue) => void;
+
+/** The store every stateful part of a server shares (`createServer({ store })`). */
+export interface Store {
+  /** Claims `key` until `expiresAt` if no live claim holds it. Atomic: of concurrent claims exactly one wins. */
+  claimOnce(key: string, options: { expiresAt: number; value?: JsonValue }): Promise<ClaimResult>;
+  /** The live claim of `key`, if any. */
+  getClaim(key: string): Promise<ClaimRecord | undefined>;
+
+  /** Takes `cost` tokens (default 1) from the bucket `key`, created full on first use. */
+  takeTokens(key: string, rule: TokenBucketRule, cost?: number): Promise<TokenBucketVerdict>;
+  /** Adds `by` (default 1) to the counter `key` and returns the new value; the counter lapses `ttlMs` after it was created. */
+  increment(key: string, options: { ttlMs: number; by?: number }): Promise<number>;
+
+  /** The live record `key`, if any. */
+  get(key: string): Promise<StoredRecord | undefined>;
+  /** Writes `key` unconditionally (`ttlMs` omitted: no expiry). */
+  set(key: string, value: JsonValue, options?: { ttlMs?: number }): Promise<StoredRecord>;
+  /**
+   * Writes `key` only if its current version is `expectedVersion` (0 = the key must be absent or
+   * expired). Atomic per key.
+   */
+  compareAndSet(key: string, expectedVersion: number, value: JsonValue, options?: { ttlMs?: number }): Promise<CompareAndSetResult>;
+  /** Removes the record `key`; true when a live record was removed. */
+  delete(key: string): Promise<boolean>;
+
+  /** Delivers `message` to every subscriber of `channel` (on every instance, for shared backends); resolves to how many local listeners got it. */
+  publish?(channel: string, message: JsonValue): Promise<number>;
+  /** Listens on `channel`; resolves to the function that stops listening. */
+  subscribe?(channel: string, listener: StoreListener): Promise<() => void>;
+
+  /** Releases connections and timers (the in-memory store holds none). */
+  close?(): Promise<void>;
+}
+
+/** Thrown when a bounded store is full of live entries it must not drop (claims, records): it fails closed. */
+export class StoreFullError extends Error {
+  constructor(readonly space: 'claims' | 'records', readonly maxEntries: number) {
+    super(`store is full: ${maxEntries} live ${space}; refusing rather than forgetting one (raise maxEntries or use a shared store)`);
+    this.name = 'StoreFullError';
+  }
+}
