@@ -2,11 +2,16 @@ import { isObject, schemaTypes } from '../../tool-view.js';
 import type { LintRule, ToolView } from '../../types.js';
 
 const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+`;
-/** A step named before or after this one: "after move_arm_to_pose", "call plan_trajectory first", "先调用move_arm_to_pose". */
+/**
+ * A step named as this tool's prerequisite: "after move_arm_to_pose", "call plan_trajectory first",
+ * "the plan_id returned by plan_trajectory", "先调用move_arm_to_pose". "Use before X" is not one: there
+ * this tool is X's prerequisite.
+ */
 const PREREQUISITE_MENTION = new RegExp([
-  String.raw`\b(?:after|before|first|requires?|needs?|call|calling|run|running|use|using|returned by|from|planned by|created by)\b[^.;:()]{0,40}?\b(${IDENTIFIER})\b`,
-  String.raw`(?:先调用|先使用|调用|之前|之后|先)\s*(${IDENTIFIER})`,
-].join('|'), 'g');
+  String.raw`\b(?:after|requires?|needs?|returned by|planned by|created by|produced by|from)\s+(?:calling\s+|running\s+|using\s+)?[\`'"]?(${IDENTIFIER})\b`,
+  String.raw`\b(?:call|run|use|invoke)\s+[\`'"]?(${IDENTIFIER})[\`'"]?\s+first\b`,
+  String.raw`(?:先调用|先使用|先执行)\s*(${IDENTIFIER})|(${IDENTIFIER})\s*(?:之后|以后)`,
+].join('|'), 'gi');
 /** Verbs of tools that create what another tool then takes by id. */
 const PRODUCER_VERB = /^(?:create|plan|open|start|add|new|make|register|upload|begin|submit|generate|prepare|book|reserve|init|initialize|schedule|launch|spawn)(?:_|$)/i;
 /** `plan_id`, `sessionId`, `job-id`: a parameter that refers to something made by another call. */
@@ -25,23 +30,27 @@ function schemaPropertyNames(tool: ToolView): Set<string> {
 
 /**
  * A tool that needs another tool first says so, and names a tool that exists (seed guide §5.2:
- * "抓取前通常需要先调用move_arm_to_pose"). Two checks: a description that names a step by an
- * identifier this server does not offer (renamed or removed tools leave such hints behind), and a
- * required `<thing>_id` parameter that another tool of the catalog produces (it returns that field,
- * or its name creates the thing) while the description names none of those tools.
+ * "抓取前通常需要先调用move_arm_to_pose"). By default: a required `<thing>_id` parameter that another
+ * tool of the catalog produces (it returns that field, or its name creates the thing) while the
+ * description names none of those tools. With `checkNamedTools`: also a description that names a
+ * prerequisite by an identifier this server does not offer (renamed or removed tools, or tools a
+ * mode leaves out, leave such hints behind). It is opt-in because an identifier in prose is not
+ * always a tool name.
  */
 export const prerequisiteTool: LintRule = {
   id: 'quality/prerequisite-tool',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'A tool that needs another tool first names it, and the tool it names exists in the catalog.',
+  defaultOptions: { checkNamedTools: false },
   checkCatalog(catalog, ctx) {
+    const checkNamed = ctx.options.checkNamedTools === true;
     const names = new Set(catalog.tools.map((t) => t.name));
     const allProperties = new Set<string>();
     for (const tool of catalog.tools) for (const name of schemaPropertyNames(tool)) allProperties.add(name);
     for (const tool of catalog.tools) {
-      for (const match of tool.description.matchAll(PREREQUISITE_MENTION)) {
-        const named = match[1] ?? match[2] ?? '';
+      for (const match of checkNamed ? tool.description.matchAll(PREREQUISITE_MENTION) : []) {
+        const named = match.slice(1).find((m) => m !== undefined) ?? '';
         if (named === '' || names.has(named) || allProperties.has(named)) continue;
         ctx.report({
           tool,
