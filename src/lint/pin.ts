@@ -16,6 +16,12 @@ export interface PinEntry {
 export interface PinLock {
   version: 1;
   tools: Record<string, PinEntry>;
+  /**
+   * The approved tool descriptors themselves, so that `toolwright diff <lockfile> <target>` can say
+   * what changed since approval (the hashes only say that something did). Absent in lockfiles
+   * written before it was added; such a lockfile still pins, but cannot be diffed against.
+   */
+  catalog?: WireTool[];
 }
 
 function sha256(value: unknown): string {
@@ -33,8 +39,12 @@ export function pinTool(tool: WireTool): PinEntry {
 
 /** A lockfile for a catalog (tools without a string name cannot be pinned and are skipped). */
 export function buildPinLock(tools: readonly WireTool[]): PinLock {
-  const lock: PinLock = { version: 1, tools: {} };
-  for (const tool of tools) if (typeof tool.name === 'string') lock.tools[tool.name] = pinTool(tool);
+  const lock: PinLock = { version: 1, tools: {}, catalog: [] };
+  for (const tool of tools) {
+    if (typeof tool.name !== 'string') continue;
+    lock.tools[tool.name] = pinTool(tool);
+    lock.catalog!.push(tool);
+  }
   return lock;
 }
 
@@ -59,6 +69,8 @@ export function parsePinLock(text: string): PinLock {
   if (typeof data !== 'object' || data === null || (data as { version?: unknown }).version !== 1) throw new PinLockError('not a toolwright pin lockfile (expected {"version":1,"tools":{...}})');
   const tools = (data as { tools?: unknown }).tools;
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) throw new PinLockError('"tools" must be an object keyed by tool name');
+  const catalog = (data as { catalog?: unknown }).catalog;
+  if (catalog !== undefined && (!Array.isArray(catalog) || !catalog.every((t) => typeof t === 'object' && t !== null && !Array.isArray(t)))) throw new PinLockError('"catalog" must be a list of tool objects');
   for (const [name, entry] of Object.entries(tools)) {
     for (const key of ['description', 'schema', 'annotations'] as const) {
       const hash = (entry as Record<string, unknown> | null)?.[key];

@@ -4,22 +4,40 @@
  * documented in docs/lint-rules.md with the rule that uses it; change both together.
  */
 
-/** Usage guidance: when to use the tool (or when not to). */
-export const USAGE_GUIDANCE = new RegExp([
-  String.raw`\buse (?:this|it|when|to|for|if|after|before|only|once|instead)\b`,
-  String.raw`\buse [\w.'\`-]+ instead\b`,
-  String.raw`\b(?:call|invoke|run) (?:this|it)?\s*(?:when|after|before|to|first|only)\b`,
-  String.raw`\bwhen (?:the )?(?:user|you|a user|an agent|asked|needed|you need)\b`,
-  String.raw`\b(?:useful|intended|suitable|designed|appropriate|meant) (?:for|when|to)\b`,
-  String.raw`\b(?:typically|commonly|usually|often) used\b`,
-  String.raw`\b(?:do not|don't|never) (?:use|call)\b`,
-  String.raw`\bprefer (?:this|it)?\b`,
-  String.raw`\b(?:before|after) (?:calling|using|running|you)\b`,
-  String.raw`\bonly (?:when|if|after|for)\b`,
-  String.raw`\bif you (?:need|want)\b`,
-  String.raw`\bfor (?:example|use (?:when|with|in))\b`,
-  '当.{0,40}?时', '用于', '适用于', '适合', '需要.{0,20}?时', '不要', '之前', '之后', '先调用',
-].join('|'), 'i');
+/**
+ * Usage guidance: when to use the tool, or when not to. Descriptions say it in many words, so the
+ * cues are grouped by how they say it rather than listed as fixed phrases; docs/lint-rules.md
+ * (quality/description-usage) gives the families and the precision and recall measured on real
+ * servers' descriptions (test/lint/usage-corpus.test.ts).
+ */
+export const USAGE_CUES: Readonly<Record<string, RegExp>> = {
+  // "Use when ...", "Use this to ...", "Use read_text_file instead", "Use with caution", "Use get_x first"
+  imperative: /\buse (?:this|it|when|to|for|if|after|before|only|once|instead|with|whenever|in)\b|\buse (?:the |a |an )?[\w.'`-]+ (?:instead|first|before|after|to|for|when|with|from)\b|\b(?:call|invoke|run) (?:this|it)?\s*(?:when|after|before|to|first|only|once|whenever)\b|\bprefer (?:this|it|[\w.'`-]+ (?:over|to|for|when))\b/i,
+  // "When to use this tool:", "when the user asks", "when you need to", "whenever"
+  condition: /\bwhen to use\b|\bwhen (?:the )?(?:user|you|a user|an agent|asked|needed|you need|it is needed)\b|\bwhen(?:ever)? you(?:'re| are)? (?:need|want|have|don't|do not|know|are|must|wish|would)\b|\bif you (?:need|want|have|are|must|wish)\b|\bwhenever\b|\bfor (?:cases|situations|scenarios|tasks|questions|requests) (?:where|when|that|like|about)\b/i,
+  // "useful for", "perfect for", "essential for", "helpful for", "designed to", "can be used for"
+  suitability: /\b(?:useful|helpful|handy|ideal|perfect|great|good|best|essential|intended|suitable|designed|appropriate|meant|recommended|needed|required) (?:for|when|to|if|in|with)\b|\b(?:typically|commonly|usually|often|mainly|mostly|primarily) used\b|(?:^|[.;:!?]\s*|\b(?:it|this(?: tool)?|and|which|that)\s+)can (?:also )?be used (?:to|for|when|as|in)\b|\bfor use (?:when|with|in)\b/i,
+  // "better than screenshot", "cheaper than capturing ...", "instead of", "rather than"
+  comparison: /\b(?:better|cheaper|faster|safer|simpler|more (?:efficient|reliable|accurate)|preferable|preferred) than\b|\binstead of\b|\brather than\b/i,
+  // "Do not use for ...", "Not for ...", "never call", "avoid"
+  negative: /\b(?:do not|don't|never|avoid) (?:use|using|call|calling)\b|\bnot (?:for|to be used|meant|intended|suitable|needed)\b|\bdeprecated\b/i,
+  // "before calling ...", "only when ...", "after you ..."
+  sequence: /\b(?:before|after) (?:calling|using|running|you|trying|any)\b|\bonly (?:when|if|after|for|once|while)\b/i,
+  // 当……时（使用）、适用于、常用于、不要、请勿、之前/之后、先调用、场景、情况下、如果/若需
+  chinese: /(?<![相适每])当(?![前天地年日中然初即场作成选下])[^。；]{0,40}?时(?![间刻长区速])|适用于|适合|(?:常|可|主要|通常|一般|多)用于|用于.{0,30}?(?:场景|情况|时)|需要[^。；]{0,20}?时(?![间刻长区速])|不要|请勿|勿用|不适用|不应|仅在|只在|之前|之后|先调用|应先|优先使用|改用|请使用|场景|情况下|如果|若需|若要|时使用|时调用/,
+};
+
+/** One regular expression for every {@link USAGE_CUES} family (the rule only asks "any?"). */
+export const USAGE_GUIDANCE = new RegExp(Object.values(USAGE_CUES).map((r) => r.source).join('|'), 'i');
+
+/** The family and the words that count as usage guidance in `text`, or undefined when there is none. */
+export function findUsageGuidance(text: string): { family: string; cue: string } | undefined {
+  for (const [family, pattern] of Object.entries(USAGE_CUES)) {
+    const match = pattern.exec(text);
+    if (match) return { family, cue: match[0] };
+  }
+  return undefined;
+}
 
 /** Words that state an order between tools. */
 export const ORDER_WORDS = /\b(?:after|before|prior to) (?:calling|using|running|invoking|moving|you|it|the (?:arm|robot|gripper|tool|previous|other))\b|\bfollowed by\b|\b(?:call|run|use|invoke) [\w.'\`-]+ first\b|\bmust (?:first|already)\b|\bhas (?:already )?been (?:called|run|moved)\b|之前|之后|前.{0,6}先|先调用|然后调用/i;

@@ -8,6 +8,8 @@ import { descriptionPurpose, descriptionUsage, relatedTools } from './quality/de
 import { paramDescription, numericUnit, coordinateFrame, closedSetEnum, objectClosed } from './quality/parameters.js';
 import { paramCount, requiredHasDefault, nestingDepth, composition } from './quality/shape.js';
 import { oneToolOneJob } from './quality/one-tool-one-job.js';
+import { numericExamples } from './quality/numeric-examples.js';
+import { prerequisiteTool, stateQueryTool } from './quality/sequencing.js';
 import { nameStyleRule, nameAbbreviation, genericName } from './quality/naming.js';
 import { confusableTools } from './quality/confusable.js';
 import { integerPrecision } from './quality/integer-precision.js';
@@ -23,8 +25,8 @@ import type { LintRule } from '../types.js';
 export const BUILTIN_RULES: readonly LintRule[] = Object.freeze([
   nameFormat, nameUnique, inputSchemaRootObject, dialectSupported, inputSchemaValid, outputSchemaValid, noParamsClosed,
   xMcpHeader, headerSecret, defaultValid, examplesValid, minMaxContradiction, requiredUnknown, enumTypeMismatch,
-  descriptionPurpose, descriptionUsage, relatedTools, paramDescription, numericUnit, coordinateFrame, closedSetEnum,
-  objectClosed, paramCount, requiredHasDefault, nestingDepth, composition, oneToolOneJob, nameStyleRule, nameAbbreviation,
+  descriptionPurpose, descriptionUsage, relatedTools, prerequisiteTool, paramDescription, numericUnit, numericExamples, coordinateFrame, closedSetEnum,
+  objectClosed, paramCount, requiredHasDefault, nestingDepth, composition, oneToolOneJob, stateQueryTool, nameStyleRule, nameAbbreviation,
   genericName, confusableTools, integerPrecision,
   descriptionTokens, parameterDescriptionTokens, toolTokens, catalogTokens, toolCount,
   hiddenUnicode, promptInjection, persuasiveWording, exfiltration, urlInDescription, crossToolReference,

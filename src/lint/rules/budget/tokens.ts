@@ -2,42 +2,76 @@ import { estimateTokens, estimateToolTokens, surelyWithinTokens } from '../../to
 import { isObject } from '../../tool-view.js';
 import type { LintRule } from '../../types.js';
 
-/** The description alone: long descriptions crowd the context and bury the first sentence. */
+/**
+ * Text written mostly in CJK scripts is measured in characters, as the seed guide states its budgets
+ * ("100到150个汉字"); other text in o200k_base tokens. Mostly = at least half of the letters and
+ * ideographs (identifiers such as move_arm_to_pose inside Chinese prose do not tip it over).
+ */
+function measure(text: string): { cjk: boolean; size: number } {
+  let cjk = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/.test(ch)) cjk++;
+    else if (/[\p{L}\p{N}]/u.test(ch)) other++;
+  }
+  if (cjk > 0 && cjk >= other) return { cjk: true, size: [...text.trim()].filter((ch) => !/\s/.test(ch)).length };
+  return { cjk: false, size: -1 };
+}
+
+interface Budget { cjk: boolean; used: number; limit: number; unit: string }
+
+function overBudget(text: string, maxTokens: number, maxCjkChars: number): Budget | undefined {
+  const measured = measure(text);
+  if (measured.cjk) return measured.size > maxCjkChars ? { cjk: true, used: measured.size, limit: maxCjkChars, unit: 'characters' } : undefined;
+  if (surelyWithinTokens(text, maxTokens)) return undefined;
+  const tokens = estimateTokens(text);
+  return tokens > maxTokens ? { cjk: false, used: tokens, limit: maxTokens, unit: 'tokens' } : undefined;
+}
+
+/**
+ * The description alone: long descriptions crowd the context and bury the first sentence. Defaults
+ * from the seed guide (§6.4): at most about 150 Chinese characters, or for other text the 114 o200k_base
+ * tokens that 150 characters of the guide's own tool descriptions take (0.763 tokens per character,
+ * measured in test/lint/budget-defaults.test.ts).
+ */
 export const descriptionTokens: LintRule = {
   id: 'budget/description-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
-  summary: 'A tool description stays within its token budget (default 300, o200k_base).',
-  defaultOptions: { max: 300 },
+  summary: 'A tool description stays within its budget (seed guide: 150 CJK characters; 114 o200k_base tokens for other text).',
+  defaultOptions: { max: 114, maxCjkChars: 150 },
   checkTool(tool, ctx) {
-    const max = Number(ctx.options.max);
-    if (surelyWithinTokens(tool.description, max)) return;
-    const tokens = estimateTokens(tool.description);
-    if (tokens <= max) return;
+    const over = overBudget(tool.description, Number(ctx.options.max), Number(ctx.options.maxCjkChars));
+    if (over === undefined) return;
     ctx.report({
       pointer: '/description',
-      message: `the description is about ${tokens} tokens (budget ${max})`,
-      fix: 'keep the purpose and when-to-use; move details into parameter descriptions or documentation',
+      message: `the description is about ${over.used} ${over.unit} (budget ${over.limit}${over.cjk ? ', the seed guide\'s 100-150 Chinese characters' : ', the o200k_base equivalent of the seed guide\'s 150 Chinese characters'})`,
+      fix: 'keep what it does, when to use it (and when not); move details into parameter descriptions or documentation',
     });
   },
 };
 
-/** Each parameter description: a short phrase with meaning, unit and range is what helps. */
+/**
+ * Each parameter description: a short phrase with meaning, unit and range is what helps. Defaults
+ * from the seed guide (§6.4): at most about 50 Chinese characters, or 31 o200k_base tokens for other
+ * text (0.617 tokens per character on the guide's parameter descriptions).
+ */
 export const parameterDescriptionTokens: LintRule = {
   id: 'budget/parameter-description-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
-  summary: 'Each parameter description stays within its token budget (default 100).',
-  defaultOptions: { max: 100 },
+  summary: 'Each parameter description stays within its budget (seed guide: 50 CJK characters; 31 o200k_base tokens for other text).',
+  defaultOptions: { max: 31, maxCjkChars: 50 },
   checkTool(tool, ctx) {
     const max = Number(ctx.options.max);
+    const maxCjk = Number(ctx.options.maxCjkChars);
     for (const param of tool.params) {
-      if (!isObject(param.schema) || typeof param.schema.description !== 'string' || surelyWithinTokens(param.schema.description, max)) continue;
-      const tokens = estimateTokens(param.schema.description);
-      if (tokens <= max) continue;
+      if (!isObject(param.schema) || typeof param.schema.description !== 'string') continue;
+      const over = overBudget(param.schema.description, max, maxCjk);
+      if (over === undefined) continue;
       ctx.report({
         pointer: `${param.pointer}/description`,
-        message: `the description of "${param.name}" is about ${tokens} tokens (budget ${max})`,
+        message: `the description of "${param.name}" is about ${over.used} ${over.unit} (budget ${over.limit})`,
         fix: 'say meaning, unit and range in one sentence',
       });
     }

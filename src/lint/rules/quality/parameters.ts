@@ -134,6 +134,18 @@ export const closedSetEnum: LintRule = {
  * model from inventing parameters that are silently ignored. Only judged in `inputSchema`, on
  * objects that declare `properties`; maps (`additionalProperties` as a schema) are fine.
  */
+/** Keywords that give an object schema some shape; without any of them `{"type": "object"}` accepts anything. */
+const OBJECT_SHAPE = ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'propertyNames', 'maxProperties',
+  '$ref', '$dynamicRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'const', 'enum', 'dependentSchemas', 'dependentRequired'] as const;
+
+/** A parameter (a property, or an array's items) declared as an object with nothing said about its contents. */
+function isBareObjectParameter(schema: Record<string, unknown>, keyword: string | undefined): boolean {
+  if (keyword !== 'properties' && keyword !== 'items' && keyword !== 'prefixItems') return false;
+  const types = schemaTypes(schema);
+  if (!types.includes('object')) return false;
+  return !OBJECT_SHAPE.some((k) => Object.prototype.hasOwnProperty.call(schema, k));
+}
+
 export const objectClosed: LintRule = {
   id: 'quality/object-closed',
   family: 'quality',
@@ -141,6 +153,14 @@ export const objectClosed: LintRule = {
   summary: 'Objects in inputSchema are closed with additionalProperties:false.',
   checkTool(tool, ctx) {
     forEachSchemaNode(tool.descriptor, ({ schema, pointer, visit }) => {
+      if (isBareObjectParameter(schema, visit.keyword)) {
+        ctx.report({
+          pointer,
+          message: `${pointer} is declared as a bare {"type": "object"}: it accepts any keys with any values, the same defect as an open object one level down`,
+          fix: `declare its "properties" and add "additionalProperties": false at ${childPointer(pointer)}; for a free-form map, say so with "additionalProperties": <schema of the values>`,
+        });
+        return;
+      }
       if (!isObject(schema.properties) || Object.keys(schema.properties).length === 0) return;
       if (schema.additionalProperties !== undefined && schema.additionalProperties !== true) return;
       if (schema.unevaluatedProperties !== undefined && schema.unevaluatedProperties !== true) return;
