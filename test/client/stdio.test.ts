@@ -72,9 +72,16 @@ describe('client over stdio against the Toolwright server (child process)', () =
 
   it('times out a call and tells the server to cancel it', async () => {
     const c = open(ours());
-    await rejectsWith(c.callTool('cancellable_wait', {}, { timeoutMs: 300 }), { kind: 'timeout', message: 'tools/call: no response within 300 ms; the request was cancelled' });
+    // The handler must be running when the timeout fires, or the server drops the call before run() and
+    // logs nothing: start the child and compile the tool's validator first (a call aborted from inside
+    // the handler), so the timed-out call reaches run() at once even on a loaded machine.
+    const warm = new AbortController();
+    await rejectsWith(c.callTool('cancellable_wait', {}, { signal: warm.signal, onProgress: () => warm.abort() }), { kind: 'aborted', method: 'tools/call' });
     await waitFor(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''));
-    assert.match(c.stdio?.stderr ?? '', /cancellable_wait: aborted request/);
+    const seenBefore = (c.stdio?.stderr ?? '').split('aborted request').length;
+    await rejectsWith(c.callTool('cancellable_wait', {}, { timeoutMs: 1000 }), { kind: 'timeout', message: 'tools/call: no response within 1000 ms; the request was cancelled' });
+    await waitFor(() => (c.stdio?.stderr ?? '').split('aborted request').length > seenBefore);
+    assert.equal((c.stdio?.stderr ?? '').split('aborted request').length, seenBefore + 1);
   });
 });
 
