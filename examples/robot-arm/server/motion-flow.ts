@@ -1,5 +1,5 @@
 import type { ToolContext, ToolRunResult } from '../../../src/index.js';
-import { FINGER_LENGTH_MM } from '../sim/arm-capsules.js';
+import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
@@ -33,7 +33,7 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
     `Largest joint excursion from the start anywhere on the path: ${plan.maxJointTravelDeg.toFixed(0)}°.`,
     plan.toolContactObjectIds.length > 0
-      ? `Only the fingertip pads may touch ${plan.toolContactObjectIds.join(', ')}, and only within ${FINGER_LENGTH_MM} mm of the path's start or end; the gripper body and every other link keep ${CLEARANCE_MM} mm from it.`
+      ? `Only the fingertip pads may touch ${plan.toolContactObjectIds.join(', ')}, and only within ${PAD_CONTACT_WINDOW_MM} mm of the path's start or end; the gripper body and every other link keep ${CLEARANCE_MM} mm from it.`
       : 'No contact with any object is planned.',
     ...(plan.gripperAction !== null ? [describeGripperAction(deps, plan.gripperAction)] : []),
     `Checked: workspace envelope, joint limits, speed and acceleration caps, and the clearance (${CLEARANCE_MM} mm) of every link, the fingertips and any held object from the table, the base, the objects and the arm itself, along the whole path.`,

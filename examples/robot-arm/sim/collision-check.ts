@@ -88,7 +88,7 @@ export function checkArmCollision(preset: ArmPreset, world: CollisionWorld, join
 
 function ruleFor(link: string, obstacle: string, margin: number, padsMayTouchTarget: boolean): string {
   const body = link === FINGERTIPS_LINK ? 'the fingertips' : `link ${link}`;
-  const pads = padsMayTouchTarget && (link === 'tool' || link === FINGERTIPS_LINK) ? ' (only the fingertip pads may touch the grasp target, and only in the last ' + FINGER_LENGTH_MM + ' mm of the approach)' : '';
+  const pads = padsMayTouchTarget && (link === 'tool' || link === FINGERTIPS_LINK) ? ` (only the fingertip pads may touch the grasp target, and only in the last ${PAD_CONTACT_WINDOW_MM} mm of the approach)` : '';
   return `every moving body keeps ${margin} mm from ${obstacle === TABLE_ID ? 'the table' : obstacle === ROBOT_BASE_ID ? 'the robot base' : 'objects'}; ${body} broke it${pads}`;
 }
 
@@ -191,9 +191,16 @@ export interface PathCollisionOptions extends Omit<CollisionOptions, 'toolContac
   readonly toolContactObjectIds?: readonly string[];
 }
 
+/**
+ * How close (TCP distance, mm) to the path's end (or start) the fingertip pads may touch the objects
+ * named in `toolContactObjectIds`: the finger length plus the clearance, which is how far the fingertips
+ * can descend over an object before the palm comes within the clearance of its top.
+ */
+export const PAD_CONTACT_WINDOW_MM = FINGER_LENGTH_MM + 5;
+
 /** Where along a path the fingertip pads may touch the objects named in `toolContactObjectIds`. */
 export function padContactAllowed(tcp: Vec3, start: Vec3, end: Vec3): boolean {
-  return distance(tcp, end) <= FINGER_LENGTH_MM || distance(tcp, start) <= FINGER_LENGTH_MM;
+  return distance(tcp, end) <= PAD_CONTACT_WINDOW_MM || distance(tcp, start) <= PAD_CONTACT_WINDOW_MM;
 }
 
 /** Checks every sample of a path and returns the first colliding one (by time), or null if the path is clear. */
@@ -212,7 +219,9 @@ export function checkPathCollision(
   const check = (tS: number, jointsDeg: readonly number[], tcp: Vec3): PathCollision | null => {
     const pads = contacts.length > 0 && padContactAllowed(tcp, start, end) ? contacts : [];
     const hit = checkArmCollision(preset, world, jointsDeg, { ...options, toolContactObjectIds: pads, ...(heldStart !== undefined ? { heldStartGapsMm: heldStart } : {}) });
-    return hit === null ? null : { ...hit, tS, jointsDeg };
+    if (hit === null) return null;
+    const target = contacts.includes(hit.obstacle) && (hit.link === 'tool' || hit.link === FINGERTIPS_LINK) && pads.length === 0;
+    return { ...hit, ...(target ? { rule: `${hit.rule} (only the fingertip pads may touch the grasp target, and only in the last ${PAD_CONTACT_WINDOW_MM} mm of the approach)` } : {}), tS, jointsDeg };
   };
   let previous: { tS: number; jointsDeg: readonly number[]; points: Vec3[] } | null = null;
   for (const sample of samples) {
