@@ -3,8 +3,10 @@ import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
 /**
- * - `always`: every motion needs a human's approval (default);
- * - `large-moves`: only moves over 300 mm of TCP travel or 90° on any joint;
+ * - `always`: every motion, grasp and release needs a human's approval (default);
+ * - `large-moves`: moves whose TCP goes more than 300 mm from its start, or any joint more than 90° from
+ *   its start, anywhere on the path; every grasp and every release (they touch objects, so they are
+ *   never a "small move");
  * - `off`: no approval (pure simulation only; the operator must choose it explicitly).
  */
 export type ApprovalMode = 'always' | 'large-moves' | 'off';
@@ -12,6 +14,23 @@ export type ApprovalMode = 'always' | 'large-moves' | 'off';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['always', 'large-moves', 'off'];
 export const LARGE_MOVE_MM = 300;
 export const LARGE_MOVE_DEG = 90;
+
+/**
+ * What a human approves: a motion plan, or a release (the object's fall, computed before it happens).
+ * `MotionPlan` is one; the release tool builds another.
+ */
+export interface ApprovalSubject {
+  readonly id: string;
+  readonly hash: string;
+  readonly kind: MotionPlan['kind'] | 'release';
+  /** Largest TCP distance from the start anywhere on the path, mm (0 for a release). */
+  readonly maxDisplacementMm: number;
+  /** Largest excursion of any joint from its start anywhere on the path, degrees (0 for a release). */
+  readonly maxJointTravelDeg: number;
+}
+
+/** Subjects that touch an object: they need a human in every mode except `off`. */
+const ALWAYS_ASKED: ReadonlySet<ApprovalSubject['kind']> = new Set(['grasp_approach', 'release']);
 
 /** What the audit log records about approval. */
 export interface ApprovalDecision {
@@ -51,18 +70,20 @@ export class ApprovalGate {
     if (!APPROVAL_MODES.includes(mode)) throw new RangeError(`approval mode must be one of ${APPROVAL_MODES.join(', ')}, got ${String(mode)}`);
   }
 
-  /** Whether this plan needs a human at all under the configured mode. */
-  requiresApproval(plan: MotionPlan): boolean {
+  /** Whether this plan (or release) needs a human at all under the configured mode. */
+  requiresApproval(plan: ApprovalSubject): boolean {
     if (this.mode === 'off') return false;
-    if (this.mode === 'large-moves') return plan.maxDisplacementMm > LARGE_MOVE_MM || plan.maxJointTravelDeg > LARGE_MOVE_DEG;
+    if (this.mode === 'large-moves') return ALWAYS_ASKED.has(plan.kind) || plan.maxDisplacementMm > LARGE_MOVE_MM || plan.maxJointTravelDeg > LARGE_MOVE_DEG;
     return true;
   }
 
   /** Stage `approval` for one call. `epoch` is the controller's stop counter: any stop voids pending approvals. */
-  decide(ctx: ToolContext, plan: MotionPlan, epoch: number, describe: () => string): ApprovalVerdict {
+  decide(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string): ApprovalVerdict {
     const planHash = plan.hash;
     if (!this.requiresApproval(plan)) {
-      const reason = this.mode === 'off' ? 'approval turned off by the operator (simulation only)' : `small move (${plan.maxDisplacementMm.toFixed(0)} mm, ${plan.maxJointTravelDeg.toFixed(0)}°)`;
+      const reason = this.mode === 'off'
+        ? 'approval turned off by the operator (simulation only)'
+        : `large-moves mode, below both thresholds: anywhere on the path the TCP stays within ${plan.maxDisplacementMm.toFixed(0)} mm of its start (threshold ${LARGE_MOVE_MM} mm) and no joint moves more than ${plan.maxJointTravelDeg.toFixed(0)}° from its start (threshold ${LARGE_MOVE_DEG}°)`;
       return { kind: 'proceed', decision: { decision: 'not_required', planHash, reason } };
     }
     const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;

@@ -1,11 +1,24 @@
 import type { ToolContext, ToolRunResult } from '../../../src/index.js';
-import type { MotionPlan } from './motion-plan.js';
+import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
+import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { refusalResult, type CallRecord } from './tool-call-record.js';
 
 function fmt(p: { x: number; y: number; z: number }): string {
   return `(${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm`;
+}
+
+/** The clearance every moving body keeps (the simulator's default collision margin), mm. */
+const CLEARANCE_MM = 5;
+
+/** What the gripper will do, with the force and the object's limit side by side. */
+function describeGripperAction(deps: RobotDeps, action: GripperAction): string {
+  const g = deps.controller.sim.preset.gripper;
+  const force = `${action.force_n} N${action.default_for_class !== undefined ? ` (default for a ${action.default_for_class})` : ''}`;
+  if (action.object_id === undefined) return `Then the gripper closes (${action.strategy}) with ${force}; no object is at the target (gripper range ${g.minForceN}–${g.maxForceN} N).`;
+  const limit = action.object_max_force_n === null || action.object_max_force_n === undefined ? 'it is not fragile' : `it tolerates at most ${action.object_max_force_n} N`;
+  return `Then the gripper closes on ${action.object_id} (${action.strategy}) with ${force}; ${limit}; holding it needs at least ${action.required_force_n} N (gripper range ${g.minForceN}–${g.maxForceN} N).`;
 }
 
 /** The exact plan as the human sees it in the approval form. */
@@ -18,9 +31,12 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
     `TCP from ${fmt(plan.startTcp)} to ${fmt(plan.endTcp)}${via} (base frame), ${plan.path === 'linear' ? 'straight-line' : 'joint-space'} path.`,
     `Duration ${t.durationS.toFixed(2)} s; peak TCP speed ${t.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s (cap ${deps.controller.sim.limits.maxTcpSpeedMmS}); largest displacement ${plan.maxDisplacementMm.toFixed(0)} mm.`,
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
-    plan.toolContactObjectIds.length > 0 ? `The fingertips may touch: ${plan.toolContactObjectIds.join(', ')}.` : 'No contact with any object is planned.',
-    ...(plan.gripperAction !== null ? [`Then the gripper closes: ${plan.gripperAction.strategy}, ${plan.gripperAction.force_n} N.`] : []),
-    'Checked: workspace envelope, joint limits, speed and acceleration caps, collisions along the whole path.',
+    `Largest joint excursion from the start anywhere on the path: ${plan.maxJointTravelDeg.toFixed(0)}°.`,
+    plan.toolContactObjectIds.length > 0
+      ? `Only the fingertip pads may touch ${plan.toolContactObjectIds.join(', ')}, and only within ${PAD_CONTACT_WINDOW_MM} mm of the path's start or end; the gripper body and every other link keep ${CLEARANCE_MM} mm from it.`
+      : 'No contact with any object is planned.',
+    ...(plan.gripperAction !== null ? [describeGripperAction(deps, plan.gripperAction)] : []),
+    `Checked: workspace envelope, joint limits, speed and acceleration caps, and the clearance (${CLEARANCE_MM} mm) of every link, the fingertips and any held object from the table, the base, the objects and the arm itself, along the whole path.`,
   ].join('\n');
 }
 

@@ -12,10 +12,19 @@ export interface PoseTarget {
   readonly orientation?: { readonly roll_deg: number; readonly pitch_deg: number; readonly yaw_deg: number };
 }
 
-/** The gripper closing at the end of a grasp approach. */
+/** The gripper closing at the end of a grasp approach (all of it is hashed, so an approval covers it). */
 export interface GripperAction {
+  /** Commanded force, newtons: the most any strategy applies (suction applies exactly this). */
   readonly force_n: number;
   readonly strategy: 'parallel' | 'suction' | 'adaptive';
+  /** The object the gripper closes on, when one is at the target. */
+  readonly object_id?: string;
+  /** What that object tolerates (null: robust), newtons. */
+  readonly object_max_force_n?: number | null;
+  /** The least force that holds it with the safety factor, newtons. */
+  readonly required_force_n?: number;
+  /** The force was chosen by default for the object's class (force_n omitted). */
+  readonly default_for_class?: string;
 }
 
 /** A checked, time-parameterised motion that passed every planning stage. Immutable. */
@@ -39,7 +48,7 @@ export interface MotionPlan {
   readonly endTcp: TcpPose;
   /** Largest TCP displacement from the start anywhere on the path, mm. */
   readonly maxDisplacementMm: number;
-  /** Largest change of any joint between start and end, degrees. */
+  /** Largest excursion of any joint from its start anywhere on the path, degrees (not just start vs end). */
   readonly maxJointTravelDeg: number;
 }
 

@@ -101,7 +101,11 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
   const start = trajectory.samples[0]!.tcp;
   let maxDisplacementMm = 0;
   for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
-  const maxJointTravelDeg = Math.max(...trajectory.endJointsDeg.map((q, i) => Math.abs(q - trajectory.startJointsDeg[i]!)));
+  // Excursion, not start-to-end travel: a joint that swings out and back counts by how far it went.
+  let maxJointTravelDeg = 0;
+  for (const s of trajectory.samples) {
+    for (let j = 0; j < s.jointsDeg.length; j++) maxJointTravelDeg = Math.max(maxJointTravelDeg, Math.abs(s.jointsDeg[j]! - trajectory.startJointsDeg[j]!));
+  }
   return {
     id: planIdFor(hash),
     hash,
@@ -145,8 +149,9 @@ export function checkCaps(world: RobotSimulation, plan: MotionPlan): Refusal | n
 }
 
 /**
- * Stage `collision`: the simulator's own trajectory validation, which samples the whole path every 4 ms:
- * every sample inside the envelope and at least 5 mm clear of the table, the base and the objects.
+ * The simulator's own trajectory validation of the whole path (every 4 ms sample, subdivided so no point
+ * moves more than half the clearance between checks): a sample outside the envelope is stage
+ * `workspace_envelope`; a body closer than the clearance is stage `collision`.
  */
 export function checkPathClear(world: RobotSimulation, plan: MotionPlan): Refusal | null {
   const check = world.validateTrajectory(plan.trajectory, { contactAllowedWith: plan.toolContactObjectIds });
@@ -157,7 +162,7 @@ export function checkPathClear(world: RobotSimulation, plan: MotionPlan): Refusa
     case 'limit_exceeded':
       return { stage: 'speed_and_acceleration', code: 'limit_exceeded', message: check.message };
     case 'outside_envelope':
-      return { stage: 'collision', code: 'path_leaves_envelope', message: `the path leaves the workspace ${check.message}` };
+      return { stage: 'workspace_envelope', code: 'path_leaves_envelope', message: `the path leaves the workspace ${check.message}` };
     case 'collision':
       return { stage: 'collision', code: 'collision', message: check.message };
     default:

@@ -151,11 +151,10 @@ export class RobotController {
   runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {}): Promise<MotionReport> | Refusal {
     const started = this.sim.execute(plan.trajectory, { contactAllowedWith: plan.toolContactObjectIds });
     if (!started.ok) {
-      const stage: Refusal['stage'] = started.code === 'busy' || started.code === 'estop_latched' || started.code === 'fault' || started.code === 'stale_start' ? 'state_gate' : started.code === 'limit_exceeded' ? 'speed_and_acceleration' : 'collision';
+      const stage: Refusal['stage'] = started.code === 'busy' || started.code === 'estop_latched' || started.code === 'fault' || started.code === 'stale_start' ? 'state_gate' : started.code === 'limit_exceeded' ? 'speed_and_acceleration' : started.code === 'outside_envelope' ? 'workspace_envelope' : 'collision';
       return { stage, code: started.code, message: started.message };
     }
     this.plans.delete(plan.id);
-    this.monitor.allowContacts(plan.toolContactObjectIds);
     const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, done: null };
     this.active = entry;
     const done = this.drive(entry, plan, options);
@@ -271,7 +270,6 @@ export class RobotController {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.monitor.allowContacts([]);
       this.active = null;
     }
     const status = this.sim.status();

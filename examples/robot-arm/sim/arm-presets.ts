@@ -22,6 +22,13 @@ export interface LinkShape {
   readonly mountedOnBase: boolean;
   /** The first moving link: its joint sits on the base housing, so it is checked against the table and objects but not the base. */
   readonly jointedToBase: boolean;
+  /**
+   * How far the link's housing runs beside the DH line, along its own joint axis (mm; default 0). The
+   * UR5e's upper arm and forearm lie in parallel planes (shoulder offset 138 mm, elbow offset −131 mm,
+   * which cancel in the DH table), which is what lets its elbow fold without the links meeting.
+   * Only allowed where the previous row has α = 0 (parallel joint axes), so the offset is well defined.
+   */
+  readonly axisOffsetMm?: number;
 }
 
 export interface GripperSpec {
@@ -93,8 +100,8 @@ export const UR5E: ArmPreset = deepFreeze({
   joints: Array.from({ length: 6 }, () => ({ minDeg: -180, maxDeg: 180, maxVelocityDegS: 60, maxAccelerationDegS2: 300 })),
   links: [
     { name: 'shoulder', radiusMm: 60, mountedOnBase: true, jointedToBase: false },
-    { name: 'upper_arm', radiusMm: 55, mountedOnBase: false, jointedToBase: true },
-    { name: 'forearm', radiusMm: 45, mountedOnBase: false, jointedToBase: false },
+    { name: 'upper_arm', radiusMm: 55, mountedOnBase: false, jointedToBase: true, axisOffsetMm: 138 },
+    { name: 'forearm', radiusMm: 45, mountedOnBase: false, jointedToBase: false, axisOffsetMm: 7 },
     { name: 'wrist_1', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
     { name: 'wrist_2', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
     { name: 'tool', radiusMm: 38, mountedOnBase: false, jointedToBase: false },
@@ -136,11 +143,11 @@ export const XARM6: ArmPreset = deepFreeze({
   ],
   links: [
     { name: 'shoulder', radiusMm: 55, mountedOnBase: true, jointedToBase: false },
-    { name: 'upper_arm', radiusMm: 48, mountedOnBase: false, jointedToBase: true },
+    { name: 'upper_arm', radiusMm: 45, mountedOnBase: false, jointedToBase: true },
     { name: 'elbow', radiusMm: 45, mountedOnBase: false, jointedToBase: false },
-    { name: 'forearm', radiusMm: 42, mountedOnBase: false, jointedToBase: false },
-    { name: 'wrist', radiusMm: 38, mountedOnBase: false, jointedToBase: false },
-    { name: 'tool', radiusMm: 35, mountedOnBase: false, jointedToBase: false },
+    { name: 'forearm', radiusMm: 38, mountedOnBase: false, jointedToBase: false },
+    { name: 'wrist', radiusMm: 35, mountedOnBase: false, jointedToBase: false },
+    { name: 'tool', radiusMm: 32, mountedOnBase: false, jointedToBase: false },
   ],
   reachMm: 700,
   payloadKg: 5,

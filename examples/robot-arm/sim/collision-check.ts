@@ -1,11 +1,13 @@
 import type { ArmPreset } from './arm-presets.js';
-import { armCapsules, type Capsule } from './arm-capsules.js';
+import { armCapsules, FINGER_LENGTH_MM, FINGERTIPS_LINK, outsideSpheres, selfCollisionPairs, subSegment, type Capsule } from './arm-capsules.js';
 import { RAD_PER_DEG } from './angles.js';
 import { tcpFrameRad } from './forward-kinematics.js';
+import { heldCapsuleGap, heldContainingCapsule, heldPose, heldTableGap, type HeldObject } from './held-object-shape.js';
 import { boundingSphere, pointSegmentDistance, segmentDistance, segmentSegmentDistance, type Obstacle } from './obstacle-geometry.js';
-import { apply, column } from './rotation.js';
-import { heightOf, horizontalRadius, obstacleOf, type SceneObjectSpec } from './scene-objects.js';
-import { add, scale, type Vec3 } from './vector3.js';
+import { obstacleOf, type SceneObjectSpec } from './scene-objects.js';
+import { distance, type Vec3 } from './vector3.js';
+
+export type { HeldObject } from './held-object-shape.js';
 
 /** Everything the arm must stay clear of: the table plane, the robot's own base housing and the objects. */
 export interface CollisionWorld {
@@ -16,23 +18,33 @@ export interface CollisionWorld {
 }
 
 export interface CollisionOptions {
-  /** Required gap between a link surface and an obstacle, mm; default 5. */
+  /** Required gap between every moving body (links, held object) and anything else, mm; default 5. */
   readonly marginMm?: number;
-  /** Objects the tool capsule (the gripper) may touch: the one about to be grasped. */
+  /** Objects the fingertip pads may touch in this configuration (a grasp target at the end of its approach). */
   readonly toolContactObjectIds?: readonly string[];
-  /** An object carried in the gripper: it moves with the tool, so it is checked like a link and not as an obstacle. */
+  /** An object carried in the gripper: it moves with the tool and is checked like a link. */
   readonly held?: HeldObject | null;
+  /**
+   * Lift-off: gaps of the held object (by obstacle id) at the start of the motion. Where one is already
+   * below the margin (an object just picked up from the table), the held object may not get any closer
+   * than it was; everywhere else the margin applies.
+   */
+  readonly heldStartGapsMm?: ReadonlyMap<string, number>;
 }
 
 /**
- * The first overlap found: which link (or `held:<id>`) hit which obstacle: `table`, `robot_base`, an
- * object id, or `arm:<link>` when the arm would hit itself.
+ * The first overlap found: which body (a link, `fingertips`, or `held:<id>`) came too close to which
+ * obstacle (`table`, `robot_base`, an object id, or `arm:<link>` for the arm itself), and the rule.
  */
 export interface CollisionHit {
   readonly link: string;
   readonly obstacle: string;
-  /** Signed gap between surfaces, mm (negative = penetration). Below the margin counts as a hit. */
+  /** Signed gap between surfaces, mm (negative = penetration). */
   readonly distanceMm: number;
+  /** The gap the rule required, mm. */
+  readonly requiredMm: number;
+  /** The rule applied, in words (for refusal messages). */
+  readonly rule: string;
 }
 
 export interface PathCollision extends CollisionHit {
@@ -40,105 +52,215 @@ export interface PathCollision extends CollisionHit {
   readonly jointsDeg: readonly number[];
 }
 
-/** A grasped object and where its centre sits in the tool frame (mm), fixed at the moment of the grasp. */
-export interface HeldObject {
-  readonly object: SceneObjectSpec;
-  readonly offsetInToolMm: Vec3;
-}
-
-/**
- * Links this many places apart in the chain (or further) are checked against each other. Closer pairs
- * share a joint housing in the DH simplification, so their capsules overlap by construction.
- */
-export const SELF_COLLISION_MIN_LINK_GAP = 3;
-
-/** How far a held object may press into the table surface (rounding of a resting contact), mm. */
-export const RESTING_CONTACT_TOLERANCE_MM = 0.5;
-
 export const ROBOT_BASE_ID = 'robot_base';
 export const TABLE_ID = 'table';
+/** Slack for a held object already below the margin: it may not get closer than it started by more than this. */
+const LIFT_OFF_SLACK_MM = 0.01;
+/** Clearances are inclusive: a gap equal to the requirement passes, compared within IK rounding (mm). */
+export const CLEARANCE_ROUNDING_MM = 0.001;
 
 /** Checks one arm configuration (joint angles in degrees). Returns the first hit or null. */
 export function checkArmCollision(preset: ArmPreset, world: CollisionWorld, jointsDeg: readonly number[], options: CollisionOptions = {}): CollisionHit | null {
   const margin = options.marginMm ?? 5;
   const held = options.held ?? null;
   const table: Obstacle = { kind: 'table', id: TABLE_ID, zMm: world.tableZMm };
-  const base: Obstacle = { kind: 'cylinder', id: ROBOT_BASE_ID, center: { x: 0, y: 0, z: world.tableZMm + world.baseHeightMm / 2 }, radiusMm: world.baseRadiusMm, heightMm: world.baseHeightMm };
-  const objects = world.objects.filter((o) => o.id !== held?.object.id).map((o) => ({ id: o.id, obstacle: obstacleOf(o) }));
-  const toolContact = new Set(options.toolContactObjectIds ?? []);
-
-  const capsules: Array<Capsule & { readonly only?: 'table' | 'not_table' }> = armCapsules(preset, jointsDeg);
-  if (held !== null) capsules.push(...heldObjectCapsules(preset, jointsDeg, held));
+  const base = baseObstacle(world);
+  const objects = world.objects.filter((o) => o.id !== held?.object.id).map((o) => obstacleOf(o));
+  const padContact = new Set(options.toolContactObjectIds ?? []);
+  const capsules = armCapsules(preset, jointsDeg);
   for (const capsule of capsules) {
     if (capsule.mountedOnBase) continue;
-    const obstacles: Obstacle[] = [];
-    if (capsule.only !== 'not_table') obstacles.push(table);
-    if (capsule.only !== 'table') {
-      if (!capsule.jointedToBase) obstacles.push(base);
-      for (const o of objects) if (!(capsule.link === 'tool' && toolContact.has(o.id))) obstacles.push(o.obstacle);
-    }
-    // A held object may rest on the table (it was lifted from there); it must only not sink into it.
-    const required = capsule.only === 'table' ? -RESTING_CONTACT_TOLERANCE_MM : margin;
+    const obstacles: Obstacle[] = [table];
+    if (!capsule.jointedToBase) obstacles.push(base);
+    for (const o of objects) if (!(capsule.link === FINGERTIPS_LINK && padContact.has(o.id))) obstacles.push(o);
     for (const obstacle of obstacles) {
       const bound = boundingSphere(obstacle);
-      if (bound !== null && pointSegmentDistance(bound.center, capsule.a, capsule.b) - bound.radiusMm - capsule.radiusMm >= required) continue;
+      if (bound !== null && pointSegmentDistance(bound.center, capsule.a, capsule.b) - bound.radiusMm - capsule.radiusMm >= margin) continue;
       const gap = segmentDistance(obstacle, capsule.a, capsule.b).distanceMm - capsule.radiusMm;
-      if (gap < required) return { link: capsule.link, obstacle: obstacle.id, distanceMm: gap };
+      if (gap < margin - CLEARANCE_ROUNDING_MM) return { link: capsule.link, obstacle: obstacle.id, distanceMm: gap, requiredMm: margin, rule: ruleFor(capsule.link, obstacle.id, margin, padContact.size > 0) };
     }
   }
-  return selfCollision(preset, capsules, margin);
+  const self = selfCollision(preset, capsules, margin);
+  if (self !== null) return self;
+  if (held !== null) return heldCollision(preset, jointsDeg, held, capsules, { table, base, objects }, margin, options.heldStartGapsMm);
+  return null;
 }
 
-/** Pairs of arm links far enough apart in the chain to be checked, and a held object against the upper links. */
-function selfCollision(preset: ArmPreset, capsules: ReadonlyArray<Capsule & { readonly only?: 'table' | 'not_table' }>, margin: number): CollisionHit | null {
-  const index = (link: string): number => {
-    const i = preset.links.findIndex((l) => l.name === link);
-    // A held object hangs from the last link.
-    return i === -1 ? preset.links.length - 1 : i;
-  };
-  for (let i = 0; i < capsules.length; i++) {
-    const a = capsules[i]!;
-    if (a.mountedOnBase || a.only === 'table') continue;
-    for (let j = i + 1; j < capsules.length; j++) {
-      const b = capsules[j]!;
-      if (b.mountedOnBase || b.only === 'table') continue;
-      if (Math.abs(index(b.link) - index(a.link)) < SELF_COLLISION_MIN_LINK_GAP) continue;
-      const gap = segmentSegmentDistance(a.a, a.b, b.a, b.b) - a.radiusMm - b.radiusMm;
-      if (gap < margin) return { link: b.link, obstacle: `arm:${a.link}`, distanceMm: gap };
+function ruleFor(link: string, obstacle: string, margin: number, padsMayTouchTarget: boolean): string {
+  const body = link === FINGERTIPS_LINK ? 'the fingertips' : `link ${link}`;
+  const pads = padsMayTouchTarget && (link === 'tool' || link === FINGERTIPS_LINK) ? ` (only the fingertip pads may touch the grasp target, and only in the last ${PAD_CONTACT_WINDOW_MM} mm of the approach)` : '';
+  return `every moving body keeps ${margin} mm from ${obstacle === TABLE_ID ? 'the table' : obstacle === ROBOT_BASE_ID ? 'the robot base' : 'objects'}; ${body} broke it${pads}`;
+}
+
+function baseObstacle(world: CollisionWorld): Obstacle {
+  return { kind: 'cylinder', id: ROBOT_BASE_ID, center: { x: 0, y: 0, z: world.tableZMm + world.baseHeightMm / 2 }, radiusMm: world.baseRadiusMm, heightMm: world.baseHeightMm };
+}
+
+/** Every capsule pair that can meet (see `selfCollisionPairs`), outside the housings of folding joints. */
+function selfCollision(preset: ArmPreset, capsules: readonly Capsule[], margin: number): CollisionHit | null {
+  for (const pair of selfCollisionPairs(preset).pairs) {
+    const gap = pairGap(capsules, pair.first, pair.second, pair.housings);
+    if (gap < margin - CLEARANCE_ROUNDING_MM) {
+      const a = capsules[pair.first]!, b = capsules[pair.second]!;
+      return { link: b.link, obstacle: `arm:${a.link}`, distanceMm: gap, requiredMm: margin, rule: `links keep ${margin} mm from each other outside the joint housings` };
     }
   }
   return null;
+}
+
+/** Gap between two capsules, ignoring the parts inside the given joint housings. */
+export function pairGap(capsules: readonly Capsule[], first: number, second: number, housings: ReadonlyArray<{ capsule: number; radiusMm: number }>): number {
+  const a = capsules[first]!, b = capsules[second]!;
+  const radii = a.radiusMm + b.radiusMm;
+  if (housings.length === 0) return segmentSegmentDistance(a.a, a.b, b.a, b.b) - radii;
+  const spheres = housings.map((h) => ({ center: capsules[h.capsule]!.b, radiusMm: h.radiusMm }));
+  let best = Number.POSITIVE_INFINITY;
+  for (const pa of outsideSpheres(a.a, a.b, spheres)) {
+    const [a1, a2] = subSegment(a.a, a.b, pa);
+    for (const pb of outsideSpheres(b.a, b.b, spheres)) {
+      const [b1, b2] = subSegment(b.a, b.b, pb);
+      best = Math.min(best, segmentSegmentDistance(a1, a2, b1, b2) - radii);
+    }
+  }
+  return best;
+}
+
+/**
+ * The held object as its own shape: exact against the table (its lowest point) and against the arm's
+ * links other than the gripper holding it; a capsule that contains it against the base and the objects.
+ */
+function heldCollision(
+  preset: ArmPreset,
+  jointsDeg: readonly number[],
+  held: HeldObject,
+  capsules: readonly Capsule[],
+  world: { table: Obstacle; base: Obstacle; objects: readonly Obstacle[] },
+  margin: number,
+  startGaps: ReadonlyMap<string, number> | undefined,
+): CollisionHit | null {
+  const pose = heldPose(tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)), held);
+  const link = `held:${held.object.id}`;
+  for (const [obstacle, gap] of heldGaps(preset, held, pose, capsules, world)) {
+    const start = startGaps?.get(obstacle);
+    const required = start !== undefined && start < margin ? start - LIFT_OFF_SLACK_MM : margin;
+    if (gap < required - CLEARANCE_ROUNDING_MM) {
+      const rule = required < margin
+        ? `a held object that started ${start!.toFixed(1)} mm from ${obstacle} (just picked up) may not get closer; elsewhere it keeps ${margin} mm`
+        : `a held object keeps ${margin} mm from the table, the base, objects and the arm`;
+      return { link, obstacle, distanceMm: gap, requiredMm: required, rule };
+    }
+  }
+  return null;
+}
+
+/** Gaps of the held object to everything it could meet, by obstacle id (arm links as `arm:<link>`). */
+function heldGaps(preset: ArmPreset, held: HeldObject, pose: ReturnType<typeof heldPose>, capsules: readonly Capsule[], world: { table: Obstacle; base: Obstacle; objects: readonly Obstacle[] }): Map<string, number> {
+  const gaps = new Map<string, number>();
+  const put = (id: string, gap: number): void => {
+    gaps.set(id, Math.min(gaps.get(id) ?? Number.POSITIVE_INFINITY, gap));
+  };
+  put(TABLE_ID, heldTableGap(held.object, pose, world.table.kind === 'table' ? world.table.zMm : 0));
+  const hull = heldContainingCapsule(held.object, pose);
+  for (const o of [world.base, ...world.objects]) {
+    const bound = boundingSphere(o);
+    if (bound !== null && pointSegmentDistance(bound.center, hull.a, hull.b) - bound.radiusMm - hull.radiusMm > 1000) continue;
+    put(o.id, segmentDistance(o, hull.a, hull.b).distanceMm - hull.radiusMm);
+  }
+  const gripperBody = preset.dh.length - 1;
+  for (const c of capsules) {
+    if (c.body === gripperBody || c.mountedOnBase) continue;
+    if (distance(c.a, pose.center) > 2000) continue;
+    put(`arm:${c.link}`, heldCapsuleGap(held.object, pose, c.a, c.b, c.radiusMm));
+  }
+  return gaps;
+}
+
+/** The held object's gaps in a configuration: what `heldStartGapsMm` wants at the start of a motion. */
+export function heldStartGaps(preset: ArmPreset, world: CollisionWorld, jointsDeg: readonly number[], held: HeldObject): Map<string, number> {
+  const table: Obstacle = { kind: 'table', id: TABLE_ID, zMm: world.tableZMm };
+  const objects = world.objects.filter((o) => o.id !== held.object.id).map((o) => obstacleOf(o));
+  const pose = heldPose(tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)), held);
+  return heldGaps(preset, held, pose, armCapsules(preset, jointsDeg), { table, base: baseObstacle(world), objects });
+}
+
+export interface PathCollisionOptions extends Omit<CollisionOptions, 'toolContactObjectIds' | 'heldStartGapsMm'> {
+  /**
+   * Objects the fingertip pads may touch, and only while the TCP is within the finger length (50 mm)
+   * of the path's end (the last part of a grasp approach) or of its start (leaving an object).
+   */
+  readonly toolContactObjectIds?: readonly string[];
+}
+
+/**
+ * How close (TCP distance, mm) to the path's end (or start) the fingertip pads may touch the objects
+ * named in `toolContactObjectIds`: the finger length plus the clearance, which is how far the fingertips
+ * can descend over an object before the palm comes within the clearance of its top.
+ */
+export const PAD_CONTACT_WINDOW_MM = FINGER_LENGTH_MM + 5;
+
+/** Where along a path the fingertip pads may touch the objects named in `toolContactObjectIds`. */
+export function padContactAllowed(tcp: Vec3, start: Vec3, end: Vec3): boolean {
+  return distance(tcp, end) <= PAD_CONTACT_WINDOW_MM || distance(tcp, start) <= PAD_CONTACT_WINDOW_MM;
 }
 
 /** Checks every sample of a path and returns the first colliding one (by time), or null if the path is clear. */
 export function checkPathCollision(
   preset: ArmPreset,
   world: CollisionWorld,
-  samples: readonly { readonly tS: number; readonly jointsDeg: readonly number[] }[],
-  options: CollisionOptions = {},
+  samples: readonly { readonly tS: number; readonly jointsDeg: readonly number[]; readonly tcp: Vec3 }[],
+  options: PathCollisionOptions = {},
 ): PathCollision | null {
+  if (samples.length === 0) return null;
+  const held = options.held ?? null;
+  const heldStart = held === null ? undefined : heldStartGaps(preset, world, samples[0]!.jointsDeg, held);
+  const start = samples[0]!.tcp, end = samples[samples.length - 1]!.tcp;
+  const contacts = options.toolContactObjectIds ?? [];
+  const step = pathCheckStepMm(options.marginMm ?? 5);
+  const check = (tS: number, jointsDeg: readonly number[], tcp: Vec3): PathCollision | null => {
+    const pads = contacts.length > 0 && padContactAllowed(tcp, start, end) ? contacts : [];
+    const hit = checkArmCollision(preset, world, jointsDeg, { ...options, toolContactObjectIds: pads, ...(heldStart !== undefined ? { heldStartGapsMm: heldStart } : {}) });
+    if (hit === null) return null;
+    const target = contacts.includes(hit.obstacle) && (hit.link === 'tool' || hit.link === FINGERTIPS_LINK) && pads.length === 0;
+    return { ...hit, ...(target ? { rule: `${hit.rule} (only the fingertip pads may touch the grasp target, and only in the last ${PAD_CONTACT_WINDOW_MM} mm of the approach)` } : {}), tS, jointsDeg };
+  };
+  let previous: { tS: number; jointsDeg: readonly number[]; points: Vec3[] } | null = null;
   for (const sample of samples) {
-    const hit = checkArmCollision(preset, world, sample.jointsDeg, options);
-    if (hit !== null) return { ...hit, tS: sample.tS, jointsDeg: sample.jointsDeg };
+    const points = bodyPoints(preset, sample.jointsDeg, held);
+    if (previous !== null) {
+      // Between two samples no point of the arm may move more than `step`: add checks in between.
+      const moved = Math.max(...points.map((p, i) => distance(p, previous!.points[i]!)));
+      const extra = Math.ceil(moved / step) - 1;
+      for (let k = 1; k <= extra; k++) {
+        const f = k / (extra + 1);
+        const q = sample.jointsDeg.map((v, j) => previous!.jointsDeg[j]! + (v - previous!.jointsDeg[j]!) * f);
+        const tS = previous.tS + (sample.tS - previous.tS) * f;
+        const hit = check(tS, q, tcpOf(preset, q));
+        if (hit !== null) return hit;
+      }
+    }
+    const hit = check(sample.tS, sample.jointsDeg, sample.tcp);
+    if (hit !== null) return hit;
+    previous = { tS: sample.tS, jointsDeg: sample.jointsDeg, points };
   }
   return null;
 }
 
 /**
- * A held object as two capsules along the tool axis through its centre: a slim one that matches its
- * height (so it can be set down on the table) checked against the table, and a fat one that contains it
- * whole, checked against the base and the other objects.
+ * Path-check resolution: no point of any moving body travels more than half the smallest clearance
+ * between two checked configurations (at least 0.5 mm), so nothing can pass through a gap unseen.
  */
-export function heldObjectCapsules(preset: ArmPreset, jointsDeg: readonly number[], held: HeldObject): Array<Capsule & { readonly only: 'table' | 'not_table' }> {
-  const frame = tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG));
-  const axis: Vec3 = column(frame.rotation, 2);
-  const center = add(frame.origin, apply(frame.rotation, held.offsetInToolMm));
-  const height = heightOf(held.object);
-  const wide = horizontalRadius(held.object);
-  const slim = Math.min(wide, height / 2);
-  const capsule = (radius: number, only: 'table' | 'not_table'): Capsule & { readonly only: 'table' | 'not_table' } => {
-    const half = Math.max(0, height / 2 - radius);
-    return { link: `held:${held.object.id}`, a: add(center, scale(axis, -half)), b: add(center, scale(axis, half)), radiusMm: radius, mountedOnBase: false, jointedToBase: false, only };
-  };
-  return [capsule(slim, 'table'), capsule(wide, 'not_table')];
+export function pathCheckStepMm(marginMm: number): number {
+  return Math.max(0.5, marginMm / 2);
+}
+
+/** The capsule end points: the arm's outermost points move no faster than the fastest of these. */
+function bodyPoints(preset: ArmPreset, jointsDeg: readonly number[], held: HeldObject | null): Vec3[] {
+  const points = armCapsules(preset, jointsDeg).flatMap((c) => [c.a, c.b]);
+  if (held === null) return points;
+  const hull = heldContainingCapsule(held.object, heldPose(tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)), held));
+  return [...points, hull.a, hull.b];
+}
+
+function tcpOf(preset: ArmPreset, jointsDeg: readonly number[]): Vec3 {
+  return tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)).origin;
 }

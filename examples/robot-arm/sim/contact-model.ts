@@ -1,3 +1,4 @@
+import { FINGER_LENGTH_MM } from './arm-capsules.js';
 import type { HeldObject } from './collision-check.js';
 import type { Frame } from './forward-kinematics.js';
 import { GRAVITY_MS2 } from './gripper.js';
@@ -33,7 +34,7 @@ export interface ContactModel {
   readonly jawOpeningMm: number;
 }
 
-export const DEFAULT_CONTACT_MODEL: ContactModel = Object.freeze({ stiffnessNPerMm: 3, fingerLengthMm: 50, jawOpeningMm: 85 });
+export const DEFAULT_CONTACT_MODEL: ContactModel = Object.freeze({ stiffnessNPerMm: 3, fingerLengthMm: FINGER_LENGTH_MM, jawOpeningMm: 85 });
 
 /**
  * What the wrist force/torque sensor would read without noise: the weight of a held object (with its

@@ -1,10 +1,10 @@
 import type { GripperSpec } from './arm-presets.js';
 import { DEG_PER_RAD } from './angles.js';
-import type { HeldObject } from './collision-check.js';
+import { uprightRotation, type HeldObject } from './held-object-shape.js';
 import type { Frame } from './forward-kinematics.js';
-import { apply, column, transpose } from './rotation.js';
-import { heightOf, widthAcross, type SceneObjectState } from './scene-objects.js';
-import { sub, type Vec3 } from './vector3.js';
+import { apply, column, mul, transpose } from './rotation.js';
+import { heightOf, widthAcross, type ObjectLabel, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
+import { sub } from './vector3.js';
 
 export const GRAVITY_MS2 = 9.81;
 /** Grip must hold this many times the object's weight (slip margin against accelerations and pad wear). */
@@ -30,7 +30,7 @@ export type GraspFailureCode =
   | 'over_payload'
   | 'not_suctionable'
   | 'slipped'
-  | 'crushed';
+  | 'force_above_object_limit';
 
 export type GraspOutcome =
   | {
@@ -48,8 +48,6 @@ export type GraspOutcome =
       readonly code: GraspFailureCode;
       readonly message: string;
       readonly objectId?: string;
-      /** For `crushed`: the object is now broken. */
-      readonly objectBroken?: boolean;
       readonly appliedForceN?: number;
       readonly requiredForceN?: number;
     };
@@ -108,15 +106,26 @@ export function attemptGrasp(gripper: GripperSpec, payloadKg: number, tcp: Frame
     return { ok: false, code: 'over_payload', message: `object ${id} weighs ${target.massKg} kg, above the arm's ${payloadKg} kg payload`, objectId: id };
   }
   const weightN = target.massKg * GRAVITY_MS2;
-  const held: HeldObject = { object: target, offsetInToolMm: apply(transpose(tcp.rotation), sub(target.position, p)) };
+  // Checked before the jaws or the cup touch anything: the commanded force is the most any strategy applies.
+  if (target.maxGripForceN !== null && force > target.maxGripForceN) {
+    return {
+      ok: false,
+      code: 'force_above_object_limit',
+      message: `the commanded ${force} N is above the ${target.maxGripForceN} N that ${id} tolerates; nothing touched it. Use at most ${target.maxGripForceN} N (the default for a ${target.label} is ${defaultGripForceN(target, gripper) ?? 'none'} N)`,
+      objectId: id,
+    };
+  }
+  const held: HeldObject = { object: target, offsetInToolMm: apply(transpose(tcp.rotation), sub(target.position, p)), rotationInTool: mul(transpose(tcp.rotation), uprightRotation(target.yawDeg)) };
 
   if (strategy === 'suction') {
     const requiredForceN = weightN * GRASP_SAFETY_FACTOR;
     if (target.shape === 'sphere') return { ok: false, code: 'not_suctionable', message: `object ${id} has no flat top for the suction cup`, objectId: id };
-    if (SUCTION_HOLD_FORCE_N < requiredForceN) {
-      return { ok: false, code: 'slipped', message: `suction holds ${SUCTION_HOLD_FORCE_N.toFixed(1)} N but object ${id} needs ${requiredForceN.toFixed(1)} N (weight × ${GRASP_SAFETY_FACTOR})`, objectId: id, requiredForceN };
+    // The vacuum is regulated to the commanded force (the cup could pull up to SUCTION_HOLD_FORCE_N).
+    const applied = Math.min(force, SUCTION_HOLD_FORCE_N);
+    if (applied < requiredForceN) {
+      return { ok: false, code: 'slipped', message: `suction at ${applied.toFixed(1)} N cannot hold object ${id}: it needs ${requiredForceN.toFixed(1)} N (weight × ${GRASP_SAFETY_FACTOR})`, objectId: id, appliedForceN: applied, requiredForceN };
     }
-    return { ok: true, objectId: id, strategy, appliedForceN: SUCTION_HOLD_FORCE_N, requiredForceN, held };
+    return { ok: true, objectId: id, strategy, appliedForceN: applied, requiredForceN, held };
   }
 
   const closingYawDeg = Math.atan2(column(tcp.rotation, 0).y, column(tcp.rotation, 0).x) * DEG_PER_RAD;
@@ -126,17 +135,6 @@ export function attemptGrasp(gripper: GripperSpec, payloadKg: number, tcp: Frame
   }
   const requiredForceN = (weightN * GRASP_SAFETY_FACTOR) / (2 * target.frictionCoefficient);
   const applied = strategy === 'adaptive' ? Math.min(force, Math.max(gripper.minForceN, requiredForceN)) : force;
-  if (target.maxGripForceN !== null && applied > target.maxGripForceN) {
-    return {
-      ok: false,
-      code: 'crushed',
-      message: `gripping object ${id} with ${applied.toFixed(1)} N broke it; it tolerates at most ${target.maxGripForceN} N`,
-      objectId: id,
-      objectBroken: true,
-      appliedForceN: applied,
-      requiredForceN,
-    };
-  }
   if (applied < requiredForceN) {
     return {
       ok: false,
@@ -150,23 +148,38 @@ export function attemptGrasp(gripper: GripperSpec, payloadKg: number, tcp: Frame
   return { ok: true, objectId: id, strategy, appliedForceN: applied, requiredForceN, held };
 }
 
-export interface ReleasePlacement {
-  /** Where the object comes to rest (its centre), mm. */
-  readonly position: Vec3;
-  readonly yawDeg: number;
-  /** How far its bottom fell before touching the table, mm. */
-  readonly dropHeightMm: number;
-  readonly broke: boolean;
+/**
+ * Grip force used when none is given, per object class (newtons): enough to hold a typical object of
+ * that class with the safety factor, well under what a fragile one tolerates.
+ */
+export const DEFAULT_GRIP_FORCE_BY_LABEL: Readonly<Record<ObjectLabel, number>> = Object.freeze({
+  cup: 12,
+  egg: 6,
+  wood_block: 15,
+  bottle: 28,
+  tray: 15,
+  sponge: 6,
+  apple: 10,
+  tennis_ball: 10,
+  box: 15,
+});
+
+/**
+ * The default grip force for this object: its class default, never above what the object tolerates or
+ * the gripper's maximum, never below the gripper's minimum; null when no force in the gripper's range
+ * is safe for it (its limit is below the gripper's minimum).
+ */
+export function defaultGripForceN(object: SceneObjectSpec, gripper: GripperSpec): number | null {
+  const ceiling = Math.min(gripper.maxForceN, object.maxGripForceN ?? Number.POSITIVE_INFINITY);
+  if (ceiling < gripper.minForceN) return null;
+  return Math.max(gripper.minForceN, Math.min(DEFAULT_GRIP_FORCE_BY_LABEL[object.label], ceiling));
 }
 
-/** Where a released object ends up: straight down onto the table (objects do not stack in this model). */
-export function placeOnRelease(object: SceneObjectState, centreNow: Vec3, yawNowDeg: number, tableZMm: number): ReleasePlacement {
-  const half = heightOf(object) / 2;
-  const drop = Math.max(0, centreNow.z - half - tableZMm);
-  return {
-    position: { x: centreNow.x, y: centreNow.y, z: tableZMm + half },
-    yawDeg: yawNowDeg,
-    dropHeightMm: drop,
-    broke: object.maxGripForceN !== null && drop > FRAGILE_DROP_LIMIT_MM,
-  };
+/**
+ * The least force that holds this object with the safety factor (newtons): jaws `m·g·safety / (2·μ)`,
+ * suction `m·g·safety`. Compared with the commanded force before anything touches the object.
+ */
+export function requiredGripForceN(object: SceneObjectSpec, strategy: GraspStrategy): number {
+  const weightN = object.massKg * GRAVITY_MS2;
+  return strategy === 'suction' ? weightN * GRASP_SAFETY_FACTOR : (weightN * GRASP_SAFETY_FACTOR) / (2 * object.frictionCoefficient);
 }

@@ -1,10 +1,11 @@
 import { getArmPreset, type ArmPreset, type ArmPresetId } from './arm-presets.js';
 import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from './angles.js';
-import { checkArmCollision, checkPathCollision, type CollisionWorld, type HeldObject, type PathCollision } from './collision-check.js';
+import { checkArmCollision, checkPathCollision, heldStartGaps, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from './collision-check.js';
 import { contactWrench, DEFAULT_CONTACT_MODEL, type ContactPoint, type Wrench } from './contact-model.js';
 import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from './forward-kinematics.js';
 import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from './force-torque-sensor.js';
-import { attemptGrasp, placeOnRelease, type GraspOutcome, type GraspRequest } from './gripper.js';
+import { attemptGrasp, type GraspOutcome, type GraspRequest } from './gripper.js';
+import { planRelease, type ReleasePlan } from './release-landing.js';
 import { MotionExecutor, type MotionPhase } from './motion-executor.js';
 import { apply, column } from './rotation.js';
 import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
@@ -52,7 +53,9 @@ export interface SimStatus {
   readonly presetId: ArmPresetId;
   readonly jointsDeg: readonly number[];
   readonly jointVelocitiesDegS: readonly number[];
+  readonly jointAccelerationsDegS2: readonly number[];
   readonly tcp: TcpPose;
+  readonly tcpVelocityMmS: Vec3;
   readonly tcpSpeedMmS: number;
   readonly heldObjectId: string | null;
   readonly motion: { readonly motionId: string; readonly phase: MotionPhase; readonly elapsedS: number; readonly durationS: number } | null;
@@ -98,7 +101,7 @@ export type SimGraspOutcome = GraspOutcome | StateRefusal;
 
 export type ReleaseOutcome =
   | { readonly ok: true; readonly objectId: string; readonly position: Vec3; readonly dropHeightMm: number; readonly broke: boolean }
-  | { readonly ok: false; readonly code: 'not_holding'; readonly message: string }
+  | Extract<ReleasePlan, { ok: false }>
   | StateRefusal;
 
 export interface ForceTorqueRequest {
@@ -118,6 +121,8 @@ export interface ForceTorqueResult {
 
 /** Joints must match the plan's first state this closely to execute it (degrees). */
 const START_MATCH_TOLERANCE_DEG = 0.01;
+/** A planned path may touch an envelope limit within this much (IK rounding); limits are inclusive. */
+export const ENVELOPE_ROUNDING_MM = 0.001;
 /** Slack on limit comparisons for rounding in sampled peaks. */
 const LIMIT_SLACK = 1.001;
 
@@ -143,6 +148,8 @@ export class RobotSimulation {
   private motionCounter = 0;
   private lastContacts: ContactPoint[] = [];
   private lastWrench: Wrench;
+  /** What the running motion may touch and where it started and ends (for the every-tick check). */
+  private motionContext: { contacts: readonly string[]; start: Vec3; end: Vec3; heldStart: ReadonlyMap<string, number> | undefined } | null = null;
 
   constructor(options: RobotSimulationOptions = {}) {
     this.preset = typeof options.preset === 'object' ? options.preset : getArmPreset(options.preset ?? 'ur5e');
@@ -190,19 +197,22 @@ export class RobotSimulation {
   /** The object in the gripper and where its centre sits in the tool frame (mm), or null. */
   heldObject(): HeldObject | null {
     if (this.held === null) return null;
-    return { object: this.objectStates.get(this.held.object.id)!, offsetInToolMm: this.held.offsetInToolMm };
+    return { object: this.objectStates.get(this.held.object.id)!, offsetInToolMm: this.held.offsetInToolMm, rotationInTool: this.held.rotationInTool };
   }
 
   status(): SimStatus {
     const motion = this.executor;
     const velocities = motion?.state.jointVelocitiesDegS ?? this.joints.map(() => 0);
+    const accelerations = motion?.state.jointAccelerationsDegS2 ?? this.joints.map(() => 0);
     return {
       state: this.stateNow,
       timeMs: this.clock.nowMs,
       presetId: this.preset.id,
       jointsDeg: [...this.joints],
       jointVelocitiesDegS: [...velocities],
+      jointAccelerationsDegS2: [...accelerations],
       tcp: this.tcp,
+      tcpVelocityMmS: motion?.state.tcpVelocityMmS ?? { x: 0, y: 0, z: 0 },
       tcpSpeedMmS: motion?.state.tcpSpeedMmS ?? 0,
       heldObjectId: this.heldObjectId,
       motion: motion === null ? null : { motionId: motion.motionId, phase: motion.phase, elapsedS: motion.elapsed, durationS: motion.trajectory.durationS },
@@ -259,7 +269,7 @@ export class RobotSimulation {
     }
     const limitProblem = this.checkPeaks(trajectory);
     if (limitProblem !== null) return { ok: false, code: 'limit_exceeded', message: limitProblem };
-    const outside = checkPathEnvelope(this.envelope, trajectory.samples);
+    const outside = checkPathEnvelope(this.envelope, trajectory.samples, ENVELOPE_ROUNDING_MM);
     if (outside !== null) {
       return { ok: false, code: 'outside_envelope', message: `at t = ${outside.tS.toFixed(3)} s: ${outside.violations.map((v) => v.message).join('; ')}`, envelope: outside };
     }
@@ -272,7 +282,7 @@ export class RobotSimulation {
       return {
         ok: false,
         code: 'collision',
-        message: `at t = ${hit.tS.toFixed(3)} s the ${hit.link} would come within ${hit.distanceMm.toFixed(1)} mm of ${hit.obstacle} (clearance required: ${this.collisionMarginMm} mm)`,
+        message: `at t = ${hit.tS.toFixed(3)} s ${describeHit(hit)}`,
         collision: hit,
       };
     }
@@ -287,7 +297,13 @@ export class RobotSimulation {
     if (!check.ok) return check;
     this.motionCounter++;
     const motionId = `motion-${this.motionCounter}`;
-    this.executor = new MotionExecutor(this.preset, this.limits, trajectory, motionId);
+    this.motionContext = {
+      contacts: options.contactAllowedWith ?? [],
+      start: trajectory.samples[0]!.tcp,
+      end: trajectory.samples[trajectory.samples.length - 1]!.tcp,
+      heldStart: this.held === null ? undefined : heldStartGaps(this.preset, this.collisionWorld(), this.joints, this.held),
+    };
+    this.executor = new MotionExecutor(this.preset, this.limits, trajectory, motionId, this.clock.stepMs / 1000);
     this.stateNow = this.executor.phase === 'done' ? 'idle' : 'moving';
     if (this.stateNow === 'idle') this.executor = null;
     return { ok: true, motionId, durationS: trajectory.durationS };
@@ -312,6 +328,7 @@ export class RobotSimulation {
   emergencyStop(): void {
     this.executor?.halt();
     this.executor = null;
+    this.motionContext = null;
     this.stateNow = 'estop';
   }
 
@@ -352,28 +369,50 @@ export class RobotSimulation {
     if (refusal !== null) return refusal;
     const frame = this.tcpFrame();
     const outcome = attemptGrasp(this.preset.gripper, this.preset.payloadKg, frame, this.objects(), this.held !== null, request);
-    if (!outcome.ok) {
-      if (outcome.code === 'crushed' && outcome.objectId !== undefined) this.updateObject(outcome.objectId, { condition: 'broken' });
-      return outcome;
-    }
+    if (!outcome.ok) return outcome;
     const object = this.updateObject(outcome.objectId, { held: true });
-    this.held = { object, offsetInToolMm: outcome.held.offsetInToolMm, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
+    this.held = { object, offsetInToolMm: outcome.held.offsetInToolMm, rotationInTool: outcome.held.rotationInTool, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
     this.refreshSensorTruth();
-    return { ...outcome, held: { object, offsetInToolMm: outcome.held.offsetInToolMm } };
+    return { ...outcome, held: { object, offsetInToolMm: outcome.held.offsetInToolMm, rotationInTool: outcome.held.rotationInTool } };
   }
 
-  /** Opens the gripper: the held object drops straight down onto the table. Needs the arm at rest. */
+  /**
+   * Where the held object would land if released now (straight down onto the table), or why a release
+   * is refused: nothing held, it would land on another object, drop too far, or is not upright.
+   */
+  planRelease(): ReleasePlan {
+    if (this.held === null) return { ok: false, code: 'not_holding', message: 'the gripper holds nothing' };
+    const object = this.objectStates.get(this.held.object.id)!;
+    return planRelease(object, this.tcpFrame(), this.held, this.objects(), this.envelope.tableZMm);
+  }
+
+  /** Opens the gripper if `planRelease` allows it: the held object drops onto the table. Needs the arm at rest. */
   release(): ReleaseOutcome {
     const refusal = this.stateGate();
     if (refusal !== null) return refusal;
-    if (this.held === null) return { ok: false, code: 'not_holding', message: 'the gripper holds nothing' };
-    const id = this.held.object.id;
-    const object = this.objectStates.get(id)!;
-    const placement = placeOnRelease(object, object.position, object.yawDeg, this.envelope.tableZMm);
-    this.updateObject(id, { held: false, position: placement.position, yawDeg: placement.yawDeg, ...(placement.broke ? { condition: 'broken' as const } : {}) });
+    const plan = this.planRelease();
+    if (!plan.ok) return plan;
+    const id = plan.objectId;
+    this.updateObject(id, { held: false, position: plan.position, yawDeg: plan.yawDeg, ...(plan.breaks ? { condition: 'broken' as const } : {}) });
     this.held = null;
     this.refreshSensorTruth();
-    return { ok: true, objectId: id, position: placement.position, dropHeightMm: placement.dropHeightMm, broke: placement.broke };
+    return { ok: true, objectId: id, position: plan.position, dropHeightMm: plan.dropHeightMm, broke: plan.breaks };
+  }
+
+  /**
+   * The collision check of the configuration the arm is in now, with the running motion's allowances
+   * (fingertip contact only near the ends of a grasp approach, lift-off of a held object). The runtime
+   * monitor calls this every tick with margin 0 (actual contact).
+   */
+  collisionNow(marginMm: number): CollisionHit | null {
+    const context = this.motionContext;
+    const pads = context !== null && context.contacts.length > 0 && padContactAllowed(this.tcp, context.start, context.end) ? context.contacts : [];
+    return checkArmCollision(this.preset, this.collisionWorld(), this.joints, {
+      marginMm,
+      toolContactObjectIds: pads,
+      held: this.held,
+      ...(context?.heldStart !== undefined ? { heldStartGapsMm: context.heldStart } : {}),
+    });
   }
 
   /** Latest wrist force/torque value through the chosen filter (500 Hz samples on simulated time). */
@@ -419,6 +458,7 @@ export class RobotSimulation {
     if (contactForce > this.protectiveStopForceN && this.executor !== null) {
       this.executor.halt();
       this.executor = null;
+      this.motionContext = null;
       this.faultNow = {
         code: 'protective_stop',
         message: `protective stop: contact force ${contactForce.toFixed(1)} N exceeded ${this.protectiveStopForceN} N (${contacts.map((c) => c.obstacle).join(', ')})`,
@@ -516,6 +556,14 @@ export class RobotSimulation {
 /** Builds a simulation; see `RobotSimulationOptions` for the defaults. */
 export function createRobotSimulation(options: RobotSimulationOptions = {}): RobotSimulation {
   return new RobotSimulation(options);
+}
+
+/** A collision hit in words: which body, how close to what, and the rule that applied. */
+export function describeHit(hit: CollisionHit): string {
+  const body = hit.link.startsWith('held:') ? `the held object ${hit.link.slice(5)}` : hit.link === 'fingertips' ? 'the fingertips' : `link ${hit.link}`;
+  const what = hit.obstacle.startsWith('arm:') ? `link ${hit.obstacle.slice(4)}` : hit.obstacle === 'table' ? 'the table' : hit.obstacle === 'robot_base' ? 'the robot base' : hit.obstacle;
+  const gap = hit.distanceMm < 0 ? `${(-hit.distanceMm).toFixed(1)} mm inside ${what}` : `within ${hit.distanceMm.toFixed(1)} mm of ${what}`;
+  return `${body} would be ${gap}; rule: ${hit.rule} (required gap ${hit.requiredMm.toFixed(hit.requiredMm === Math.round(hit.requiredMm) ? 0 : 2)} mm)`;
 }
 
 function toolYawDeg(frame: Frame): number {

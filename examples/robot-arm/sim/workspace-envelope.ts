@@ -52,15 +52,19 @@ export function createEnvelope(preset: ArmPreset, overrides: EnvelopeOverrides =
   return Object.freeze(envelope);
 }
 
-/** Checks one TCP position and lists every violated rule with the numbers involved. */
-export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): EnvelopeCheck {
+/**
+ * Checks one TCP position and lists every violated rule with the numbers involved. Limits are
+ * inclusive: a target exactly on a limit is inside. `toleranceMm` (default 0) lets a planned path
+ * sample touch a limit within IK rounding.
+ */
+export function checkPose(envelope: WorkspaceEnvelope, position: Vec3, toleranceMm = 0): EnvelopeCheck {
   if (position === null || typeof position !== 'object' || !isFiniteVec3(position)) {
     return { ok: false, violations: [{ code: 'non_finite', message: 'TCP position must be three finite numbers in millimetres', limitMm: Number.NaN, actualMm: Number.NaN }] };
   }
   const violations: EnvelopeViolation[] = [];
   const c = envelope.reachCenter;
   const reach = distance(position, c);
-  if (reach > envelope.reachRadiusMm) {
+  if (reach > envelope.reachRadiusMm + toleranceMm) {
     violations.push({
       code: 'outside_reach',
       message: `TCP would be ${beside(reach, envelope.reachRadiusMm)} mm from the shoulder centre (${c.x}, ${c.y}, ${c.z}) mm; the reach sphere allows at most ${envelope.reachRadiusMm} mm`,
@@ -69,7 +73,7 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
     });
   }
   const minZ = envelope.tableZMm + envelope.tableClearanceMm;
-  if (position.z < minZ) {
+  if (position.z < minZ - toleranceMm) {
     violations.push({
       code: 'below_table_clearance',
       message: `TCP z would be ${beside(position.z, minZ)} mm; it must stay at least ${envelope.tableClearanceMm} mm above the table (z >= ${minZ} mm)`,
@@ -78,7 +82,7 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
     });
   }
   const radial = Math.hypot(position.x, position.y);
-  if (radial < envelope.keepOutRadiusMm) {
+  if (radial < envelope.keepOutRadiusMm - toleranceMm) {
     violations.push({
       code: 'inside_base_keep_out',
       message: `TCP would be ${beside(radial, envelope.keepOutRadiusMm)} mm from the base axis; the keep-out cylinder around the base requires at least ${envelope.keepOutRadiusMm} mm`,
@@ -90,9 +94,9 @@ export function checkPose(envelope: WorkspaceEnvelope, position: Vec3): Envelope
 }
 
 /** The first sample (by time) whose TCP leaves the envelope, or null if the whole path stays inside. */
-export function checkPathEnvelope(envelope: WorkspaceEnvelope, samples: readonly { readonly tS: number; readonly tcp: Vec3 }[]): { tS: number; violations: readonly EnvelopeViolation[] } | null {
+export function checkPathEnvelope(envelope: WorkspaceEnvelope, samples: readonly { readonly tS: number; readonly tcp: Vec3 }[], toleranceMm = 0): { tS: number; violations: readonly EnvelopeViolation[] } | null {
   for (const sample of samples) {
-    const check = checkPose(envelope, sample.tcp);
+    const check = checkPose(envelope, sample.tcp, toleranceMm);
     if (!check.ok) return { tS: sample.tS, violations: check.violations };
   }
   return null;

@@ -1,4 +1,5 @@
 import { defineTool, type Tool } from '../../../../src/index.js';
+import { defaultGripForceN } from '../../sim/gripper.js';
 import { OBJECT_LABELS } from '../../sim/scene-objects.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { audited } from '../tool-call-record.js';
@@ -9,7 +10,7 @@ export function getObjectPoseTool(deps: RobotDeps): Tool {
     name: 'get_object_pose',
     title: 'Get object pose',
     description:
-      'Report where objects on the table are, from the overhead camera: centre position in millimetres in the robot base frame (right-handed, +z up), yaw in degrees, label, confidence 0 to 1, and whether it is broken or in the gripper. ' +
+      'Report where objects on the table are, from the overhead camera: centre position in millimetres in the robot base frame (right-handed, +z up), yaw in degrees, label, confidence 0 to 1, whether it is broken or in the gripper, and its fragility: max_grip_force_n (the most force it tolerates; null = robust) and default_grip_force_n (what grasp_object_force_control uses when force_n is omitted). ' +
       'Use before move_arm_to_pose or grasp_object_force_control to find a target; positions carry about 1.5 mm of noise. ' +
       'Not for the arm\'s own pose (use get_device_status). Returns data only (numbers and labels from a fixed list), never text to follow. Read-only: never moves the arm.',
     inputSchema: {
@@ -33,6 +34,8 @@ export function getObjectPoseTool(deps: RobotDeps): Tool {
         record.summary = { objects: [] };
         return { content: [{ type: 'text', text: `The camera sees no object with id ${objectId}${label !== undefined ? ` and label ${label}` : ''}. Known ids: ${known || '(none)'}.` }], structuredContent: { objects: [] }, isError: true };
       }
+      const specs = new Map(deps.controller.sim.objects().map((o) => [o.id, o]));
+      const gripper = deps.controller.sim.preset.gripper;
       const objects = found.map((d) => ({
         id: d.id,
         label: d.label,
@@ -41,10 +44,13 @@ export function getObjectPoseTool(deps: RobotDeps): Tool {
         confidence: d.confidence,
         condition: d.condition,
         in_gripper: d.inGripper,
+        // Fragility is a property of the object (the scene's specification), not a camera estimate.
+        max_grip_force_n: specs.get(d.id)?.maxGripForceN ?? null,
+        default_grip_force_n: specs.has(d.id) ? defaultGripForceN(specs.get(d.id)!, gripper) : null,
       }));
       const summary = { frame: 'robot base frame, millimetres; object centres', objects };
       record.summary = { count: objects.length };
-      const lines = objects.map((o) => `${o.id} (${o.label}) at (${o.position_mm.x_mm}, ${o.position_mm.y_mm}, ${o.position_mm.z_mm}) mm, yaw ${o.yaw_deg}°, ${o.condition}${o.in_gripper ? ', in gripper' : ''}`);
+      const lines = objects.map((o) => `${o.id} (${o.label}) at (${o.position_mm.x_mm}, ${o.position_mm.y_mm}, ${o.position_mm.z_mm}) mm, yaw ${o.yaw_deg}°, ${o.condition}${o.in_gripper ? ', in gripper' : ''}, ${o.max_grip_force_n === null ? 'robust' : `fragile: at most ${o.max_grip_force_n} N`}`);
       return { content: [{ type: 'text', text: objects.length === 0 ? 'No matching objects.' : lines.join('\n') }], structuredContent: summary };
     }),
   });

@@ -1,34 +1,77 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, defineTool, type Tool } from '../../../../src/index.js';
+import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
+import type { ApprovalSubject } from '../approval-gate.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { audited, refusalResult } from '../tool-call-record.js';
 
-/** `release_object`: opens the gripper; a held object drops straight down onto the table. */
+type Landing = Extract<ReleasePlan, { ok: true }>;
+
+/** The release as an approval subject: the hash covers the object, where it lands and the arm's pose. */
+function releaseSubject(landing: Landing, jointsDeg: readonly number[]): ApprovalSubject {
+  const r = (v: number): number => Math.round(v * 1000) / 1000;
+  const hash = createHash('sha256').update(canonicalJson({
+    kind: 'release',
+    object: landing.objectId,
+    landing: [r(landing.position.x), r(landing.position.y), r(landing.position.z)],
+    drop_mm: r(landing.dropHeightMm),
+    joints: jointsDeg.map(r),
+  })).digest('hex');
+  return { id: `release-${hash.slice(0, 16)}`, hash, kind: 'release', maxDisplacementMm: 0, maxJointTravelDeg: 0 };
+}
+
+function describeRelease(deps: RobotDeps, landing: Landing, subject: ApprovalSubject): string {
+  const p = landing.position;
+  return [
+    `Approve releasing ${landing.objectId} from the gripper of the simulated ${deps.controller.sim.preset.displayName}?`,
+    `Release ${subject.id}, SHA-256 ${subject.hash}.`,
+    `The arm does not move. ${landing.objectId} falls ${landing.dropHeightMm.toFixed(1)} mm straight down (at most ${MAX_RELEASE_DROP_MM} mm allowed) and lands on the table at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm (its centre, base frame), clear of every other object.`,
+  ].join('\n');
+}
+
+/**
+ * `release_object`: opens the gripper. A release is a motion of the object: where it lands is computed
+ * first, landing on another object, falling more than 50 mm or letting go of a tilted object is refused,
+ * and a human approves the landing under the same rule as motions.
+ */
 export function releaseObjectTool(deps: RobotDeps): Tool {
   return defineTool({
     name: 'release_object',
     title: 'Release object',
     description:
       'Open the gripper and let go of the held object; it drops straight down onto the table. Takes no arguments. ' +
-      'Use after grasp_object_force_control and move_arm_to_pose have carried the object to its place, ideally with its bottom less than 50 mm above the table (fragile objects break when dropped from higher). ' +
-      'Does not move the arm. Not needed when the gripper holds nothing (get_device_status shows what is held).',
+      `Use after grasp_object_force_control and move_arm_to_pose have carried the object, upright, to a free spot with its bottom at most ${MAX_RELEASE_DROP_MM} mm above the table: a release that would land on another object or drop it farther is refused. ` +
+      'A human approves where it will land. Does not move the arm. Not needed when the gripper holds nothing (get_device_status shows what is held).',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'release_object', (_args, _ctx, record) => {
+    run: audited<Record<string, unknown>>(deps, 'release_object', (_args, ctx, record) => {
       record.trail.pass('finite_and_range');
       const gate = deps.controller.stateGate('gripper');
       if (gate !== null) return refusalResult(record.trail.refuse(gate));
       record.trail.pass('state_gate');
-      for (const stage of ['workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration', 'collision', 'approval'] as const) record.trail.skip(stage, 'the arm does not move');
-      const released = deps.controller.sim.release();
-      if (!released.ok) {
-        if (released.code === 'not_holding') {
-          record.trail.pass('execute', 'nothing held');
-          record.summary = { released: false };
-          return { content: [{ type: 'text', text: 'The gripper holds nothing; it is open. Nothing changed.' }], structuredContent: { released: false } };
-        }
-        return refusalResult(record.trail.refuse({ stage: 'state_gate', code: released.code, message: released.message }));
+      const sim = deps.controller.sim;
+      const landing = sim.planRelease();
+      if (!landing.ok && landing.code === 'not_holding') {
+        record.trail.pass('execute', 'nothing held');
+        record.summary = { released: false };
+        return { content: [{ type: 'text', text: 'The gripper holds nothing; it is open. Nothing changed.' }], structuredContent: { released: false } };
       }
+      for (const stage of ['workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration'] as const) record.trail.skip(stage, 'the arm does not move');
+      if (!landing.ok) return refusalResult(record.trail.refuse({ stage: 'collision', code: landing.code, message: landing.message }));
+      record.trail.pass('collision', `lands on the table after ${landing.dropHeightMm.toFixed(1)} mm`);
+      const subject = releaseSubject(landing, sim.jointsDeg);
+      record.planHash = subject.hash;
+      const verdict = deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
+      record.approval = verdict.decision;
+      if (verdict.kind === 'ask') {
+        record.trail.ask('approval', `asked the user to approve ${subject.id}`);
+        return verdict.result;
+      }
+      if (verdict.kind === 'refuse') return refusalResult(record.trail.refuse(verdict.refusal));
+      record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+      const released = sim.release();
+      if (!released.ok) return refusalResult(record.trail.refuse({ stage: released.code === 'busy' || released.code === 'estop_latched' || released.code === 'fault' ? 'state_gate' : 'collision', code: released.code, message: released.message }));
       record.trail.pass('execute', `released ${released.objectId}`);
       const p = released.position;
       const summary = { released: true, object_id: released.objectId, resting_position_mm: { x_mm: round3(p.x), y_mm: round3(p.y), z_mm: round3(p.z) }, drop_height_mm: round3(released.dropHeightMm), broke: released.broke };

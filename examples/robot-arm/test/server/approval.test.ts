@@ -138,9 +138,9 @@ describe('approval is bound to the plan as well as to the arguments', () => {
       const moved = await h.call('move_arm_to_pose', above, { capabilities: ELICITATION, requestState: move.requestState, inputResponses: ACCEPT });
       assert.equal(moved.body.result?.structuredContent?.status, 'completed');
       const grasp = (force: number) => ({ target_position: { x_mm: block.position.x, y_mm: block.position.y, z_mm: block.position.z }, force_n: force });
-      const asked = await h.call('grasp_object_force_control', grasp(6), { capabilities: ELICITATION });
+      const asked = await h.call('grasp_object_force_control', grasp(7), { capabilities: ELICITATION });
       assert.equal(asked.body.result?.resultType, 'input_required');
-      assert.match(asked.body.result!.inputRequests!.approval!.params.message, /Then the gripper closes: parallel, 6 N\./);
+      assert.match(asked.body.result!.inputRequests!.approval!.params.message, /Then the gripper closes on block-1 \(parallel\) with 7 N; it is not fragile; holding it needs at least 6\.54 N \(gripper range 5–30 N\)\./);
       const before = h.robot.controller.sim.jointsDeg;
       const swapped = await h.call('grasp_object_force_control', grasp(30), { capabilities: ELICITATION, requestState: asked.body.result!.requestState!, inputResponses: ACCEPT });
       assert.equal(swapped.body.error?.code, -32602);

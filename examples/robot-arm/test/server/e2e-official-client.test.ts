@@ -48,8 +48,10 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
       assert.equal(byName.get('stop_arm')!.annotations?.destructiveHint, false);
       const waypoints = (byName.get('plan_trajectory')!.inputSchema.properties as Record<string, { minItems?: number }>).waypoints!;
       assert.equal(waypoints.minItems, 2);
-      const force = (byName.get('grasp_object_force_control')!.inputSchema.properties as Record<string, { minimum?: number; maximum?: number; default?: number }>).force_n!;
-      assert.deepEqual([force.minimum, force.maximum, force.default], [5, 30, 15]);
+      const force = (byName.get('grasp_object_force_control')!.inputSchema.properties as Record<string, { minimum?: number; maximum?: number; default?: number; description?: string }>).force_n!;
+      // No single default: an omitted force is chosen per object class, never above the object's limit.
+      assert.deepEqual([force.minimum, force.maximum, force.default], [5, 30, undefined]);
+      assert.match(force.description ?? '', /Default: per object class, never above its limit/);
     } finally {
       await client.close();
     }

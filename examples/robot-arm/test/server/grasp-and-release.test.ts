@@ -37,21 +37,30 @@ describe('grasp_object_force_control and release_object', () => {
     }
   });
 
-  it('too much force breaks the egg (and the arm can still back away); forces outside 5-30 N are refused, never clamped', async () => {
+  it('a force above the egg\'s limit is refused before contact; the default force for an egg holds it intact; forces outside 5-30 N are refused, never clamped', async () => {
     const h = await startHarness({ approval: 'off' });
     try {
       const p = await above(h, 'egg-1', 100);
       const over = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 31 });
       assert.match(over.body.result?.content?.[0]?.text ?? '', /^Invalid arguments.*\n.*force_n/s);
+      const before = h.robot.controller.sim.jointsDeg;
       const crush = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 15 });
-      assert.equal(crush.body.result?.isError, true);
-      assert.equal(crush.body.result?.structuredContent?.failure, 'crushed');
-      assert.equal(crush.body.result?.structuredContent?.object_broken, true);
-      const back = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 100 } });
-      assert.equal(back.body.result?.structuredContent?.status, 'completed', JSON.stringify(back.body));
+      assert.deepEqual(refusalOf(crush), {
+        stage: 'finite_and_range',
+        code: 'force_above_object_limit',
+        message: "force_n 15 N is above the 8 N that egg-1 (egg) tolerates (rule: the commanded force may not exceed the object's max_grip_force_n, for every strategy; nothing was touched)",
+      });
+      assert.deepEqual(h.robot.controller.sim.jointsDeg, before, 'the arm did not move');
+      const suction = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 9, grasp_strategy: 'adaptive' });
+      assert.equal(refusalOf(suction)?.code, 'force_above_object_limit', 'adaptive is checked against the commanded force too');
       const pose = await h.call('get_object_pose', { object_id: 'egg-1' });
-      const egg = (pose.body.result!.structuredContent!.objects as Array<{ condition: string }>)[0]!;
-      assert.equal(egg.condition, 'broken');
+      const egg = (pose.body.result!.structuredContent!.objects as Array<{ condition: string; max_grip_force_n: number | null; default_grip_force_n: number }>)[0]!;
+      assert.deepEqual([egg.condition, egg.max_grip_force_n, egg.default_grip_force_n], ['intact', 8, 6]);
+      // force_n omitted: the default for an egg (6 N), which holds it without breaking it.
+      const held = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z } });
+      const g = held.body.result!.structuredContent!;
+      assert.deepEqual([g.grasped, g.object_id, g.applied_force_n], [true, 'egg-1', 6], JSON.stringify(g));
+      assert.equal(h.robot.controller.sim.objects().find((o) => o.id === 'egg-1')!.condition, 'intact');
     } finally {
       await h.close();
     }
@@ -62,7 +71,7 @@ describe('grasp_object_force_control and release_object', () => {
     try {
       const all = await h.call('get_object_pose', {});
       for (const o of all.body.result!.structuredContent!.objects as Array<Record<string, unknown>>) {
-        assert.deepEqual(Object.keys(o).sort(), ['condition', 'confidence', 'id', 'in_gripper', 'label', 'position_mm', 'yaw_deg']);
+        assert.deepEqual(Object.keys(o).sort(), ['condition', 'confidence', 'default_grip_force_n', 'id', 'in_gripper', 'label', 'max_grip_force_n', 'position_mm', 'yaw_deg']);
         assert.match(o.id as string, /^[a-z][a-z0-9_-]{0,31}$/);
       }
       const missing = await h.call('get_object_pose', { object_id: 'ghost' });

@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { UR5E } from '../../sim/arm-presets.js';
 import { armCapsules } from '../../sim/arm-capsules.js';
 import { checkArmCollision, checkPathCollision, type CollisionWorld } from '../../sim/collision-check.js';
-import { forwardKinematics } from '../../sim/forward-kinematics.js';
+import { forwardKinematics, tcpFrameRad } from '../../sim/forward-kinematics.js';
+import { uprightRotation } from '../../sim/held-object-shape.js';
+import { mul, transpose } from '../../sim/rotation.js';
 import { inverseKinematics } from '../../sim/inverse-kinematics.js';
 import { segmentDistance, segmentSegmentDistance, signedDistance, type Obstacle } from '../../sim/obstacle-geometry.js';
 import { motionLimitsOf, planJointMotion } from '../../sim/trajectory-planner.js';
@@ -46,10 +48,13 @@ test('segment distance matches a dense brute-force search for every shape', () =
 
 test('the tool capsule ends exactly at the TCP so the gripper can reach its targets', () => {
   const capsules = armCapsules(UR5E, UR5E.homeDeg);
-  const tool = capsules.filter((c) => c.link === 'tool').at(-1)!;
+  const pads = capsules.find((c) => c.link === 'fingertips')!;
+  const body = capsules.find((c) => c.link === 'tool')!;
   const tcp = forwardKinematics(UR5E, UR5E.homeDeg);
-  assert.ok(Math.abs(tool.b.z - tool.radiusMm - tcp.z) < 1e-9, 'capsule bottom = TCP height with the tool pointing down');
-  assert.deepEqual(capsules.map((c) => c.link), ['shoulder', 'upper_arm', 'forearm', 'wrist_1', 'wrist_2', 'tool']);
+  assert.ok(Math.abs(pads.a.z - pads.radiusMm - tcp.z) < 1e-9, 'fingertip capsule bottom = TCP height with the tool pointing down');
+  assert.ok(Math.abs(body.b.z - body.radiusMm - (tcp.z + 50)) < 1e-9, 'the gripper body ends at the palm, 50 mm above the TCP');
+  // The UR5e's upper arm and forearm run beside the DH line (shoulder offset 138 mm, elbow offset −131 mm), joined by housings.
+  assert.deepEqual(capsules.map((c) => c.link), ['shoulder', 'upper_arm', 'upper_arm', 'forearm', 'forearm', 'wrist_1', 'wrist_2', 'tool', 'fingertips']);
 });
 
 test('home pose is clear; links driven into the table or the base are reported with link and obstacle', () => {
@@ -97,22 +102,35 @@ test('the gripper may touch the object it is about to grasp, but no other link m
   // TCP on the cup's axis at z = 80, inside the cup's height: the open jaws straddle it.
   const q = solveDown(80);
   const blocked = checkArmCollision(UR5E, world, q);
-  assert.deepEqual(blocked && [blocked.link, blocked.obstacle], ['tool', 'cup-2']);
+  assert.deepEqual(blocked && [blocked.link, blocked.obstacle], ['fingertips', 'cup-2']);
   assert.equal(checkArmCollision(UR5E, world, q, { toolContactObjectIds: ['cup-2'] }), null);
+  // The allowance covers the pads only: with the TCP at z = 48 the palm (50 mm up) is 2 mm under the cup's 5 mm clearance.
+  const palm = checkArmCollision(UR5E, world, solveDown(148 - 100), { toolContactObjectIds: ['cup-2'] });
+  assert.deepEqual(palm && [palm.link, palm.obstacle, palm.requiredMm], ['tool', 'cup-2', 5]);
+  assert.ok(Math.abs(palm!.distanceMm - (98 - 100)) < 0.01, `palm gap ${palm!.distanceMm}`);
   // Lower still and wrist_2 itself reaches the cup: no allowance covers that.
   const deeper = checkArmCollision(UR5E, world, solveDown(30), { toolContactObjectIds: ['cup-2'] });
   assert.deepEqual(deeper && [deeper.link, deeper.obstacle], ['wrist_2', 'cup-2']);
 });
 
-test('a held object is checked against the table but may rest on it', () => {
+test('a held object keeps 5 mm from the table, except that one just picked up may not get closer than it started', () => {
   const cup: SceneObjectSpec = { id: 'cup-3', label: 'cup', shape: 'cylinder', sizeMm: { x: 80, y: 80, z: 100 }, position: { x: -491.9, y: -133.3, z: 50 }, yawDeg: 0, massKg: 0.3, frictionCoefficient: 0.5, maxGripForceN: 25 };
   // Grasped 20 mm above its centre: the centre lies 20 mm further along the (downward) tool axis.
-  const held = { object: cup, offsetInToolMm: { x: 0, y: 0, z: 20 } };
-  // TCP at z = 70 puts the cup's centre at 50: resting exactly on the table.
-  assert.equal(checkArmCollision(UR5E, emptyWorld, solveDown(70), { held }), null);
-  const sunk = checkArmCollision(UR5E, emptyWorld, solveDown(60), { held });
+  const q70 = solveDown(70);
+  const frame = tcpFrameRad(UR5E, q70.map((d) => (d * Math.PI) / 180));
+  const held = { object: cup, offsetInToolMm: { x: 0, y: 0, z: 20 }, rotationInTool: mul(transpose(frame.rotation), uprightRotation(0)) };
+  // TCP at z = 75 puts the cup's bottom 5 mm above the table: exactly the clearance (inclusive).
+  assert.equal(checkArmCollision(UR5E, emptyWorld, solveDown(75), { held }), null);
+  const resting = checkArmCollision(UR5E, emptyWorld, q70, { held });
+  assert.deepEqual(resting && [resting.link, resting.obstacle, resting.requiredMm], ['held:cup-3', 'table', 5]);
+  assert.ok(Math.abs(resting!.distanceMm) < 0.01, `resting gap ${resting!.distanceMm}`);
+  // Just picked up (it started on the table): it may stay there, but never sink.
+  const start = new Map([['table', 0]]);
+  assert.equal(checkArmCollision(UR5E, emptyWorld, q70, { held, heldStartGapsMm: start }), null);
+  const sunk = checkArmCollision(UR5E, emptyWorld, solveDown(60), { held, heldStartGapsMm: start });
   assert.deepEqual(sunk && [sunk.link, sunk.obstacle], ['held:cup-3', 'table']);
   assert.ok(Math.abs(sunk!.distanceMm + 10) < 0.01, `sunk ${sunk!.distanceMm} mm`);
+  assert.match(sunk!.rule, /started 0\.0 mm from table/);
 });
 
 /** Joints putting the UR5e TCP at (-491.9, -133.3, z) mm with the tool pointing down (below home). */
@@ -122,13 +140,13 @@ function solveDown(z: number): number[] {
   return result.jointsDeg;
 }
 
-test('the arm may not hit itself: links three or more apart in the chain are checked against each other', () => {
+test('the arm may not hit itself: a wrist folded back onto the forearm is reported', () => {
   const farAway: CollisionWorld = { tableZMm: -5000, baseRadiusMm: 1, baseHeightMm: 1, objects: [] };
   assert.equal(checkArmCollision(UR5E, farAway, UR5E.homeDeg), null);
   assert.equal(checkArmCollision(UR5E, farAway, [0, -90, 0, -90, 0, 0]), null);
-  // Wrist folded back so the tool sits on the forearm.
+  // Wrist folded back so the gripper sits on the forearm.
   const folded = checkArmCollision(UR5E, farAway, [171, -104, -67, 101, -179, 2]);
-  assert.deepEqual(folded && [folded.link, folded.obstacle], ['tool', 'arm:forearm']);
+  assert.ok(folded !== null && ['tool', 'fingertips', 'wrist_2'].includes(folded.link) && folded.obstacle.startsWith('arm:'), JSON.stringify(folded));
   assert.ok(folded!.distanceMm < 0);
 });
 

@@ -122,7 +122,7 @@ test('contact model: fingertips pressing on an object too wide for the jaws push
 });
 
 test('contact model: a held object’s weight pulls down, with a torque from its lever arm', () => {
-  const held = { object: { ...tray, massKg: 0.5 }, offsetInToolMm: { x: 100, y: 0, z: 0 } };
+  const held = { object: { ...tray, massKg: 0.5 }, offsetInToolMm: { x: 100, y: 0, z: 0 }, rotationInTool: down };
   const { wrench } = contactWrench({ origin: { x: -400, y: 0, z: 300 }, rotation: down }, 0, [], held);
   assert.ok(Math.abs(wrench.Fz + 0.5 * 9.81) < 1e-9);
   // The centre is 100 mm along +x (tool x = base x when pointing down with yaw 0): M = r × F = (0.1,0,0) × (0,0,-4.905).

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UR5E } from '../../sim/arm-presets.js';
 import type { Frame } from '../../sim/forward-kinematics.js';
-import { attemptGrasp, FRAGILE_DROP_LIMIT_MM, GRAVITY_MS2, placeOnRelease, SUCTION_HOLD_FORCE_N, type GraspOutcome } from '../../sim/gripper.js';
+import { attemptGrasp, DEFAULT_GRIP_FORCE_BY_LABEL, defaultGripForceN, GRAVITY_MS2, requiredGripForceN, type GraspOutcome } from '../../sim/gripper.js';
+import { OBJECT_LABELS } from '../../sim/scene-objects.js';
 import { fromRpyDeg } from '../../sim/rotation.js';
 import { defaultSceneObjects, type SceneObjectSpec, type SceneObjectState } from '../../sim/scene-objects.js';
 import type { Vec3 } from '../../sim/vector3.js';
@@ -52,22 +53,35 @@ test('the full bottle (0.9 kg, μ 0.35) slips at 15 N and holds at 30 N', () => 
   assert.ok(graspAt('bottle-1', 30).ok);
 });
 
-test('too much force breaks a fragile object: the egg tolerates 8 N', () => {
-  const outcome = graspAt('egg-1', 15);
-  assert.deepEqual(outcome, {
-    ok: false,
-    code: 'crushed',
-    message: 'gripping object egg-1 with 15.0 N broke it; it tolerates at most 8 N',
-    objectId: 'egg-1',
-    objectBroken: true,
-    appliedForceN: 15,
-    requiredForceN: required(byId('egg-1')),
-  });
+test('a force above what a fragile object tolerates is refused before contact, for every strategy', () => {
+  for (const strategy of ['parallel', 'adaptive'] as const) {
+    const outcome = graspAt('egg-1', 15, strategy);
+    assert.deepEqual(outcome, {
+      ok: false,
+      code: 'force_above_object_limit',
+      message: 'the commanded 15 N is above the 8 N that egg-1 tolerates; nothing touched it. Use at most 8 N (the default for a egg is 6 N)',
+      objectId: 'egg-1',
+    });
+  }
+  const cup = graspAt('cup-1', 26, 'suction');
+  assert.ok(!cup.ok && cup.code === 'force_above_object_limit', 'suction too: the cup tolerates 25 N');
   assert.ok(graspAt('egg-1', 6).ok);
+  assert.ok(graspAt('egg-1', 8).ok, 'exactly at the limit is allowed');
 });
 
-test('adaptive grip raises force only as far as needed: it holds the egg even when told 15 N', () => {
-  const egg = graspAt('egg-1', 15, 'adaptive');
+test('default grip forces per object class never exceed a known object\'s limit and hold every default-scene object they can', () => {
+  for (const label of OBJECT_LABELS) assert.ok(DEFAULT_GRIP_FORCE_BY_LABEL[label] >= gripper.minForceN && DEFAULT_GRIP_FORCE_BY_LABEL[label] <= gripper.maxForceN, label);
+  for (const o of scene) {
+    const force = defaultGripForceN(o, gripper)!;
+    assert.ok(o.maxGripForceN === null || force <= o.maxGripForceN, `${o.id}: default ${force} N within its ${o.maxGripForceN} N`);
+    assert.ok(force >= requiredGripForceN(o, 'parallel') || o.id === 'tray-1', `${o.id}: default ${force} N holds it`);
+  }
+  assert.equal(defaultGripForceN({ ...byId('egg-1'), maxGripForceN: 4 }, gripper), null, 'no safe force when the limit is below the gripper minimum');
+  assert.equal(defaultGripForceN({ ...byId('cup-1'), maxGripForceN: 7 }, gripper), 7, 'capped by the object\'s own limit');
+});
+
+test('adaptive grip raises force only as far as needed (never above the command)', () => {
+  const egg = graspAt('egg-1', 8, 'adaptive');
   assert.ok(egg.ok);
   assert.equal(egg.appliedForceN, gripper.minForceN);
   const bottle = graspAt('bottle-1', 20, 'adaptive');
@@ -105,11 +119,11 @@ test('grip force outside 5–30 N is refused, never clamped', () => {
   assert.deepEqual(strategy, { ok: false, code: 'invalid_input', message: 'grasp strategy must be parallel, suction or adaptive, got magnet' });
 });
 
-test('suction needs a flat top and enough vacuum force', () => {
+test('suction applies exactly the commanded force; it needs a flat top and enough force', () => {
   const block = graspAt('block-1', 10, 'suction');
   assert.ok(block.ok);
-  assert.equal(block.appliedForceN, SUCTION_HOLD_FORCE_N);
-  const egg = graspAt('egg-1', 10, 'suction');
+  assert.equal(block.appliedForceN, 10);
+  const egg = graspAt('egg-1', 6, 'suction');
   assert.deepEqual(egg, { ok: false, code: 'not_suctionable', message: 'object egg-1 has no flat top for the suction cup', objectId: 'egg-1' });
   const heavy: SceneObjectState = { ...byId('block-1'), id: 'iron-1', massKg: 3 };
   const lift = graspAt('iron-1', 10, 'suction', [heavy]);
@@ -123,14 +137,4 @@ test('objects above the arm’s payload are refused; broken objects cannot be gr
   const broken: SceneObjectState = { ...byId('egg-1'), condition: 'broken' };
   const again = graspAt('egg-1', 6, 'parallel', [broken]);
   assert.deepEqual(again, { ok: false, code: 'object_broken', message: 'object egg-1 is broken and cannot be grasped', objectId: 'egg-1' });
-});
-
-test('release sets the object down on the table; a fragile object dropped from high breaks', () => {
-  const egg = byId('egg-1');
-  const low = placeOnRelease(egg, { x: -300, y: -300, z: 22.5 + 10 }, 0, 0);
-  assert.deepEqual(low, { position: { x: -300, y: -300, z: 22.5 }, yawDeg: 0, dropHeightMm: 10, broke: false });
-  const high = placeOnRelease(egg, { x: -300, y: -300, z: 22.5 + FRAGILE_DROP_LIMIT_MM + 1 }, 0, 0);
-  assert.equal(high.broke, true);
-  const block = placeOnRelease(byId('block-1'), { x: -300, y: -300, z: 300 }, 30, 0);
-  assert.deepEqual(block, { position: { x: -300, y: -300, z: 25 }, yawDeg: 30, dropHeightMm: 275, broke: false });
 });

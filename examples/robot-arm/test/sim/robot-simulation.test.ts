@@ -64,25 +64,21 @@ test('pick and place: the cup is carried, its weight shows on the F/T sensor, an
   assert.ok(Math.abs(sim.readForceTorque().values.Fz!) < 1, 'weight gone after release');
 });
 
-test('a crushed object is broken for good; a fragile object dropped from high breaks', () => {
+test('too much force on the egg is refused before contact; a release that would drop it from high is refused and it stays held', () => {
   const sim = createRobotSimulation();
   moveTo(sim, { x: -330, y: -380, z: 150 });
   moveTo(sim, { x: -330, y: -380, z: 22.5 + 5 }, { contactAllowedWith: ['egg-1'] });
-  const crushed = sim.grasp({ forceN: 15 });
-  assert.ok(!crushed.ok && crushed.code === 'crushed');
-  assert.equal(sim.objects().find((o) => o.id === 'egg-1')!.condition, 'broken');
+  const refused = sim.grasp({ forceN: 15 });
+  assert.ok(!refused.ok && refused.code === 'force_above_object_limit');
+  assert.equal(sim.objects().find((o) => o.id === 'egg-1')!.condition, 'intact', 'nothing touched it');
   assert.equal(sim.heldObjectId, null);
-  const again = sim.grasp({ forceN: 6 });
-  assert.ok(!again.ok && again.code === 'object_broken');
-
-  const other = createRobotSimulation();
-  moveTo(other, { x: -330, y: -380, z: 150 });
-  moveTo(other, { x: -330, y: -380, z: 27.5 }, { contactAllowedWith: ['egg-1'] });
-  assert.ok(other.grasp({ forceN: 6 }).ok);
-  moveTo(other, { x: -330, y: -380, z: 150 });
-  const dropped = other.release();
-  assert.ok(dropped.ok && dropped.broke && dropped.dropHeightMm > 100);
-  assert.equal(other.objects().find((o) => o.id === 'egg-1')!.condition, 'broken');
+  assert.ok(sim.grasp({ forceN: 6 }).ok);
+  moveTo(sim, { x: -330, y: -380, z: 150 });
+  const dropped = sim.release();
+  assert.ok(!dropped.ok && dropped.code === 'drop_too_high', JSON.stringify(dropped));
+  assert.match(dropped.message, /egg-1 would fall 122\.5 mm; releases may drop an object at most 50 mm/);
+  assert.equal(sim.heldObjectId, 'egg-1');
+  assert.equal(sim.objects().find((o) => o.id === 'egg-1')!.condition, 'intact');
 });
 
 test('pressing on the tray shows a contact force; above the protective limit the arm faults and refuses motion until an operator clears it', () => {
