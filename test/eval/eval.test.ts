@@ -227,3 +227,19 @@ test('bad usage and bad case files exit 2 with a specific message and call no mo
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a progress bar is drawn on a terminal stderr (and nothing when stderr is not a terminal)', async () => {
+  const double = await startProviderTestDouble(scripted(true));
+  try {
+    const err: string[] = [];
+    const code = await runEval([CASES, '--target', TOOLS, '--model', 'ollama:double', '--base-url', `${double.url}/v1`], { stdout: { write: () => true }, stderr: { write: (t: string) => err.push(t), isTTY: true }, env: {} });
+    assert.equal(code, 0);
+    assert.deepEqual(err, [
+      '\r[########----------------] 1/3 grasp-cup',
+      '\r[################--------] 2/3 arm-status',
+      '\r[########################] 3/3 thanks\n',
+    ]);
+  } finally {
+    await double.close();
+  }
+});
