@@ -4,8 +4,7 @@
  * pointer; each keyword difference is reduced to an effect on the set of accepted values (narrows,
  * widens, both, or undecidable), and the side decides what that means: on the input side a narrower
  * schema refuses calls that used to work; on the output side a wider one lets the server return what
- * consumers of `structuredContent` do not expect. This file is one concept (schema-to-schema
- * comparison) and runs a little past 400 lines because each keyword's rule is short and belongs here.
+ * consumers of `structuredContent` do not expect.
  */
 import { walkSchema, SUBSCHEMA_KEYWORDS, unescapePointerToken } from '../schema/index.js';
 import type { SchemaVisit } from '../schema/index.js';
