@@ -11,6 +11,8 @@ const serverInfo = { name: 'bare-http', version: '1.0.0' };
 const tools = catalogOf(args.tools);
 
 function resultFor(message: Message): unknown {
+  // The legacy suite's 2025 handshake: echo the requested revision.
+  if (message.method === 'initialize') return { protocolVersion: (message.params as unknown as { protocolVersion: string }).protocolVersion, capabilities: { tools: {} }, serverInfo };
   if (message.method === 'tools/call') {
     const sum = message.params.arguments.a + message.params.arguments.b;
     return { resultType: 'complete', content: [{ type: 'text', text: sumText(sum) }], structuredContent: { sum }, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };
@@ -26,6 +28,8 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Message;
+    // Notifications (the legacy suite's notifications/initialized) get no answer.
+    if (message.id === undefined) { res.writeHead(202); res.end(); return; }
     const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message) });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);

@@ -52,8 +52,11 @@ export type {
 export { createMemoryStore, StoreFullError } from './store/index.js';
 export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
 export type { ApprovalRecord, Approver } from './approvals.js';
-export { LEGACY_PROTOCOL_VERSIONS } from './legacy-wire.js';
+export { LEGACY_PROTOCOL_VERSIONS, resolveEras, ErasSettingError } from './eras.js';
+export type { Era, ErasSetting } from './eras.js';
 export type { LegacyWireOptions } from './legacy-wire.js';
+export { MemorySessionStore } from './legacy-session-store.js';
+export type { LegacySessionStore, LegacySessionRecord, OpenOutcome } from './legacy-session-store.js';
 export type {
   Tool,
   ToolContext,
