@@ -61,7 +61,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
   const authContext = authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
   let closed = false;
-  const inFlight = new Set<AbortController>();
+  /** Open requests, with the handler for server requests that belong to them. */
+  const inFlight = new Map<AbortController, SendOptions>();
   let handlers: ConnectionHandlers = {};
   let session: LegacySession | undefined;
   let listening: AbortController | undefined;
@@ -107,7 +108,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
   async function send(request: JsonRpcRequest, options: SendOptions): Promise<ReceivedResponse> {
     if (closed) throw new McpClientError('closed', 'the client is closed', { method: request.method });
     const controller = new AbortController();
-    inFlight.add(controller);
+    inFlight.set(controller, options);
     const onAbort = (): void => controller.abort(options.signal.reason);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
@@ -207,6 +208,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
         const events = sse.push(decoder.decode(chunk.value, { stream: true }));
         if (sse.pendingLength > maxBytes) throw new McpClientError('protocol', `${request.method}: an event on the stream exceeds ${maxBytes} bytes`, { method: request.method, httpStatus: status });
         for (const data of events) {
+          // A 2025-11-25 server primes a resumable stream with an event id and empty data: nothing to read.
+          if (data.trim() === '') continue;
           let message: unknown;
           try {
             message = JSON.parse(data);
@@ -258,7 +261,13 @@ export function createHttpConnection(target: HttpTarget): Connection {
             continue;
           }
           if (isNotification(message)) handlers.onNotification?.(message);
-          else if (isServerRequest(message)) answer(message, handlers.onRequest, controller.signal);
+          else if (isServerRequest(message)) {
+            // Servers that send a call's input request on the GET stream (no related request id) leave only
+            // one guess: the single open request that takes input, else the client-level handler.
+            const owners = [...inFlight.values()].filter((entry) => entry.onRequest !== undefined);
+            const owner = owners.length === 1 ? owners[0] : undefined;
+            answer(message, owner?.onRequest ?? handlers.onRequest, owner?.signal ?? controller.signal);
+          }
         }
       }
     } finally {
@@ -297,7 +306,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
       if (closed) return;
       closed = true;
       listening?.abort();
-      for (const controller of inFlight) controller.abort(new McpClientError('closed', 'the client was closed'));
+      for (const controller of inFlight.keys()) controller.abort(new McpClientError('closed', 'the client was closed'));
       // A legacy session is ended explicitly so the server can free it (2025-06-18 HTTP, "Session Management").
       if (session?.sessionId !== undefined) {
         await doFetch(url, { method: 'DELETE', headers: { ...fixedHeaders, ...sessionHeaders() }, signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })

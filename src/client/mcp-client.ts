@@ -75,7 +75,9 @@ class Client implements McpClient {
       era: options.era ?? 'auto',
       probeTimeoutMs: options.probeTimeoutMs ?? 5000,
       legacyProtocolVersion: options.legacyProtocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0] as string,
-      listen: options.onNotification !== undefined,
+      // The GET stream carries what belongs to no call: notifications, and requests such as roots/list (SDK v1
+      // servers also send a call's elicitation there), so it is open whenever the client can answer or listens.
+      listen: options.onNotification !== undefined || options.onServerRequest !== undefined || ['roots', 'elicitation', 'sampling'].some((name) => capabilities[name] !== undefined),
       onSession: () => catalog?.forgetSessionListing(),
     });
     catalog = new Catalog(connection, this.#exchange, {

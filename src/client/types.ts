@@ -80,6 +80,8 @@ export interface ClientOptions {
    * Answers server-to-client requests that belong to no call (a legacy server's `roots/list` at
    * any time, for example); return the result (ListRootsResult, ElicitResult, CreateMessageResult).
    * Without it, `roots/list` is answered from `roots` and anything else is refused with -32601.
+   * Giving it (or declaring `roots`, `elicitation` or `sampling`) opens a legacy HTTP session's GET
+   * stream, where such requests arrive.
    */
   onServerRequest?: (request: InputRequest, context: ServerRequestContext) => Promise<unknown> | unknown;
   /**
