@@ -67,7 +67,9 @@ describe('finding the era over HTTP', () => {
     const posts = server.requests.filter((r) => r.method === 'POST');
     assert.deepEqual(posts.map((r) => r.body.method), ['tools/list', 'initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
     const [probe, init, initialized, list, call] = posts as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
-    // Declaring sampling means the server may ask at any time: the session's GET stream is opened for that.
+    // Declaring sampling means the server may ask at any time: the session's GET stream is opened for that
+    // (concurrently with the calls, so its arrival is awaited rather than assumed).
+    for (let i = 0; i < 500 && !server.requests.some((r) => r.method === 'GET'); i++) await new Promise((r) => setTimeout(r, 10));
     const gets = server.requests.filter((r) => r.method === 'GET');
     assert.equal(gets.length, 1);
     assert.equal(gets[0]?.headers['mcp-session-id'], 'sess-1');
