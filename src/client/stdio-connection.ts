@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { isJsonObject, isJsonRpcId } from '../protocol/index.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
-import type { Connection, ReceivedResponse, SendOptions } from './connection.js';
+import { errorForServerRequest } from './connection.js';
+import type { Connection, ConnectionHandlers, ReceivedResponse, SendOptions } from './connection.js';
 
 /** A stdio server to spawn. */
 export interface StdioTarget {
@@ -40,6 +41,8 @@ export interface StdioConnection extends Connection {
 }
 
 const STDERR_LIMIT = 64 * 1024;
+/** Most server-to-client requests answered at once; more are refused so a flood cannot pile up work. */
+const MAX_SERVER_REQUESTS = 32;
 
 interface Pending {
   resolve: (response: ReceivedResponse) => void;
@@ -57,8 +60,11 @@ interface Pending {
 export function createStdioConnection(target: StdioTarget): StdioConnection {
   if (typeof target.command !== 'string' || target.command.trim() === '') throw new McpClientError('usage', 'stdio target needs a command');
   const stderrMode = target.stderr ?? 'inherit';
+  const shell = target.shell ?? false;
   const child = spawn(target.command, [...(target.args ?? [])], {
-    shell: target.shell ?? false,
+    shell,
+    // A shell may run the server as its own child; its own process group lets close() stop both.
+    detached: shell && process.platform !== 'win32',
     cwd: target.cwd,
     env: target.env ?? process.env,
     stdio: ['pipe', 'pipe', stderrMode === 'capture' ? 'pipe' : stderrMode],
@@ -72,6 +78,8 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let failure: McpClientError | undefined;
   let closing = false;
+  let handlers: ConnectionHandlers = {};
+  let serverRequests = 0;
   const label = target.label ?? `stdio server ${JSON.stringify([target.command, ...(target.args ?? [])].join(' '))}`;
 
   const stderrTail = (): string => (stderr.trim() === '' ? '' : `; stderr: ${stderr.trim().slice(-500)}`);
@@ -114,7 +122,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     if (buffer.length > maxChars && buffer.indexOf('\n') < 0) {
       buffer = '';
       failAll(new McpClientError('protocol', `${label} wrote a line longer than ${maxChars} characters; stopping`));
-      child.kill('SIGTERM');
+      stop('SIGTERM');
       return;
     }
     let newline: number;
@@ -138,7 +146,11 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
       return;
     }
     if (typeof message.method === 'string') {
-      if ('id' in message) return; // Servers must not send requests (R-07); nothing to answer.
+      if ('id' in message) {
+        // A legacy-era server asks the client something (roots, elicitation, sampling); 2026-07-28 servers never do (R-07).
+        if (isJsonRpcId(message.id)) answer(message as unknown as JsonRpcRequest);
+        return;
+      }
       const notification = message as unknown as JsonRpcNotification;
       const token = isJsonObject(notification.params) ? notification.params.progressToken : undefined;
       for (const entry of pending.values()) {
@@ -147,6 +159,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
           return;
         }
       }
+      handlers.onNotification?.(notification);
       return;
     }
     if (!('result' in message) && !('error' in message)) {
@@ -165,7 +178,33 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     entry.resolve({ message: response });
   }
 
-  function write(message: JsonRpcRequest | JsonRpcNotification): void {
+  /**
+   * stdio cannot say which call a server request belongs to: it goes to the one request in flight
+   * that takes server requests, and to the client-level handler when there are none or several.
+   */
+  function answer(request: JsonRpcRequest): void {
+    const owners = [...pending.values()].filter((entry) => entry.options.onRequest !== undefined);
+    const handler = owners.length === 1 ? owners[0]?.options.onRequest : handlers.onRequest;
+    const signal = owners.length === 1 ? (owners[0] as Pending).options.signal : new AbortController().signal;
+    if (handler === undefined) {
+      write({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `the client does not answer ${request.method}` } });
+      return;
+    }
+    if (serverRequests >= MAX_SERVER_REQUESTS) {
+      write({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `the client is already answering ${MAX_SERVER_REQUESTS} requests` } });
+      return;
+    }
+    serverRequests++;
+    handler(request, signal).then(
+      (result) => write({ jsonrpc: '2.0', id: request.id, result }),
+      (error: unknown) => write({ jsonrpc: '2.0', id: request.id, error: errorForServerRequest(error) }),
+    ).finally(() => {
+      serverRequests--;
+    });
+  }
+
+  function write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): void {
+    if (exit !== undefined || stdin.destroyed || stdin.writableEnded) return;
     stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -200,6 +239,19 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     });
   }
 
+  /** Signals the server; a shell command's whole process group, so a server the shell started goes too. */
+  function stop(signal: NodeJS.Signals): void {
+    if (shell && process.platform !== 'win32' && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+        return;
+      } catch {
+        // The group is gone already; fall through to the child itself.
+      }
+    }
+    child.kill(signal);
+  }
+
   async function close(): Promise<void> {
     if (closing) return;
     closing = true;
@@ -210,8 +262,8 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     // Closing stdin asks the server to exit (R-94); one that lingers is terminated, then killed.
     stdin.end();
     const grace = target.exitGraceMs ?? 2000;
-    const term = setTimeout(() => child.kill('SIGTERM'), grace);
-    const kill = setTimeout(() => child.kill('SIGKILL'), grace + 2000);
+    const term = setTimeout(() => stop('SIGTERM'), grace);
+    const kill = setTimeout(() => stop('SIGKILL'), grace + 2000);
     await exited;
     clearTimeout(term);
     clearTimeout(kill);
@@ -224,6 +276,16 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     authContext: randomUUID(),
     send,
     close,
+    async notify(notification) {
+      if (closing || failure !== undefined) return;
+      write(notification);
+    },
+    setHandlers(next) {
+      handlers = next;
+    },
+    // stdio has no headers and no session: the era is per process.
+    setLegacySession() {},
+    listen() {},
     get stderr() {
       return stderr;
     },

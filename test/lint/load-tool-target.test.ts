@@ -113,7 +113,8 @@ test('URL: the request carries the 2026-07-28 headers and _meta; JSON-RPC errors
     assert.equal(headers.authorization, 'Bearer t0k');
     assert.match(String(headers.accept), /application\/json/);
     assert.match(String(headers.accept), /text\/event-stream/);
-    assert.deepEqual(body.params, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } });
+    // roots, elicitation and sampling are declared so that servers which hide tools from clients without them list every tool.
+    assert.deepEqual(body.params, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {}, sampling: {} } } });
   } finally {
     await new Promise<void>((resolve) => fake.close(() => resolve()));
   }
@@ -147,6 +148,6 @@ test('stdio: spawns the server, lists every page, and stops the process', async 
 });
 
 test('stdio: a command that exits or never answers is an error with its stderr', async () => {
-  await rejects(loadToolTarget(`"${process.execPath}" -e "console.error('boom'); process.exit(3)"`, { stdio: true }), /exited \(code 3\) before answering tools\/list; stderr: boom$/);
+  await rejects(loadToolTarget(`"${process.execPath}" -e "console.error('boom'); process.exit(3)"`, { stdio: true }), /exited \(code 3\) before answering server\/discover; stderr: boom$/);
   await rejects(loadToolTarget(`"${process.execPath}" -e "setTimeout(() => {}, 5000)"`, { stdio: true, timeoutMs: 300 }), /did not answer tools\/list within 300 ms$/);
 });
