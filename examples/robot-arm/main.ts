@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ApprovalMode } from './server/approval-gate.js';
+import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
@@ -137,14 +138,21 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   mkdirSync(dirname(options.auditLog), { recursive: true });
-  const robot = createRobotServer({
-    preset: options.preset,
-    approval: options.approval,
-    readOnly: options.readOnly,
-    auditLogPath: options.auditLog,
-    pacer: realTimePacer(options.timeScale),
-    motionRatePerSecond: options.rate,
-  });
+  let robot: RobotServer;
+  try {
+    robot = createRobotServer({
+      preset: options.preset,
+      approval: options.approval,
+      readOnly: options.readOnly,
+      auditLogPath: options.auditLog,
+      pacer: realTimePacer(options.timeScale),
+      motionRatePerSecond: options.rate,
+    });
+  } catch (error) {
+    if (!(error instanceof AuditLogLockedError)) throw error;
+    process.stderr.write(`robot-arm: ${error.message}\n`);
+    return 1;
+  }
   installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
   const stopped: Promise<string>[] = [
     new Promise((done) => {
