@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { ApprovalMode } from './server/approval-gate.js';
 import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
+import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './server/sim-pacer.js';
@@ -154,12 +155,20 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
+  // First SIGINT/SIGTERM: graceful shutdown (drain, controlled stop); a second one: exit at once.
+  let signalled = false;
   const stopped: Promise<string>[] = [
     new Promise((done) => {
-      process.once('SIGINT', () => done('SIGINT'));
-      process.once('SIGTERM', () => done('SIGTERM'));
+      const onSignal = (signal: string): void => {
+        if (signalled) exitAtOnce(robot, signal);
+        signalled = true;
+        done(signal);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
     }),
   ];
+  let http: Parameters<typeof shutDownGracefully>[1];
   // Logs and help go to stderr: on stdio, stdout carries the protocol.
   if (options.stdio) {
     const connection = robot.server.stdio();
@@ -170,6 +179,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const listener = await robot.server.listen({ port: options.port, host: options.host });
       url = String(listener.url);
+      http = { server: listener.server, inFlight: trackInFlight(listener.server) };
     } catch (error) {
       process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);
       await robot.close();
@@ -179,7 +189,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const reason = await Promise.race(stopped);
   process.stderr.write(`robot-arm: stopping (${reason})\n`);
-  await robot.close();
+  await shutDownGracefully(robot, http, SHUTDOWN_DRAIN_MS, (line) => process.stderr.write(`${line}\n`));
   return 0;
 }
 
