@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from '../../src/index.js';
 import type { ApprovalMode } from './server/approval-gate.js';
+import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
+import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './server/sim-pacer.js';
@@ -171,21 +173,36 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   mkdirSync(dirname(options.auditLog), { recursive: true });
-  const robot = createRobotServer({
-    preset: options.preset,
-    approval: options.approval,
-    readOnly: options.readOnly,
-    auditLogPath: options.auditLog,
-    pacer: realTimePacer(options.timeScale),
-    motionRatePerSecond: options.rate,
-  });
+  let robot: RobotServer;
+  try {
+    robot = createRobotServer({
+      preset: options.preset,
+      approval: options.approval,
+      readOnly: options.readOnly,
+      auditLogPath: options.auditLog,
+      pacer: realTimePacer(options.timeScale),
+      motionRatePerSecond: options.rate,
+    });
+  } catch (error) {
+    if (!(error instanceof AuditLogLockedError)) throw error;
+    process.stderr.write(`robot-arm: ${error.message}\n`);
+    return 1;
+  }
   installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
+  // First SIGINT/SIGTERM: graceful shutdown (drain, controlled stop); a second one: exit at once.
+  let signalled = false;
   const stopped: Promise<string>[] = [
     new Promise((done) => {
-      process.once('SIGINT', () => done('SIGINT'));
-      process.once('SIGTERM', () => done('SIGTERM'));
+      const onSignal = (signal: string): void => {
+        if (signalled) exitAtOnce(robot, signal);
+        signalled = true;
+        done(signal);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
     }),
   ];
+  let http: Parameters<typeof shutDownGracefully>[1];
   // Logs and help go to stderr: on stdio, stdout carries the protocol.
   if (options.stdio) {
     const connection = robot.server.stdio({ eras: [...options.served] });
@@ -196,6 +213,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const listener = await robot.server.listen({ port: options.port, host: options.host, eras: [...options.served] });
       url = String(listener.url);
+      http = { server: listener.server, inFlight: trackInFlight(listener.server) };
     } catch (error) {
       process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);
       await robot.close();
@@ -205,7 +223,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const reason = await Promise.race(stopped);
   process.stderr.write(`robot-arm: stopping (${reason})\n`);
-  await robot.close();
+  await shutDownGracefully(robot, http, SHUTDOWN_DRAIN_MS, (line) => process.stderr.write(`${line}\n`));
   return 0;
 }
 

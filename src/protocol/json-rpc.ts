@@ -71,3 +71,48 @@ export function isJsonObject(value: unknown): value is JsonObject {
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
+
+/**
+ * The exact source text of a message's top-level numeric `id` when JSON.parse cannot keep it (an
+ * integer beyond 2^53 is rounded: 9007199254740993 reads as 9007199254740992), so the answer can
+ * echo the id the client sent. Undefined when the id is absent, not a number, or exactly
+ * representable. One linear scan of the top level (nested values are skipped, never parsed);
+ * the last `id` member wins, as in JSON.parse. Only for text JSON.parse accepted.
+ */
+export function exactIdText(text: string, parsedId: unknown): string | undefined {
+  if (typeof parsedId !== 'number' || Number.isSafeInteger(parsedId)) return undefined;
+  let i = text.indexOf('{');
+  if (i === -1) return undefined;
+  i++;
+  let found: string | undefined;
+  let depth = 0;
+  let key: string | undefined;
+  let expectKey = true;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (depth === 0 && expectKey) key = JSON.parse(text.slice(i, end + 1)) as string;
+      i = end + 1;
+      continue;
+    }
+    if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') { if (depth === 0) break; depth--; }
+    else if (depth === 0 && ch === ':') {
+      expectKey = false;
+      let start = i + 1;
+      while (/\s/.test(text[start] ?? '')) start++;
+      const number = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + 400));
+      if (key === 'id' && number) found = number[0];
+    } else if (depth === 0 && ch === ',') expectKey = true;
+    i++;
+  }
+  return found;
+}
+
+/** The JSON text of a response id: the exact text the client sent when {@link exactIdText} found one. */
+export function idJson(id: JsonRpcId | undefined, exactText?: string): string {
+  if (exactText !== undefined) return exactText;
+  return id === undefined ? 'null' : JSON.stringify(id);
+}

@@ -8,7 +8,10 @@ import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
 import { assertMetaValid } from './meta-check.js';
 import { assertLocalRefsResolve } from './local-refs.js';
-import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
+import { checkInstanceBudget } from './instance-budget.js';
+import type { InstanceBudget } from './instance-budget.js';
+import type { NormalisedErrors } from './normalise-fast.js';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERRORS, DEFAULT_MAX_INSTANCE_DEPTH, DEFAULT_MAX_INSTANCE_NODES, DEFAULT_MAX_NODES } from './types.js';
 import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationResult } from './types.js';
 
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as unknown as SchemaError[] }) as ValidationResult;
@@ -23,13 +26,21 @@ class LazyInvalidResult implements ValidationResult {
   readonly valid = false as const;
   #raw: readonly ErrorObject[] | undefined;
   #errors: SchemaError[] | undefined;
-  constructor(raw: readonly ErrorObject[]) { this.#raw = raw; }
+  readonly #limit: number;
+  constructor(raw: readonly ErrorObject[], limit: number) { this.#raw = raw; this.#limit = limit; }
   get errors(): SchemaError[] {
-    if (this.#errors === undefined) { this.#errors = normaliseFastErrors(this.#raw!); this.#raw = undefined; }
+    if (this.#errors === undefined) { this.#errors = capped(normaliseFastErrors(this.#raw!, this.#limit), this.#limit); this.#raw = undefined; }
     return this.#errors;
   }
   toJSON(): ValidationResult { return { valid: false, errors: this.errors }; }
   [Symbol.for('nodejs.util.inspect.custom')](): ValidationResult { return this.toJSON(); }
+}
+
+/** The listed errors, plus one closing entry saying how many more were found but not listed. */
+function capped({ errors, omitted }: NormalisedErrors, limit: number): SchemaError[] {
+  if (omitted === 0) return errors;
+  const more = `and ${omitted} more problem${omitted === 1 ? '' : 's'} not listed (only the first ${limit} are reported)`;
+  return [...errors, { instancePath: '', keyword: 'errorLimit', message: more, schemaPath: '#' }];
 }
 
 /**
@@ -62,7 +73,8 @@ const CONTENT_CACHE_LIMIT = 1000;
 function optionsKey(options: CompileOptions | undefined): string | undefined {
   if (!options) return '||';
   if (options.remotes && Object.keys(options.remotes).length > 0) return undefined; // remotes: identity of the map matters; content key is costly
-  return `${options.formatAssertion === true ? 'F' : ''}|${options.maxDepth ?? ''}|${options.maxNodes ?? ''}${options.engine === 'compliant' ? '|C' : ''}`;
+  return `${options.formatAssertion === true ? 'F' : ''}|${options.maxDepth ?? ''}|${options.maxNodes ?? ''}${options.engine === 'compliant' ? '|C' : ''}`
+    + `|${options.maxErrors ?? ''}|${options.maxInstanceNodes ?? ''}|${options.maxInstanceDepth ?? ''}`;
 }
 
 function assertShape(schema: unknown): asserts schema is object | boolean {
@@ -127,20 +139,26 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
 
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
   const dialect = checkAfterLimits(schema, options?.remotes);
+  const limit = Math.max(1, options?.maxErrors ?? DEFAULT_MAX_ERRORS);
+  const budget: InstanceBudget = { maxNodes: options?.maxInstanceNodes ?? DEFAULT_MAX_INSTANCE_NODES, maxDepth: options?.maxInstanceDepth ?? DEFAULT_MAX_INSTANCE_DEPTH };
   const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
   const plan = planFastPath(schema, dialect, formatAssertion);
   if (plan.blocker === undefined && options?.engine !== 'compliant') {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
     return new Compiled(schema, dialect, 'fast', (instance) => {
+      const refused = checkInstanceBudget(instance, budget);
+      if (refused) return { valid: false, errors: [refused] };
       let raw: readonly ErrorObject[] | undefined;
       try { raw = fast(instance); } catch (error) { return unvalidatable(error); }
-      return raw === undefined ? VALID : new LazyInvalidResult(raw);
+      return raw === undefined ? VALID : new LazyInvalidResult(raw, limit);
     });
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {
-    let errors: SchemaError[];
-    try { errors = check(instance); } catch (error) { return unvalidatable(error); }
-    return errors.length === 0 ? VALID : { valid: false, errors };
+    const refused = checkInstanceBudget(instance, budget);
+    if (refused) return { valid: false, errors: [refused] };
+    let found: NormalisedErrors;
+    try { found = check(instance, limit); } catch (error) { return unvalidatable(error); }
+    return found.errors.length === 0 ? VALID : { valid: false, errors: capped(found, limit) };
   });
 }

@@ -1,7 +1,82 @@
+/**
+ * Short renderings of instance and schema values for error messages. Every rendering reads only a
+ * bounded prefix of the value (never JSON.stringify of the whole of it): an error about one key of
+ * a 10,000-key object costs the same as one about a 1-key object, so describing N errors is O(N),
+ * not O(N × value size). A cut rendering ends in "..." and says how big the whole value is.
+ */
 const MAX_ECHO = 60;
 
-function truncate(text: string): string {
-  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO - 3)}...` : text;
+/** Appends JSON text until it is longer than `limit`; the text is a prefix of JSON.stringify's. */
+class PrefixWriter {
+  text = '';
+  constructor(private readonly limit: number) {}
+  get full(): boolean { return this.text.length > this.limit; }
+  write(value: unknown): void {
+    if (this.full) return;
+    switch (typeof value) {
+      case 'string': this.text += JSON.stringify(value.length > this.limit ? value.slice(0, this.limit) : value); return;
+      case 'number': this.text += Number.isFinite(value) ? String(value) : 'null'; return;
+      case 'boolean': this.text += String(value); return;
+      case 'object': break;
+      default: this.text += 'null'; return;
+    }
+    if (value === null) { this.text += 'null'; return; }
+    if (Array.isArray(value)) {
+      this.text += '[';
+      for (let i = 0; i < value.length && !this.full; i++) {
+        if (i > 0) this.text += ',';
+        this.write(value[i]);
+      }
+      if (!this.full) this.text += ']';
+      return;
+    }
+    this.text += '{';
+    let first = true;
+    for (const key in value) {
+      if (this.full) return;
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+      this.text += `${first ? '' : ','}${JSON.stringify(key.length > this.limit ? key.slice(0, this.limit) : key)}:`;
+      first = false;
+      this.write(member);
+    }
+    if (!this.full) this.text += '}';
+  }
+}
+
+/** JSON text of `value`, cut to `max` characters (ending in "...") when longer; reads O(max) of the value. */
+function jsonPrefix(value: unknown, max: number): { text: string; cut: boolean } {
+  const writer = new PrefixWriter(max);
+  writer.write(value);
+  return writer.text.length > max ? { text: `${writer.text.slice(0, max - 3)}...`, cut: true } : { text: writer.text, cut: false };
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+function ownKeyCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) count++;
+  return count;
+}
+
+/** " (N characters)", " (N properties)", " (N items)" for a cut rendering. */
+function sizeOf(value: unknown): string {
+  if (typeof value === 'string') { const n = codePoints(value); return ` (${n} character${n === 1 ? '' : 's'})`; }
+  if (Array.isArray(value)) return ` (${value.length} item${value.length === 1 ? '' : 's'})`;
+  if (typeof value === 'object' && value !== null) { const n = ownKeyCount(value); return ` (${n} propert${n === 1 ? 'y' : 'ies'})`; }
+  return '';
 }
 
 /** JSON type name of a value as a schema would name it ("integer" is reported as "number"). */
@@ -11,22 +86,44 @@ export function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-/** Short, truncated rendering of a value with its type, e.g. `string "0.42"`, `number 5`, `array (3 items)`. */
+/**
+ * Short rendering of a value with its type, e.g. `string "0.42"`, `number 5`, `array (3 items)`,
+ * `object {"a":1}`; a long string or object is cut: `string "xxx..." (200 characters)`.
+ */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array (${value.length} item${value.length === 1 ? '' : 's'})`;
   switch (typeof value) {
-    case 'string': return `string ${truncate(JSON.stringify(value))}`;
+    case 'string': case 'object': {
+      const { text, cut } = jsonPrefix(value, MAX_ECHO);
+      return `${typeof value} ${text}${cut ? sizeOf(value) : ''}`;
+    }
     case 'number': return `number ${String(value)}`;
     case 'boolean': return `boolean ${String(value)}`;
-    case 'object': return `object ${truncate(JSON.stringify(value) ?? '{}')}`;
     default: return typeof value;
   }
 }
 
-/** A schema value (enum member, const) rendered as short JSON. */
+/**
+ * describeValue with a memo for objects and arrays, for describing many errors of one validation:
+ * a cut rendering counts the value's size once however many errors name the same value.
+ * Only for values that do not change while it is in use.
+ */
+export function createDescriber(): (value: unknown) => string {
+  const memo = new WeakMap<object, string>();
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return describeValue(value);
+    let text = memo.get(value);
+    if (text === undefined) memo.set(value, (text = describeValue(value)));
+    return text;
+  };
+}
+
+/** A schema value (enum member, const) rendered as short JSON, cut with its size when long. */
 export function renderJson(value: unknown): string {
-  return truncate(JSON.stringify(value) ?? String(value));
+  if (value === undefined) return 'undefined';
+  const { text, cut } = jsonPrefix(value, MAX_ECHO);
+  return cut ? `${text}${sizeOf(value)}` : text;
 }
 
 /** Human path of an instance location: "/" for the root, else the JSON pointer. */

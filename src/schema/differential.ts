@@ -17,7 +17,8 @@ export function compileBothEngines(schema: object | boolean, options: { remotes?
   const compliant = compileCompliant(schema, dialect, { remotes: options.remotes, formatAssertion: options.formatAssertion === true });
   const formatAssertion = options.formatAssertion === true;
   const plan = planFastPath(schema, dialect, formatAssertion);
-  if (plan.blocker !== undefined) return { compliant, fast: undefined };
+  const compliantErrors = (instance: unknown): SchemaError[] => compliant(instance).errors;
+  if (plan.blocker !== undefined) return { compliant: compliantErrors, fast: undefined };
   const fast = compileFast(schema, dialect, formatAssertion, plan);
-  return { compliant, fast: (instance) => { const raw = fast(instance); return raw === undefined ? [] : normaliseFastErrors(raw); } };
+  return { compliant: compliantErrors, fast: (instance) => { const raw = fast(instance); return raw === undefined ? [] : normaliseFastErrors(raw).errors; } };
 }

@@ -3,7 +3,7 @@
  * See docs/schema-engine.md for the design (fast compiled path + fully compliant path).
  */
 export type { Dialect, SchemaError, ValidationResult, CompileOptions, CompiledSchema } from './types.js';
-export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './types.js';
+export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, DEFAULT_MAX_ERRORS, DEFAULT_MAX_INSTANCE_NODES, DEFAULT_MAX_INSTANCE_DEPTH } from './types.js';
 export { SchemaCompileError } from './compile-error.js';
 export { compileSchema, checkSchema } from './compile.js';
 export { formatSchemaErrors } from './format-errors.js';

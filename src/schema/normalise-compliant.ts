@@ -1,5 +1,6 @@
 import type { JsonError } from 'json-schema-library';
-import { describeValue, displayPath, plural, renderJson } from './describe-value.js';
+import { createDescriber, displayPath, plural, renderJson } from './describe-value.js';
+import type { NormalisedErrors } from './normalise-fast.js';
 import { walkSchema } from './walk.js';
 import type { SchemaError } from './types.js';
 
@@ -37,7 +38,7 @@ function triggerOf(schema: unknown, value: unknown, missing: unknown): string | 
   return undefined;
 }
 
-function problemOf(code: string, data: Record<string, unknown>): string {
+function problemOf(code: string, data: Record<string, unknown>, describeValue: (value: unknown) => string): string {
   const value = data.value;
   switch (code) {
     case 'type-error': return `expected ${Array.isArray(data.expected) ? data.expected.join(' or ') : String(data.expected)}, got ${describeValue(value)}`;
@@ -60,7 +61,7 @@ function problemOf(code: string, data: Record<string, unknown>): string {
     case 'pattern-error': return `expected string matching ${JSON.stringify(data.pattern)}, got ${describeValue(value ?? data.received)}`;
     case 'unique-items-error': {
       const index = (pointer: unknown): string => String(pointer ?? '').split('/').pop() ?? '?';
-      return `expected unique items, items ${index(data.pointer)} and ${index(data.duplicatePointer)} are equal`;
+      return `expected unique items, items ${index(data.duplicatePointer)} and ${index(data.pointer)} are equal`;
     }
     case 'any-of-error': return `expected a value matching at least one of the anyOf alternatives, got ${describeValue(value)}`;
     case 'one-of-error': return `expected a value matching exactly one of the oneOf alternatives, got ${describeValue(value)} matching none`;
@@ -87,12 +88,18 @@ function problemOf(code: string, data: Record<string, unknown>): string {
   }
 }
 
-/** Map json-schema-library errors to SchemaError; `root` lets us find each failing subschema's location. */
-export function normaliseCompliantErrors(errors: readonly JsonError[], root: object | boolean): SchemaError[] {
+/**
+ * Map json-schema-library errors to SchemaError; `root` lets us find each failing subschema's
+ * location. Only the first `limit` problems get a message; the rest are counted in `omitted`.
+ */
+export function normaliseCompliantErrors(errors: readonly JsonError[], root: object | boolean, limit = Infinity): NormalisedErrors {
   let locations: Map<unknown, string> | undefined;
   const out: SchemaError[] = [];
   const seen = new Set<string>();
+  const describe = createDescriber();
+  let omitted = 0;
   for (const error of errors) {
+    if (out.length >= limit) { omitted++; continue; }
     const data = (error.data ?? {}) as Record<string, unknown>;
     let instancePath = instancePathOf(data.pointer);
     const code = String(error.code);
@@ -110,11 +117,11 @@ export function normaliseCompliantErrors(errors: readonly JsonError[], root: obj
     }
     const at = locations.get(data.schema);
     const schemaPath = `#${at ?? ''}/${keyword}`;
-    const message = `${displayPath(instancePath)}: ${problemOf(code, data)}`;
+    const message = `${displayPath(instancePath)}: ${problemOf(code, data, describe)}`;
     const key = `${instancePath}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ instancePath, keyword, message, schemaPath });
   }
-  return out;
+  return { errors: out, omitted };
 }

@@ -1,5 +1,6 @@
 import type { RE2JS } from 're2js';
 import { loadRe2 } from './lazy-deps.js';
+import { PatternError, toRe2Syntax } from './re2-syntax.js';
 
 /** What `pattern`/`patternProperties` need from a compiled regular expression. */
 export interface PatternMatcher {
@@ -8,15 +9,16 @@ export interface PatternMatcher {
   toString(): string;
 }
 
-/** Why a pattern was refused; the caller adds the schema location. */
-export class PatternError extends Error {}
+export { PatternError };
 
 interface Group { quantified: boolean; hasAlternation: boolean; hasRepeat: boolean }
 
 /**
  * Static check for super-linear backtracking: a repeated group whose body itself repeats or
  * alternates (`(a+)+`, `(a|aa)*`, `(\w+\s?)*`), or many unbounded repeats in sequence
- * (polynomial blow-up, `a*a*a*a*b`). False positives only cost speed (the linear engine runs them).
+ * (`a*a*a*a*b`). Informational (the linter's advice): it cannot see every polynomial case
+ * (`^\d+\d+$` is quadratic on a backtracking engine), which is why {@link compilePattern} runs
+ * every pattern on the linear-time engine rather than trusting it.
  */
 export function isBacktrackingRisk(pattern: string): boolean {
   const stack: Group[] = [{ quantified: false, hasAlternation: false, hasRepeat: false }];
@@ -80,62 +82,16 @@ export function isBacktrackingRisk(pattern: string): boolean {
   return unbounded >= 3;
 }
 
-/** ECMAScript syntax → RE2 syntax for the constructs whose meaning differs; throws if RE2 cannot express it. */
-function toRe2Syntax(pattern: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
-    if (ch === '\\') {
-      const next = pattern[i + 1] ?? '';
-      if (next === 'u' && pattern[i + 2] === '{') {
-        const end = pattern.indexOf('}', i);
-        out += `\\x{${pattern.slice(i + 3, end)}}`;
-        i = end;
-      } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(pattern.slice(i + 2, i + 6))) {
-        out += `\\x{${pattern.slice(i + 2, i + 6)}}`;
-        i += 5;
-      } else if (next === 's' || next === 'S') {
-        // ECMAScript \s covers Unicode spaces; RE2's covers ASCII only.
-        const body = '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
-        out += next === 's' ? (inClass ? body : `[${body}]`) : (inClass ? (() => { throw new PatternError('\\S inside a character class'); })() : `[^${body}]`);
-        i++;
-      } else if (/[1-9k]/.test(next)) {
-        throw new PatternError('backreferences cannot run in linear time');
-      } else if (next === 'c') {
-        throw new PatternError('control escapes (\\c) are not supported by the linear-time engine');
-      } else if (next === '/') {
-        out += '/';
-        i++;
-      } else {
-        out += ch + next;
-        i++;
-      }
-    } else if (inClass) {
-      if (ch === ']') inClass = false;
-      out += ch;
-    } else if (ch === '[') {
-      inClass = true;
-      out += ch;
-      if (pattern[i + 1] === '^') { out += '^'; i++; }
-      if (pattern[i + 1] === ']') { out += '\\]'; i++; }
-    } else if (ch === '.') {
-      out += '[^\\n\\r\\x{2028}\\x{2029}]';
-    } else if (ch === '(' && pattern[i + 1] === '?' && /[=!<]/.test(pattern[i + 2] ?? '') && !(pattern[i + 2] === '<' && /[^=!]/.test(pattern[i + 3] ?? ''))) {
-      throw new PatternError('lookaround assertions cannot run in linear time');
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
-
 const cache = new Map<string, PatternMatcher>();
 
 /**
- * Compile a schema `pattern` (ECMAScript syntax, Unicode mode). Patterns at risk of catastrophic
- * backtracking run on re2js (linear time); others run on V8's RegExp. Throws PatternError when the
- * pattern is invalid, or risky and not expressible in linear time.
+ * Compile a schema `pattern` (ECMAScript syntax, Unicode mode). Every pattern the linear-time
+ * engine (re2js) can express runs there, so matching time is linear in the input whatever the
+ * pattern: nested `(a+)+`, polynomial `^\d+\d+$`, stacked `a{0,100}a{0,100}...`. Only patterns it
+ * cannot express (backreferences, lookaround, a few Unicode properties) run on V8's RegExp, and
+ * only when {@link isBacktrackingRisk} finds no nested or stacked repetition in them (real tool
+ * schemas use `^(?=.*[0-9]).{8,}$`); the rest are refused. Throws PatternError when the pattern is
+ * invalid, or refused.
  */
 export function compilePattern(pattern: string): PatternMatcher {
   const cached = cache.get(pattern);
@@ -146,17 +102,16 @@ export function compilePattern(pattern: string): PatternMatcher {
   } catch (error) {
     throw new PatternError(`${JSON.stringify(pattern)} is not a valid ECMAScript regular expression (${(error as Error).message})`);
   }
-  let matcher: PatternMatcher = native;
-  if (isBacktrackingRisk(pattern)) {
-    let re2: RE2JS;
-    try {
-      re2 = loadRe2().RE2JS.compile(toRe2Syntax(pattern));
-    } catch (error) {
-      const reason = error instanceof PatternError ? error.message : (error as Error).message;
-      throw new PatternError(`${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${reason}; rewrite it without nested repetition`);
-    }
+  let matcher: PatternMatcher;
+  try {
+    const re2 = loadRe2().RE2JS.compile(toRe2Syntax(pattern));
     // toString is a cache key for Ajv's compiled code: it must differ per pattern.
     matcher = { test: (input: string) => re2.matcher(input).find(), toString: () => `re2js:/${pattern}/` };
+  } catch (error) {
+    if (isBacktrackingRisk(pattern)) {
+      throw new PatternError(`${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${(error as Error).message}; rewrite it without nested repetition`);
+    }
+    matcher = native;
   }
   if (cache.size > 5000) cache.clear();
   cache.set(pattern, matcher);

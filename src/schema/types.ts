@@ -35,6 +35,18 @@ export interface CompileOptions {
    * one-shot checks (a linter testing a `default` against its subschema).
    */
   engine?: 'auto' | 'compliant';
+  /**
+   * Most problems one validation lists (default {@link DEFAULT_MAX_ERRORS}); further problems are
+   * counted in one closing entry (keyword "errorLimit": "and M more problems not listed ...").
+   */
+  maxErrors?: number;
+  /**
+   * The validation budget: an instance with more values than this (default
+   * {@link DEFAULT_MAX_INSTANCE_NODES}) is refused unvalidated (keyword "budget").
+   */
+  maxInstanceNodes?: number;
+  /** Deepest instance nesting validated (default {@link DEFAULT_MAX_INSTANCE_DEPTH}); deeper is refused (keyword "budget"). */
+  maxInstanceDepth?: number;
 }
 
 /** A schema compiled once and ready to validate many instances. */
@@ -50,3 +62,6 @@ export interface CompiledSchema {
 
 export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_NODES = 20_000;
+export const DEFAULT_MAX_ERRORS = 20;
+export const DEFAULT_MAX_INSTANCE_NODES = 1_000_000;
+export const DEFAULT_MAX_INSTANCE_DEPTH = 1_000;

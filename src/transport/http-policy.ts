@@ -1,5 +1,7 @@
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { HeaderLookup, Reply } from './message-dispatcher.js';
+import { parseHostHeader } from './host-header.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
 
 /** Streamable HTTP options shared by `listen()` and `fetch()`. */
 export interface HttpOptions {
@@ -18,6 +20,14 @@ export interface HttpOptions {
   allowedHosts?: readonly string[] | '*';
   /** Largest accepted request body in bytes (default 1 MiB); larger gets 413. */
   maxBodyBytes?: number;
+  /** Largest message sent (default 16 MiB); a larger answer is replaced by a JSON-RPC error saying so. */
+  maxResponseBytes?: number;
+  /** A client that leaves an answer unread this long (ms, default 30 s) is disconnected. */
+  writeTimeoutMs?: number;
+  /** Time allowed to receive the request headers (ms, default 10 s; node:http `headersTimeout`). */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive the whole request, body included (ms, default 30 s; node:http `requestTimeout`). */
+  requestTimeoutMs?: number;
 }
 
 /** Options resolved once into checks. */
@@ -26,6 +36,10 @@ export interface HttpPolicy {
   readonly path: string;
   /** Largest accepted request body in bytes; a larger one gets 413 without being read further. */
   readonly maxBodyBytes: number;
+  /** Largest message sent; see {@link HttpOptions.maxResponseBytes}. */
+  readonly maxResponseBytes: number;
+  /** See {@link HttpOptions.writeTimeoutMs}. */
+  readonly writeTimeoutMs: number;
   /**
    * A reply when the request must be refused before its body is read, else undefined. `sessions`:
    * the dispatcher answers GET and DELETE too (legacy sessions), which carry no body.
@@ -87,6 +101,8 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
   return {
     path,
     maxBodyBytes,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    writeTimeoutMs: options.writeTimeoutMs ?? 30_000,
     preflight(method, pathname, header, sessions = false) {
       if (pathname !== path) return transportErrorReply(404, `Not found: the MCP endpoint is ${path}`);
       const bodiless = sessions && (method === 'GET' || method === 'DELETE');
@@ -95,8 +111,12 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
           ? transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST, GET and DELETE`, { Allow: 'GET, POST, DELETE' })
           : transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST only`, { Allow: 'POST' });
       }
+      const hostHeader = header('host');
+      if (hostHeader !== undefined && parseHostHeader(hostHeader) === undefined) {
+        return transportErrorReply(400, `Bad request: malformed Host header ${JSON.stringify(hostHeader.slice(0, 200))}`);
+      }
       if (hostSet !== undefined) {
-        const host = header('host');
+        const host = hostHeader;
         if (host === undefined || !hostSet.has(hostName(host))) {
           return transportErrorReply(403, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
         }

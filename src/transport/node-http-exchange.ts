@@ -4,19 +4,35 @@ import { sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpPolicy } from './http-policy.js';
 import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply, SessionEndpoint } from './message-dispatcher.js';
 import { serveSessionRequest } from './node-http-session.js';
+import { countHostHeaders } from './host-header.js';
+import { limitResponse } from './response-limit.js';
+
+/**
+ * A client that does not read its answer within `ms` is disconnected: the answer's bytes are not
+ * kept in memory for it indefinitely (backpressure: nothing more is produced for it meanwhile).
+ */
+function dropIfUnread(res: ServerResponse, ms: number): void {
+  if (res.writableFinished) return;
+  const timer = setTimeout(() => res.destroy(), ms);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
+  res.once('finish', () => clearTimeout(timer));
+}
 
 /** Writes one complete JSON reply (or an empty one). */
-export function writeReply(res: ServerResponse, reply: Reply): void {
+export function writeReply(res: ServerResponse, reply: Reply, policy?: HttpPolicy): void {
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers);
     res.end();
     return;
   }
+  const body = policy === undefined ? reply.body : limitResponse(reply.body, policy.maxResponseBytes);
   // An explicit Content-Length avoids chunked encoding; the flat array form skips header-object processing.
-  const length = String(Buffer.byteLength(reply.body));
+  const length = String(Buffer.byteLength(body));
   if (reply.headers === undefined) res.writeHead(reply.status, ['Content-Type', 'application/json', 'Content-Length', length]);
   else res.writeHead(reply.status, { ...reply.headers, 'Content-Type': 'application/json', 'Content-Length': length });
-  res.end(reply.body);
+  res.end(body);
+  if (policy !== undefined) dropIfUnread(res, policy.writeTimeoutMs);
 }
 
 /**
@@ -68,7 +84,22 @@ export class HttpExchange implements InboundMessage {
       this.#streaming = true;
       res.writeHead(200, SSE_HEADERS);
     }
-    res.write(sseEvent(JSON.stringify(notification)));
+    // Backpressure: while the client is not reading, notifications (progress, logs) are dropped
+    // rather than buffered, and a client that stays behind is disconnected.
+    if (res.writableNeedDrain) return;
+    if (!res.write(sseEvent(limitResponse(JSON.stringify(notification), this.#policy.maxResponseBytes)))) this.#watchDrain();
+  }
+
+  #drainTimer: NodeJS.Timeout | undefined;
+
+  #watchDrain(): void {
+    if (this.#drainTimer !== undefined) return;
+    const res = this.#res;
+    this.#drainTimer = setTimeout(() => res.destroy(), this.#policy.writeTimeoutMs);
+    this.#drainTimer.unref();
+    const clear = (): void => { clearTimeout(this.#drainTimer); this.#drainTimer = undefined; };
+    res.once('drain', clear);
+    res.once('close', clear);
   }
 
   start(): void {
@@ -76,7 +107,9 @@ export class HttpExchange implements InboundMessage {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const sessions = (this.#dispatcher as { sessions?: SessionEndpoint }).sessions;
-    const refused = this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header, sessions !== undefined);
+    const refused = countHostHeaders(req.rawHeaders) > 1
+      ? transportErrorReply(400, 'Bad request: more than one Host header')
+      : this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header, sessions !== undefined);
     if (refused !== undefined) {
       this.#res.setHeader('Connection', 'close');
       writeReply(this.#res, refused);
@@ -131,11 +164,12 @@ export class HttpExchange implements InboundMessage {
     const res = this.#res;
     if (this.#gone || res.writableEnded) return;
     if (this.#streaming) {
-      if (reply.body !== undefined) res.write(sseEvent(reply.body));
+      if (reply.body !== undefined) res.write(sseEvent(limitResponse(reply.body, this.#policy.maxResponseBytes)));
       res.end();
+      dropIfUnread(res, this.#policy.writeTimeoutMs);
       return;
     }
-    writeReply(res, reply);
+    writeReply(res, reply, this.#policy);
   };
 
   readonly #onFailure = (error: unknown): void => {

@@ -34,7 +34,9 @@ export async function listenHttp(dispatcher: MessageDispatcher, options: ListenO
   const host = options.host ?? '127.0.0.1';
   const policy = resolveHttpPolicy(options, host);
   const [{ createServer: createHttpServer }, { HttpExchange }] = await Promise.all([import('node:http'), import('./node-http-exchange.js')]);
-  const server = createHttpServer((req, res) => {
+  // Explicit, not Node's defaults (a 1 byte/s body was cut only after 300 s): headers within
+  // headersTimeoutMs, the whole request within requestTimeoutMs, checked every second (Node checks every 30 s).
+  const server = createHttpServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
     new HttpExchange(dispatcher, policy, req, res).start();
   });
   return new Promise((resolve, reject) => {

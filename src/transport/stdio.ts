@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RESPONSE_BYTES, limitResponse } from './response-limit.js';
 import type { Readable, Writable } from 'node:stream';
 import { invalidRequest } from '../protocol/protocol-error.js';
 import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
@@ -14,6 +15,13 @@ export interface StdioOptions {
   maxLineBytes?: number;
   /** After stdin EOF, how long requests already received may still finish (default 2000 ms). */
   drainMs?: number;
+  /** Largest message written (default 16 MiB); a larger answer is replaced by a JSON-RPC error saying so. */
+  maxResponseBytes?: number;
+  /**
+   * Most output left unread by the peer (default 64 MiB). Past the stream's high-water mark no new
+   * input is read (backpressure); past this bound the connection is closed.
+   */
+  maxUnreadOutputBytes?: number;
 }
 
 /** A running stdio connection. */
@@ -96,8 +104,21 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
   let resolveClosed!: () => void;
   const closedPromise = new Promise<void>((resolve) => (resolveClosed = resolve));
 
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxUnread = options.maxUnreadOutputBytes ?? 64 * 1024 * 1024;
+  let backedUp = false;
   const write = (json: string): void => {
-    if (!closed) output.write(`${json}\n`);
+    if (closed) return;
+    if (output.writableLength > maxUnread) {
+      process.stderr.write(`toolwright: stdio peer left ${output.writableLength} bytes of output unread (limit ${maxUnread}); closing the connection\n`);
+      close();
+      return;
+    }
+    if (!output.write(`${limitResponse(json, maxResponseBytes)}\n`) && !backedUp) {
+      backedUp = true;
+      input.pause();
+      output.once('drain', () => { backedUp = false; if (!closed) input.resume(); });
+    }
   };
 
   function settled(request: StdioRequest): void {
@@ -194,6 +215,14 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     if (ended) return;
     ended = true;
     input.off('data', onData);
+    // A last line without its newline before EOF is still a message.
+    if (pendingBytes > 0 && !discarding) {
+      let line = Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      if (line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
+      dispatch(line);
+    }
     if (active === 0) close();
     else drainTimer = setTimeout(close, drainMs);
   }

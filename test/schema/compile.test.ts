@@ -203,7 +203,7 @@ test('rule 6: anyOf/oneOf/if-then fold into one error each; long values are trun
   assert.deepEqual(errors.map((e) => [e.keyword, e.message]), [
     ['anyOf', '/a: expected string or number, got boolean true'],
     ['oneOf', '/b: expected a value matching exactly one of the oneOf alternatives, got object {"k":"y","v":"1"}; closest is alternative #1: /b/v: expected number, got string "1"'],
-    ['maxLength', `/c: expected string of at most 3 characters, got string "${'x'.repeat(56)}...`],
+    ['maxLength', `/c: expected string of at most 3 characters, got string "${'x'.repeat(56)}... (200 characters)`],
     ['required', '/d: missing required property "speed"'],
     ['oneOf', '/e: expected exactly one oneOf alternative to match, but alternatives #0 and #1 both match number 3'],
   ]);
@@ -252,9 +252,13 @@ test('validate never throws: a recursive schema meeting a too-deep instance fail
   let deep: unknown = 1;
   for (let i = 0; i < 200_000; i++) deep = [deep];
   for (const schema of [{ items: { $ref: '#' } }, { $defs: { n: { $dynamicAnchor: 'n', items: { $dynamicRef: '#n' } } }, $ref: '#/$defs/n' }]) {
+    // The validation budget refuses it before any engine recurses ...
     const compiled = compileSchema(schema);
-    const result = compiled.validate(deep);
-    assert.deepEqual(result, { valid: false, errors: [{ instancePath: '', keyword: 'validation', message: '/: value is nested too deeply to validate', schemaPath: '#' }] }, compiled.engine);
+    assert.deepEqual(compiled.validate(deep), { valid: false, errors: [{ instancePath: '', keyword: 'budget', message: '/: value is nested deeper than 1000 levels: too deep to validate within the budget', schemaPath: '#' }] }, compiled.engine);
+    // ... and with the budget lifted, the engine's stack overflow still fails closed.
+    const unbounded = compileSchema(schema, { maxInstanceDepth: Number.MAX_SAFE_INTEGER });
+    const result = unbounded.validate(deep);
+    assert.deepEqual(result, { valid: false, errors: [{ instancePath: '', keyword: 'validation', message: '/: value is nested too deeply to validate', schemaPath: '#' }] }, unbounded.engine);
   }
 });
 

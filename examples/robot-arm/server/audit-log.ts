@@ -1,6 +1,17 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { acquireLock, cutRecord, nextRotatedName, readTail, releaseLock, rotatedFiles } from './audit-log-files.js';
+
+export { AuditLogLockedError } from './audit-log-files.js';
+
+/** Size limits of an {@link AuditLog}. */
+export interface AuditLogOptions {
+  /** A record whose line would be longer is written with its large fields cut (default 64 KiB). */
+  maxRecordBytes?: number;
+  /** The file is rotated (renamed `<path>.N`) once it reaches this size (default 64 MiB). */
+  maxFileBytes?: number;
+}
 
 /** One line of the audit log. `seq` and `prev` are added by the log; everything else comes from the caller. */
 export interface AuditRecord {
@@ -21,37 +32,87 @@ export interface StoredAuditRecord extends AuditRecord {
  * before it returns, so a record is on disk before the call it describes is answered: a `kill -9`
  * afterwards cannot lose it. Each line carries the hash of the line before, so a deleted or edited
  * line shows up when the file is verified with {@link readAuditLog}.
+ *
+ * Bounded: a record over `maxRecordBytes` has its large fields cut (each marked with its size)
+ * before it is written, and the file is rotated by size, the chain carried on into the next file
+ * (its first record is `log_rotated`, chained to the last line of the rotated one). One process per
+ * log: opening takes `<path>.lock`, and a second live process is refused with the holder's pid.
  */
 export class AuditLog {
   readonly path: string;
   private fd: number | null;
   private seq: number;
   private prev: string;
+  private size: number;
+  private readonly lock: string;
+  private readonly maxRecordBytes: number;
+  private readonly maxFileBytes: number;
 
-  constructor(path: string) {
+  constructor(path: string, options: AuditLogOptions = {}) {
     this.path = path;
+    this.maxRecordBytes = options.maxRecordBytes ?? 64 * 1024;
+    this.maxFileBytes = options.maxFileBytes ?? 64 * 1024 * 1024;
     mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, 'a+');
-    const existing = this.readTail();
-    this.seq = existing.seq;
-    this.prev = existing.prev;
-    if (existing.needsNewline) this.writeDurably('\n');
+    this.lock = acquireLock(path);
+    try {
+      this.fd = openSync(path, 'a+');
+      let tail = readTail(this.fd, seqOf);
+      this.size = tail.size;
+      if (tail.line === undefined) {
+        // An empty (or all-torn) current file after a rotation: the chain goes on from the rotated one.
+        const rotated = rotatedFiles(path);
+        if (rotated.length > 0) {
+          const fd = openSync(rotated[rotated.length - 1]!, 'r');
+          try { tail = { ...readTail(fd, seqOf), endsWithNewline: tail.endsWithNewline, size: tail.size }; } finally { closeSync(fd); }
+        }
+      }
+      this.seq = tail.seq;
+      this.prev = tail.line === undefined ? '' : lineHash(tail.line);
+      if (!tail.endsWithNewline) this.writeDurably('\n');
+    } catch (error) {
+      releaseLock(this.lock);
+      throw error;
+    }
   }
 
-  /** Appends one record durably (write + fsync) and returns it as stored. */
+  /** Appends one record durably (write + fsync) and returns it as stored (as written, so possibly cut). */
   append(record: AuditRecord): StoredAuditRecord {
     if (this.fd === null) throw new Error(`audit log ${this.path} is closed; refusing to run unaudited`);
-    const stored: StoredAuditRecord = { seq: ++this.seq, time: new Date().toISOString(), prev: this.prev, ...record };
-    const line = JSON.stringify(stored);
-    this.writeDurably(`${line}\n`);
-    this.prev = lineHash(line);
-    return stored;
+    if (this.size >= this.maxFileBytes) this.rotate();
+    return this.write(record);
   }
 
   close(): void {
     if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
+    releaseLock(this.lock);
+  }
+
+  private write(record: AuditRecord): StoredAuditRecord {
+    let stored: StoredAuditRecord = { seq: this.seq + 1, time: new Date().toISOString(), prev: this.prev, ...record };
+    let line = safeStringify(stored);
+    if (line === undefined || Buffer.byteLength(line) > this.maxRecordBytes) {
+      const { seq, time, prev, type, ...fields } = stored;
+      const cut = cutRecord(fields, this.maxRecordBytes - 512) ?? fields;
+      const originalBytes = line === undefined ? null : Buffer.byteLength(line);
+      stored = { seq, time, prev, type: String(type).slice(0, 200), ...cut, record_truncated: { original_bytes: originalBytes, limit_bytes: this.maxRecordBytes } };
+      line = safeStringify(stored) ?? JSON.stringify({ seq, time, prev, type: String(type).slice(0, 200), record_truncated: { original_bytes: originalBytes, limit_bytes: this.maxRecordBytes } });
+    }
+    this.writeDurably(`${line}\n`);
+    this.seq++;
+    this.prev = lineHash(line);
+    return stored;
+  }
+
+  /** Renames the full file `<path>.N` and starts a new one whose first record chains to its last line. */
+  private rotate(): void {
+    const rotatedTo = nextRotatedName(this.path);
+    closeSync(this.fd!);
+    renameSync(this.path, rotatedTo);
+    this.fd = openSync(this.path, 'a+');
+    this.size = 0;
+    this.write({ type: 'log_rotated', previous_file: basename(rotatedTo) });
   }
 
   private writeDurably(text: string): void {
@@ -60,29 +121,20 @@ export class AuditLog {
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     fsyncSync(fd);
+    this.size += bytes.length;
   }
+}
 
-  /** Continues numbering and the hash chain of an existing file; a torn last line (crash mid-write) is left as is and skipped. */
-  private readTail(): { seq: number; prev: string; needsNewline: boolean } {
-    const fd = this.fd as number;
-    const size = fstatSync(fd).size;
-    if (size === 0) return { seq: 0, prev: '', needsNewline: false };
-    const length = Math.min(size, 1 << 20);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    const needsNewline = !text.endsWith('\n');
-    const lines = text.split('\n').filter((l) => l !== '');
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i]!;
-      try {
-        const parsed = JSON.parse(line) as { seq?: unknown };
-        if (typeof parsed.seq === 'number') return { seq: parsed.seq, prev: lineHash(line), needsNewline };
-      } catch {
-        // A torn line from an interrupted write: keep looking further back.
-      }
-    }
-    return { seq: 0, prev: '', needsNewline };
+function safeStringify(value: unknown): string | undefined {
+  try { return JSON.stringify(value); } catch { return undefined; }
+}
+
+function seqOf(line: string): number | undefined {
+  try {
+    const parsed = JSON.parse(line) as { seq?: unknown };
+    return typeof parsed.seq === 'number' ? parsed.seq : undefined;
+  } catch {
+    return undefined; // a torn line from an interrupted write
   }
 }
 
@@ -99,9 +151,14 @@ export interface AuditLogContents {
   readonly chainBreaks: number[];
 }
 
-/** Reads and verifies an audit log file. */
-export function readAuditLog(path: string): AuditLogContents {
-  const text = readFileSync(path, 'utf8');
+/** Reads and verifies the current file and every rotated one, oldest first, as one chain. */
+export function readAuditLogChain(path: string): AuditLogContents {
+  return readAuditLog(path, rotatedFiles(path));
+}
+
+/** Reads and verifies an audit log file (after `before`, files whose chain it continues). */
+export function readAuditLog(path: string, before: readonly string[] = []): AuditLogContents {
+  const text = [...before, path].map((file) => readFileSync(file, 'utf8')).map((t) => (t === '' || t.endsWith('\n') ? t : `${t}\n`)).join('');
   const records: StoredAuditRecord[] = [];
   const chainBreaks: number[] = [];
   let tornLines = 0;

@@ -4,6 +4,7 @@ import { correctedKeywords } from './jsl-keywords.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { PatternError } from '../safe-regex.js';
 import { normaliseCompliantErrors } from '../normalise-compliant.js';
+import type { NormalisedErrors } from '../normalise-fast.js';
 import type { Dialect, SchemaError } from '../types.js';
 
 let preparedDrafts: Draft[] | undefined;
@@ -58,7 +59,10 @@ function remotesBase(dialect: Dialect, remotes: Readonly<Record<string, object |
   return base;
 }
 
-export interface CompliantValidator { (instance: unknown): SchemaError[] }
+/** Validates; the first `limit` problems get messages, the rest are counted in `omitted`. */
+export interface CompliantValidator { (instance: unknown, limit?: number): NormalisedErrors }
+
+const NONE: NormalisedErrors = Object.freeze({ errors: Object.freeze([]) as unknown as SchemaError[], omitted: 0 });
 
 function pointerOf(location: string): string {
   return location.startsWith('#') ? location.slice(1) : location;
@@ -94,8 +98,8 @@ export function compileCompliant(schema: object | boolean, dialect: Dialect, opt
       throw new SchemaCompileError(`${pointerOf(node.schemaLocation)}/$ref`, `cannot resolve $ref ${JSON.stringify(ref)}: not in this document, not in remotes, not a built-in meta-schema (nothing is fetched)`);
     }
   }
-  return (instance: unknown) => {
+  return (instance: unknown, limit = Infinity) => {
     const result = root.validate(instance);
-    return result.valid ? [] : normaliseCompliantErrors(result.errors, own);
+    return result.valid ? NONE : normaliseCompliantErrors(result.errors, own, limit);
   };
 }

@@ -3,6 +3,8 @@ import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { containsKeyword } from './ajv-contains.js';
 import { multipleOfKeyword } from './ajv-multiple-of.js';
+import { patternKeyword } from './ajv-pattern.js';
+import { uniqueItemsKeyword } from './ajv-unique-items.js';
 import { loadAjv, loadAjvFormats } from '../lazy-deps.js';
 import { SchemaCompileError } from '../compile-error.js';
 import { compilePattern } from '../safe-regex.js';
@@ -41,6 +43,10 @@ function ajvFor(dialect: Dialect, formatAssertion: boolean, ownProperties: boole
     ajv.addKeyword(multipleOfKeyword);
     ajv.removeKeyword('contains');
     ajv.addKeyword(containsKeyword);
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword(uniqueItemsKeyword);
+    ajv.removeKeyword('pattern');
+    ajv.addKeyword(patternKeyword);
     if (formatAssertion) (loadAjvFormats() as (ajv: AjvInstance) => void)(ajv);
     instances.set(key, ajv);
   }

@@ -1,6 +1,8 @@
 import type { Draft, JsonError, Keyword, SchemaNode } from 'json-schema-library';
 import { isMultipleOf } from '../multiple-of.js';
 import { compilePattern } from '../safe-regex.js';
+import { patternCheck } from '../pattern-check.js';
+import { duplicateItems } from '../unique-items.js';
 
 /** Node fields json-schema-library keys by instance property names. */
 const NAME_MAPS = ['properties', 'dependentSchemas', 'dependentRequired'] as const;
@@ -47,6 +49,19 @@ export function correctedKeywords(draft: Draft): Keyword[] {
           if (count < min) return node.createError('contains-min-error', { pointer, schema, delta: min - count, value: data });
           if (count > max) return node.createError('contains-max-error', { pointer, schema, delta: count - max, value: data });
           return undefined;
+        },
+      });
+      continue;
+    }
+    if (keyword.keyword === 'uniqueItems') {
+      // Upstream compares every pair (O(n²)); hashing is linear (see duplicateItems).
+      out.push({
+        ...keyword,
+        validate: ({ node, data, pointer }) => {
+          if (!Array.isArray(data) || node.schema.uniqueItems !== true) return undefined;
+          return duplicateItems(data, false).map(([first, duplicate]) => node.createError('unique-items-error', {
+            pointer: `${pointer}/${duplicate}`, duplicatePointer: `${pointer}/${first}`, arrayPointer: pointer, value: data[duplicate], schema: node.schema,
+          }));
         },
       });
       continue;
@@ -128,7 +143,8 @@ export function correctedKeywords(draft: Draft): Keyword[] {
         const result = parse?.(node);
         const holder = node as unknown as { pattern?: unknown; patternProperties?: Array<{ name: string; pattern: unknown }> };
         if (keyword.keyword === 'pattern' && typeof node.schema.pattern === 'string' && holder.pattern) {
-          holder.pattern = compilePattern(node.schema.pattern);
+          const maxLength = node.schema.maxLength as unknown;
+          holder.pattern = { test: patternCheck(node.schema.pattern, typeof maxLength === 'number' ? maxLength : undefined) };
         }
         if (keyword.keyword === 'patternProperties' && Array.isArray(holder.patternProperties)) {
           for (const entry of holder.patternProperties) entry.pattern = compilePattern(entry.name);

@@ -1,0 +1,142 @@
+/**
+ * The file-level parts of the audit log: the lock that keeps one process per log file, recovery
+ * of the last complete record whatever its size, the names of rotated files, and the cutting of an
+ * oversized record before it is written.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Another live process holds the log. */
+export class AuditLogLockedError extends Error {}
+
+/** The lock file beside a log: `<log>.lock`, holding the holder's pid. */
+export function lockPathOf(path: string): string {
+  return `${path}.lock`;
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (error) { return (error as NodeJS.ErrnoException).code === 'EPERM'; }
+}
+
+/**
+ * Takes the lock for `path` (O_EXCL create of `<path>.lock`). A lock left by a process that no
+ * longer runs (SIGKILL, crash) is taken over; one held by a live process is refused with a message
+ * naming it. Returns the lock's path, to remove on close.
+ */
+export function acquireLock(path: string): string {
+  const lock = lockPathOf(path);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return lock;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder = Number.NaN;
+    try { holder = Number.parseInt(readFileSync(lock, 'utf8'), 10); } catch { /* removed meanwhile: retry */ }
+    if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+      throw new AuditLogLockedError(`audit log ${path} is in use by process ${holder}${holder === process.pid ? ' (this process)' : ''} (lock ${lock}); one server per audit log: stop that process or pass another --audit-log`);
+    }
+    // Stale (its process is gone) or unreadable half-written: take it over.
+    try { unlinkSync(lock); } catch { /* another process took it over first */ }
+  }
+  throw new AuditLogLockedError(`audit log ${path}: could not take the lock ${lock} (it keeps being re-created)`);
+}
+
+export function releaseLock(lock: string): void {
+  try {
+    if (Number.parseInt(readFileSync(lock, 'utf8'), 10) === process.pid) unlinkSync(lock);
+  } catch { /* already gone */ }
+}
+
+/** Rotated files of `path`, oldest first: `<log>.1`, `<log>.2`, ... */
+export function rotatedFiles(path: string): string[] {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => Number(name.slice(prefix.length)))
+    .sort((a, b) => a - b)
+    .map((n) => join(dir, `${prefix}${n}`));
+}
+
+/** The name the current file takes when it is rotated. */
+export function nextRotatedName(path: string): string {
+  const files = rotatedFiles(path);
+  const last = files.length === 0 ? 0 : Number(files[files.length - 1]!.slice(path.length + 1));
+  return `${path}.${last + 1}`;
+}
+
+/** The last complete record line of a file, found by reading backwards in chunks (no size limit). */
+export interface Tail { line: string | undefined; seq: number; endsWithNewline: boolean; size: number }
+
+const CHUNK = 1 << 16;
+
+export function readTail(fd: number, parseSeq: (line: string) => number | undefined): Tail {
+  const size = fstatSync(fd).size;
+  if (size === 0) return { line: undefined, seq: 0, endsWithNewline: true, size };
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  const endsWithNewline = last[0] === 0x0a;
+  // Walk line ends from the back: each candidate line is [start, end); torn lines are skipped.
+  let end = endsWithNewline ? size - 1 : size;
+  while (end > 0) {
+    const start = lineStart(fd, end);
+    const buffer = Buffer.alloc(end - start);
+    readSync(fd, buffer, 0, buffer.length, start);
+    const line = buffer.toString('utf8');
+    const seq = parseSeq(line);
+    if (seq !== undefined) return { line, seq, endsWithNewline, size };
+    end = start === 0 ? 0 : start - 1;
+  }
+  return { line: undefined, seq: 0, endsWithNewline, size };
+}
+
+/** Offset just after the last "\n" before `end` (0 when none). */
+function lineStart(fd: number, end: number): number {
+  const buffer = Buffer.alloc(CHUNK);
+  let position = end;
+  while (position > 0) {
+    const from = Math.max(0, position - CHUNK);
+    const length = position - from;
+    readSync(fd, buffer, 0, length, from);
+    const at = buffer.subarray(0, length).lastIndexOf(0x0a);
+    if (at !== -1) return from + at + 1;
+    position = from;
+  }
+  return 0;
+}
+
+/** How a field of an oversized record is kept: its JSON cut to a prefix, with the full size. */
+export interface CutField { truncated: true; bytes: number | null; prefix: string }
+
+/**
+ * The record's fields, each small field kept and each large one (or one that cannot be serialised,
+ * e.g. nested 174,000 levels deep) replaced by a {@link CutField}, so the line fits `maxBytes`.
+ * Returns undefined when the record fits as it is.
+ */
+export function cutRecord(fields: Record<string, unknown>, maxBytes: number): Record<string, unknown> | undefined {
+  const sizes = new Map<string, number | null>();
+  let total = 0;
+  for (const [key, value] of Object.entries(fields)) {
+    let bytes: number | null;
+    try { bytes = Buffer.byteLength(JSON.stringify(value) ?? ''); } catch { bytes = null; }
+    sizes.set(key, bytes);
+    total += bytes ?? maxBytes;
+  }
+  if (total <= maxBytes - 256) return undefined;
+  const share = Math.max(64, Math.floor(maxBytes / (2 * Math.max(1, sizes.size))));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const bytes = sizes.get(key)!;
+    if (bytes !== null && bytes <= share) { out[key] = value; continue; }
+    let prefix = '';
+    try { prefix = (JSON.stringify(value) ?? '').slice(0, share); } catch (error) { prefix = `(not serialisable: ${(error as Error).message})`; }
+    const cut: CutField = { truncated: true, bytes, prefix };
+    out[key] = cut;
+  }
+  return out;
+}

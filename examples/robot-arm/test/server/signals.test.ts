@@ -1,0 +1,110 @@
+// SIGTERM to what `npm start` started (the npm process itself) stops the server gracefully: the
+// running motion is brought to a controlled stop and its caller answered, in-flight calls drain,
+// server_stop is audited, no node process is left behind. A second signal exits at once.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readAuditLog } from '../../server/audit-log.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+function npmStart(auditLog: string) {
+  const child = spawn('npm', ['start', '--silent', '--', '--approval', 'off', '--port', '0', '--rate', '20', '--audit-log', auditLog], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('exit', (code, signal) => done([code, signal])));
+  const url = new Promise<string>((done, fail) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match !== null && stderr.includes('mcpServers')) done(match[1]!);
+    });
+    void exited.then(([code]) => fail(new Error(`npm start exited ${code}: ${stderr}`)));
+  });
+  url.catch(() => undefined);
+  return { child, url, exited, stderr: () => stderr };
+}
+
+function callTool(url: string, id: number, name: string, args: object): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
+    signal: AbortSignal.timeout(60_000),
+  });
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!check()) {
+    assert.ok(Date.now() < deadline, what);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const serverPid = (path: string): number => readAuditLog(path).records.find((r) => r.type === 'server_start')!.pid as number;
+const isRunning = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+
+describe('signals to npm start', () => {
+  it('SIGTERM to the npm process: the motion stops under control and is answered, server_stop is written, nothing is left running', { timeout: 120_000 }, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'robot-signals-')), 'audit.jsonl');
+    const npm = npmStart(path);
+    const killer = setTimeout(() => npm.child.kill('SIGKILL'), 100_000);
+    let pid = 0;
+    try {
+      const url = await npm.url;
+      pid = serverPid(path);
+      const motion = callTool(url, 7, 'move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
+      await until(() => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 7), 'the motion never started');
+      npm.child.kill('SIGTERM');
+      const response = await motion;
+      assert.equal(response.status, 200);
+      const body = await response.json() as { id: number; result: { isError?: boolean; structuredContent: { status: string } } };
+      assert.equal(body.id, 7);
+      assert.equal(body.result.isError, true);
+      assert.equal(body.result.structuredContent.status, 'stopped');
+      assert.deepEqual(await npm.exited, [0, null]);
+      assert.match(npm.stderr(), /robot-arm: stopping \(SIGTERM\)/);
+      const log = readAuditLog(path);
+      assert.equal(log.records.at(-1)!.type, 'server_stop');
+      assert.equal(log.records.at(-1)!.forced, undefined);
+      assert.ok(log.records.some((r) => r.type === 'tool_call' && r.request_id === 7), 'the stopped motion has its outcome record');
+      assert.deepEqual(log.chainBreaks, []);
+      assert.equal(isRunning(pid), false, `server process ${pid} still running`);
+    } finally {
+      clearTimeout(killer);
+      if (pid !== 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('a second signal exits at once even while a call is still in flight, and says so in the audit log', { timeout: 120_000 }, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'robot-signals-')), 'audit.jsonl');
+    const npm = npmStart(path);
+    const killer = setTimeout(() => npm.child.kill('SIGKILL'), 100_000);
+    let pid = 0;
+    const socket = connect(Number(new URL(await npm.url).port), '127.0.0.1');
+    try {
+      pid = serverPid(path);
+      // A request whose body never finishes: in flight until the drain deadline.
+      await new Promise<void>((done) => socket.once('connect', () => done()));
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"');
+      await new Promise((r) => setImmediate(r));
+      const exited = new Promise((done) => { const timer = setInterval(() => { if (!isRunning(pid)) { clearInterval(timer); done(undefined); } }, 20); });
+      npm.child.kill('SIGTERM');
+      await until(() => npm.stderr().includes('in-flight call(s)'), 'the shutdown never waited for the in-flight request');
+      process.kill(pid, 'SIGTERM');
+      await exited;
+      const log = readAuditLog(path);
+      assert.deepEqual({ type: log.records.at(-1)!.type, forced: log.records.at(-1)!.forced, signal: log.records.at(-1)!.signal }, { type: 'server_stop', forced: true, signal: 'SIGTERM' });
+      assert.deepEqual(log.chainBreaks, []);
+    } finally {
+      socket.destroy();
+      clearTimeout(killer);
+      if (pid !== 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+});
