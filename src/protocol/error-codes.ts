@@ -18,6 +18,12 @@ export const ErrorCode = {
   InsufficientScope: -31403,
   /** Toolwright: the request was refused by a transport rule (Origin, Host, size, media type). */
   TransportRejected: -31400,
+  /** Toolwright: a legacy (2025) request names a session that does not exist or expired (HTTP 404). */
+  SessionNotFound: -31404,
+  /** Toolwright: a server-to-client request of the legacy wire got no answer in time. */
+  InputTimeout: -31408,
+  /** Toolwright: no room for a new legacy session; live ones are never evicted (HTTP 503). */
+  ServerBusy: -31503,
 } as const;
 
 /** Any one of the numeric codes in {@link ErrorCode} (JSON-RPC, MCP and Toolwright's own). */

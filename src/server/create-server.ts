@@ -16,7 +16,12 @@ import { RequestStateSigner } from './request-state.js';
 import type { StageEvent } from './stage-events.js';
 import { registerTools, warmValidators } from './tool-registry.js';
 import { resolveServerFeatures } from './server-features.js';
-import { createLegacyWire } from './legacy-wire.js';
+import { resolveEras } from './eras.js';
+import type { Era, ErasSetting } from './eras.js';
+import { LegacySessionWire, refuseModern } from './legacy-session.js';
+import { createStdioEraSwitch } from './legacy-stdio.js';
+import { createLegacyHttpWire, resolveLegacyOptions } from './legacy-wire.js';
+import type { LegacyHttpWire, LegacyWireOptions } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
@@ -56,6 +61,25 @@ export interface ServerOptions extends ServerFeatureOptions {
   approvalTtlMs?: number;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
   http?: HttpOptions;
+  /**
+   * Protocol eras served (digest §1.4), default both: 2026-07-28 requests statelessly, and 2025
+   * clients (`initialize`; revisions 2025-03-26, 2025-06-18, 2025-11-25) as sessions on HTTP and
+   * per process on stdio. E.g. `'modern'`, `'legacy'`, `['2026-07-28', '2025']`.
+   * `listen({ eras })` and `stdio({ eras })` override it per transport.
+   */
+  eras?: ErasSetting;
+  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts, session store. */
+  legacy?: LegacyWireOptions;
+  /**
+   * @deprecated Both eras are served by default; use `eras` and `legacy`. `false` means
+   * `eras: 'modern'`; an options object means `legacy: options`; `true` changes nothing.
+   */
+  legacyWire?: boolean | LegacyWireOptions;
+}
+
+/** Per-transport choice of eras (`listen({ eras })`, `stdio({ eras })`); default: the server's `eras`. */
+export interface EraChoice {
+  eras?: ErasSetting;
 }
 
 /** A Toolwright MCP server. */
@@ -69,9 +93,11 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
   /** Runs one message through the pipeline (for custom transports). */
   handleMessage(message: InboundMessage): Promise<Reply>;
   /** Streamable HTTP on node:http (default `127.0.0.1`, free port, path `/mcp`). */
-  listen(options?: ListenOptions): Promise<HttpListener>;
-  /** Newline-delimited JSON-RPC on stdin/stdout. */
-  stdio(options?: StdioOptions): StdioConnection;
+  listen(options?: ListenOptions & EraChoice): Promise<HttpListener>;
+  /** Newline-delimited JSON-RPC on stdin/stdout; the first message chooses the era of the connection. */
+  stdio(options?: StdioOptions & EraChoice): StdioConnection;
+  /** The eras this server serves by default. */
+  readonly eras: ReadonlySet<Era>;
   /** Web-standard handler sharing the same pipeline. */
   fetch(request: Request): Promise<Response>;
   /** Closes every listener and stdio connection this server opened. */
@@ -155,7 +181,7 @@ export function createServer(options: ServerOptions): McpServer {
   ]);
   for (const [method, route] of features.routes) routes.set(method, route);
 
-  const handleMessage = createPipeline({
+  const pipeline = createPipeline({
     tools: registered,
     routes,
     resultMeta,
@@ -167,10 +193,32 @@ export function createServer(options: ServerOptions): McpServer {
     approvalTtlMs,
   });
 
-  // Dual-era endpoint: 2025-11-25 sessions are translated onto the same pipeline (legacy-wire.ts).
-  const dispatch = options.legacyWire === undefined || options.legacyWire === false
-    ? handleMessage
-    : createLegacyWire(handleMessage, { serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, options.legacyWire === true ? {} : options.legacyWire);
+  // Dual era (legacy-*.ts): 2025 sessions are translated onto the same pipeline.
+  const eras = resolveEras(options.eras ?? (options.legacyWire === false ? 'modern' : undefined));
+  const legacyOptions = resolveLegacyOptions(options.legacy ?? (typeof options.legacyWire === 'object' ? options.legacyWire : undefined));
+  // The pipeline's first answer starts the background validator build (see below); then the entry is the pipeline itself.
+  let modernEntry = (message: InboundMessage): Promise<Reply> => {
+    modernEntry = pipeline;
+    const reply = pipeline(message);
+    reply.then(startWarming, startWarming);
+    return reply;
+  };
+  const modern = (message: InboundMessage): Promise<Reply> => modernEntry(message);
+  const legacyOnly = (message: InboundMessage): Promise<Reply> => Promise.resolve(refuseModern(message));
+  const modernFor = (served: ReadonlySet<Era>): ((message: InboundMessage) => Promise<Reply>) => (served.has('modern') ? modern : legacyOnly);
+  const sessionWire = new LegacySessionWire(modern, { serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, features.hub, legacyOptions);
+  const httpWires = new Map<string, LegacyHttpWire>();
+  const dispatcherFor = (served: ReadonlySet<Era>): MessageDispatcher => {
+    if (!served.has('legacy')) return { handleMessage: modern };
+    const key = [...served].sort().join();
+    let wire = httpWires.get(key);
+    if (wire === undefined) {
+      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions);
+      httpWires.set(key, wire);
+    }
+    return wire;
+  };
+  const defaultDispatcher = dispatcherFor(eras);
 
   const listeners = new Set<HttpListener>();
   const connections = new Set<StdioConnection>();
@@ -191,13 +239,6 @@ export function createServer(options: ServerOptions): McpServer {
   const warmWhenIdle = (): void => {
     if (stopWarming === undefined && idleWarm === undefined) idleWarm = setTimeout(startWarming, WARM_IDLE_MS).unref();
   };
-  // Replaced by `dispatch` itself after the first message, so later messages pay nothing for this.
-  const firstMessage = (message: InboundMessage): Promise<Reply> => {
-    server.handleMessage = dispatch;
-    const reply = dispatch(message);
-    reply.then(startWarming, startWarming);
-    return reply;
-  };
 
   const server: McpServer = {
     name: options.name,
@@ -206,9 +247,10 @@ export function createServer(options: ServerOptions): McpServer {
     listToolDescriptors: () => server.tools,
     notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
     notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
-    handleMessage: firstMessage,
-    async listen(listenOptions = {}) {
-      const listener = await listenHttp(server, { ...options.http, ...listenOptions });
+    eras,
+    handleMessage: (message) => defaultDispatcher.handleMessage(message),
+    async listen({ eras: served, ...listenOptions } = {}) {
+      const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...options.http, ...listenOptions });
       listeners.add(listener);
       warmWhenIdle();
       return {
@@ -219,16 +261,22 @@ export function createServer(options: ServerOptions): McpServer {
         },
       };
     },
-    stdio(stdioOptions) {
-      const connection = serveStdio(server, stdioOptions);
+    stdio({ eras: served, ...stdioOptions } = {}) {
+      const chosen = served === undefined ? eras : resolveEras(served);
+      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'));
+      const connection = serveStdio(eraSwitch, stdioOptions);
+      eraSwitch.attach(connection.send);
       connections.add(connection);
       warmWhenIdle();
-      void connection.closed.then(() => connections.delete(connection));
+      void connection.closed.then(() => {
+        eraSwitch.close();
+        connections.delete(connection);
+      });
       return connection;
     },
     fetch(request) {
       if (fetchHandler === undefined) {
-        fetchHandler = createFetchHandler(server, options.http);
+        fetchHandler = createFetchHandler(defaultDispatcher, options.http);
         warmWhenIdle();
       }
       return fetchHandler(request);
@@ -241,6 +289,7 @@ export function createServer(options: ServerOptions): McpServer {
         features.hub.close();
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      for (const wire of httpWires.values()) wire.close();
       for (const connection of connections) connection.close();
       connections.clear();
       await Promise.all([...listeners].map((l) => l.close()));

@@ -45,8 +45,11 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
-export { LEGACY_PROTOCOL_VERSIONS } from './legacy-wire.js';
+export { LEGACY_PROTOCOL_VERSIONS, resolveEras, ErasSettingError } from './eras.js';
+export type { Era, ErasSetting } from './eras.js';
 export type { LegacyWireOptions } from './legacy-wire.js';
+export { MemorySessionStore } from './legacy-session-store.js';
+export type { LegacySessionStore, LegacySessionRecord, OpenOutcome } from './legacy-session-store.js';
 export type {
   Tool,
   ToolContext,

@@ -20,7 +20,7 @@ export const OUTCOMES = {
   parseError: { situation: 'body or line is not JSON (or not UTF-8)', kind: 'rpc-error', code: ErrorCode.ParseError, httpStatus: 400 },
   invalidRequest: { situation: 'not a single JSON-RPC 2.0 request or notification', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
   notification: { situation: 'a notification (no id)', kind: 'no-response', httpStatus: 202 },
-  legacyInitialize: { situation: '2025-11-25 initialize without modern _meta', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
+  legacyInitialize: { situation: 'initialize where only 2026-07-28 is served (eras: modern)', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
   missingMeta: { situation: '_meta protocolVersion or clientCapabilities missing', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 400 },
   invalidLogLevel: { situation: '_meta logLevel is not a known level', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 400 },
   unsupportedVersion: { situation: 'protocolVersion not supported', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
@@ -51,6 +51,18 @@ export const OUTCOMES = {
   invalidFeatureParams: { situation: 'prompts/get, resources/read, completion/complete or subscriptions/listen params malformed (incl. missing required prompt arguments)', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   featureHandlerFailed: { situation: 'a resource read, prompt get or completer throws or returns a malformed value', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   inputRequested: { situation: '`ctx.inputs.require()` lacks answers', kind: 'result', note: 'input_required result with the missing requests and a sealed requestState' },
+  // The legacy (2025) session wire, legacy-*.ts; tested in test/server/legacy-*.test.ts.
+  legacySessionRequired: { situation: 'legacy request or GET/DELETE without Mcp-Session-Id (or initialize with one)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
+  legacySessionNotFound: { situation: 'Mcp-Session-Id unknown, expired or deleted', kind: 'rpc-error', code: ErrorCode.SessionNotFound, httpStatus: 404 },
+  legacySessionsFull: { situation: 'initialize while maxSessions live sessions exist (none is evicted)', kind: 'rpc-error', code: ErrorCode.ServerBusy, httpStatus: 503 },
+  legacyInvalidInitialize: { situation: 'initialize without protocolVersion or capabilities', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 400 },
+  legacyInvalidParams: { situation: 'logging/setLevel or resources/subscribe params malformed', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  legacyEraLocked: { situation: 'stdio: initialize after 2026-07-28 traffic, or a second initialize', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
+  legacyStreamConflict: { situation: 'a second GET stream for one session', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 409 },
+  legacyNotAcceptable: { situation: 'GET without Accept: text/event-stream', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 406 },
+  legacyInputFailed: { situation: 'the client answered a server-to-client request with an error, or it could not be sent', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
+  legacyInputTimeout: { situation: 'no answer to a server-to-client request within inputTimeoutMs', kind: 'rpc-error', code: ErrorCode.InputTimeout, httpStatus: 200 },
+  legacyInputRounds: { situation: 'a call still needs input after maxInputRounds rounds', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
   listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;
 

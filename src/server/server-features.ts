@@ -20,7 +20,6 @@ import { toResourceContents } from './resources.js';
 import type { Resource, ResourceContext, ResourceTemplate } from './resources.js';
 import { acceptFilter, SubscriptionHub } from './subscriptions.js';
 import type { ListChangedKind } from './subscriptions.js';
-import type { LegacyWireOptions } from './legacy-wire.js';
 
 /** Server options for resources, prompts and change notifications (part of `ServerOptions`). */
 export interface ServerFeatureOptions {
@@ -35,11 +34,6 @@ export interface ServerFeatureOptions {
   listChanged?: readonly ListChangedKind[];
   /** Declare `resources.subscribe`: the server calls `server.notifyResourceUpdated(uri)`. */
   resourceUpdates?: boolean;
-  /**
-   * Also serve 2025-11-25 clients over Streamable HTTP (initialize, sessions, server-to-client input
-   * requests); default off. See legacy-wire.ts for what is and is not covered.
-   */
-  legacyWire?: boolean | LegacyWireOptions;
 }
 
 /** What createServer gets back. */

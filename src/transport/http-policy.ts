@@ -26,8 +26,11 @@ export interface HttpPolicy {
   readonly path: string;
   /** Largest accepted request body in bytes; a larger one gets 413 without being read further. */
   readonly maxBodyBytes: number;
-  /** A reply when the request must be refused before its body is read, else undefined. */
-  preflight(method: string | undefined, pathname: string, header: HeaderLookup): Reply | undefined;
+  /**
+   * A reply when the request must be refused before its body is read, else undefined. `sessions`:
+   * the dispatcher answers GET and DELETE too (legacy sessions), which carry no body.
+   */
+  preflight(method: string | undefined, pathname: string, header: HeaderLookup, sessions?: boolean): Reply | undefined;
 }
 
 /** The default {@link HttpOptions.maxBodyBytes}: 1 MiB. */
@@ -84,9 +87,14 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
   return {
     path,
     maxBodyBytes,
-    preflight(method, pathname, header) {
+    preflight(method, pathname, header, sessions = false) {
       if (pathname !== path) return transportErrorReply(404, `Not found: the MCP endpoint is ${path}`);
-      if (method !== 'POST') return transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST only`, { Allow: 'POST' });
+      const bodiless = sessions && (method === 'GET' || method === 'DELETE');
+      if (method !== 'POST' && !bodiless) {
+        return sessions
+          ? transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST, GET and DELETE`, { Allow: 'GET, POST, DELETE' })
+          : transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST only`, { Allow: 'POST' });
+      }
       if (hostSet !== undefined) {
         const host = header('host');
         if (host === undefined || !hostSet.has(hostName(host))) {
@@ -95,6 +103,7 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
       }
       const origin = header('origin');
       if (origin !== undefined && !originAllowed(origin)) return transportErrorReply(403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      if (bodiless) return undefined;
       const type = header('content-type');
       if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim())) {
         return transportErrorReply(415, `Unsupported media type: Content-Type must be application/json, got ${JSON.stringify(type ?? '')}`);

@@ -39,3 +39,31 @@ export interface MessageDispatcher {
   /** Runs one inbound message through the server; never rejects for protocol errors (they are replies). */
   handleMessage(message: InboundMessage): Promise<Reply>;
 }
+
+/** An open server-sent event stream (the legacy wire's GET stream). */
+export interface EventStream {
+  /** Writes one event carrying one serialized JSON-RPC message; false once the client is gone. */
+  send(json: string): boolean;
+  /** Writes an SSE comment so idle proxies keep the connection. */
+  keepAlive(): void;
+  /** Ends the stream. */
+  end(): void;
+  /** Runs once when the stream ends, by `end()` or because the client went away. */
+  onClose(listener: () => void): void;
+}
+
+/**
+ * GET and DELETE on the MCP endpoint, for dispatchers that keep sessions (the 2025 legacy wire).
+ * Both get the request headers only; neither has a body.
+ */
+export interface SessionEndpoint {
+  /** GET: a Reply refuses; a function is handed the opened stream (status 200, text/event-stream). */
+  openStream(header: HeaderLookup): Promise<Reply | ((stream: EventStream) => void)>;
+  /** DELETE: ends the named session. */
+  endSession(header: HeaderLookup): Promise<Reply>;
+}
+
+/** A dispatcher that also answers GET and DELETE (Streamable HTTP sessions). */
+export interface SessionDispatcher extends MessageDispatcher {
+  readonly sessions: SessionEndpoint;
+}

@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpPolicy } from './http-policy.js';
-import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply } from './message-dispatcher.js';
+import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply, SessionEndpoint } from './message-dispatcher.js';
+import { serveSessionRequest } from './node-http-session.js';
 
-function writeReply(res: ServerResponse, reply: Reply): void {
+/** Writes one complete JSON reply (or an empty one). */
+export function writeReply(res: ServerResponse, reply: Reply): void {
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers);
     res.end();
@@ -73,11 +75,17 @@ export class HttpExchange implements InboundMessage {
     const req = this.#req;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    const refused = this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header);
+    const sessions = (this.#dispatcher as { sessions?: SessionEndpoint }).sessions;
+    const refused = this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header, sessions !== undefined);
     if (refused !== undefined) {
       this.#res.setHeader('Connection', 'close');
       writeReply(this.#res, refused);
       req.resume();
+      return;
+    }
+    if (sessions !== undefined && req.method !== 'POST') {
+      req.resume();
+      serveSessionRequest(sessions, req.method === 'GET' ? 'GET' : 'DELETE', this.header, this.#res);
       return;
     }
     req.on('data', this.#onData);

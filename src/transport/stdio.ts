@@ -25,6 +25,8 @@ export interface StdioConnection {
   readonly closed: Promise<void>;
   /** Stops reading stdin and aborts requests in flight. */
   close(): void;
+  /** Writes one serialized JSON-RPC message line outside any request (server-initiated notifications); ignored once closed. */
+  send(json: string): void;
 }
 
 const NEWLINE = 0x0a;
@@ -199,5 +201,5 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
   input.on('data', onData);
   input.once('end', onEnd);
   input.once('close', onEnd);
-  return { closed: closedPromise, close };
+  return { closed: closedPromise, close, send: write };
 }

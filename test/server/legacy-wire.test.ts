@@ -1,5 +1,5 @@
 /**
- * The 2025-11-25 wire over real HTTP: sessions, the methods answered per session, translation onto
+ * The 2025-11-25 wire over real HTTP (the HTTP session rules are in legacy-http-sessions.test.ts): sessions, the methods answered per session, translation onto
  * the 2026-07-28 pipeline, and input-required turned into server-to-client requests. Every message
  * the server sends is checked against the official schema of the revision it was sent on.
  */
@@ -37,6 +37,7 @@ let server: McpServer;
 let listener: HttpListener;
 
 before(async () => {
+  // legacyWire: true is the deprecated spelling of the default; it must keep working.
   server = createServer({ name: 'legacy', version: '1.0.0', tools: [ask, logs], legacyWire: true, instructions: 'be nice' });
   listener = await server.listen({ port: 0 });
 });
@@ -92,7 +93,8 @@ describe('legacy sessions', () => {
     assert.equal(unknown.status, 404);
     assert.equal(unknown.messages[0]?.id, 3);
     const bad = await postRaw({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { capabilities: {} } });
-    assert.deepEqual(bad.messages[0]?.error, { code: -32602, message: 'Invalid params: initialize needs protocolVersion and capabilities' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.messages[0]?.error, { code: -32602, message: 'Invalid params: initialize needs a string protocolVersion and a capabilities object' });
   });
 
   it('ping and logging/setLevel answer {}; an unknown level is -32602; modern-only methods are -32601', async () => {
@@ -188,8 +190,8 @@ describe('input requests on the legacy wire', () => {
     }
   });
 
-  it('without legacyWire, initialize is refused with -32022 naming the supported versions', async () => {
-    const modernOnly = createServer({ name: 'm', version: '1', tools: [logs] });
+  it("with eras: 'modern', initialize is refused with -32022 naming the supported versions", async () => {
+    const modernOnly = createServer({ name: 'm', version: '1', tools: [logs], eras: 'modern' });
     const l = await modernOnly.listen({ port: 0 });
     try {
       const res = await fetch(l.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }) });

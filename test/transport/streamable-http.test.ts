@@ -35,13 +35,29 @@ async function expectHeaderMismatch(message: Record<string, unknown>, headers: R
 }
 
 describe('endpoint, methods and transport refusals', () => {
-  it('answers GET, DELETE and PUT with 405 and Allow: POST', async () => {
-    for (const method of ['GET', 'DELETE', 'PUT']) {
-      const res = await post(url, rpc('tools/list'), {}, { method });
-      assert.equal(res.status, 405, method);
-      assert.equal(res.headers.get('allow'), 'POST');
-      assert.deepEqual(errorOf(res.body), { code: -32600, message: `Method not allowed: ${method}; the MCP endpoint accepts POST only` });
+  it('a 2026-07-28-only server answers GET, DELETE and PUT with 405 and Allow: POST', async () => {
+    const modernOnly = createEverythingServer({ logger: { error: () => {} }, eras: 'modern' });
+    const modernListener = await modernOnly.listen({ port: 0 });
+    try {
+      for (const method of ['GET', 'DELETE', 'PUT']) {
+        const res = await post(modernListener.url, rpc('tools/list'), {}, { method });
+        assert.equal(res.status, 405, method);
+        assert.equal(res.headers.get('allow'), 'POST');
+        assert.deepEqual(errorOf(res.body), { code: -32600, message: `Method not allowed: ${method}; the MCP endpoint accepts POST only` });
+      }
+    } finally {
+      await modernOnly.close();
     }
+  });
+
+  it('a dual-era server answers PUT with 405 (Allow: GET, POST, DELETE); GET and DELETE belong to legacy sessions', async () => {
+    const put = await post(url, rpc('tools/list'), {}, { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'GET, POST, DELETE');
+    assert.deepEqual(errorOf(put.body), { code: -32600, message: 'Method not allowed: PUT; the MCP endpoint accepts POST, GET and DELETE' });
+    const del = await post(url, rpc('tools/list'), {}, { method: 'DELETE' });
+    assert.equal(del.status, 400);
+    assert.deepEqual(errorOf(del.body), { code: -32600, message: 'Bad request: Mcp-Session-Id header is required; send initialize first' });
   });
 
   it('answers other paths with 404', async () => {

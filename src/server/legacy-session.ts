@@ -1,0 +1,334 @@
+/**
+ * One legacy (2025) session, on either transport: the methods answered per session (`ping`,
+ * `logging/setLevel`, `resources/subscribe|unsubscribe`), and every other request translated into
+ * a 2026-07-28 request (the session's capabilities and log level become `_meta`) and run through
+ * the same pipeline, so tools, resources and prompts are written once.
+ *
+ * Input-required results become what a 2025 client understands: the input requests are sent as
+ * server-to-client requests (`elicitation/create`, `sampling/createMessage`, `roots/list`) on the
+ * request's own stream (the POST's SSE stream, or the stdio pipe), falling back to the session's
+ * channel (the GET stream); the call is re-run with the answers and the sealed `requestState`
+ * until it completes. Change notifications reach the session's channel through the server's one
+ * SubscriptionHub.
+ */
+import { META, PROTOCOL_VERSION } from '../protocol/constants.js';
+import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { ProtocolError } from '../protocol/protocol-error.js';
+import { buildParamHeaders, encodeHeaderValue, scanHeaderAnnotations } from '../protocol/x-mcp-header.js';
+import type { HeaderAnnotation } from '../protocol/x-mcp-header.js';
+import type { Implementation, ServerCapabilities, ToolDescriptor } from '../protocol/wire-types.js';
+import type { HeaderLookup, InboundMessage, Reply } from '../transport/message-dispatcher.js';
+import type { LegacySessionRecord } from './legacy-session-store.js';
+import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
+import { legacyCapabilities, legacyRequestParams, legacyServerInfo, toLegacyResult } from './legacy-translate.js';
+import { rpcError } from './outcomes.js';
+import type { ListChangedKind, SubscriptionHub } from './subscriptions.js';
+
+/** What the legacy wire needs to know about the server. */
+export interface LegacyServerInfo {
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions: string | undefined;
+  tools: readonly Readonly<ToolDescriptor>[];
+}
+
+/** Settings shared by every session of one server. */
+export interface LegacySessionSettings {
+  /** How long to wait for a client's answer to a server-to-client request. */
+  inputTimeoutMs: number;
+  /** Input-required rounds per call before giving up. */
+  maxInputRounds: number;
+}
+
+/** Sends one serialized JSON-RPC message outside any request; false when nobody is listening. */
+export type SessionChannel = (json: string) => boolean;
+
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const MODERN_ONLY_METHODS = new Set(['server/discover', 'subscriptions/listen']);
+const NO_CONTENT: Reply = { status: 202, body: undefined };
+
+/** A JSON-RPC error reply from a row of the outcome table. */
+export function errorReply(error: ProtocolError, id: JsonRpcId | undefined, headers?: Record<string, string>): Reply {
+  const all = error.headers === undefined ? headers : { ...error.headers, ...headers };
+  return { status: error.httpStatus, body: JSON.stringify(error.toResponse(id)), headers: all };
+}
+
+/**
+ * The answer of a server that serves the 2025 era only (eras: 'legacy') to anything but a 2025
+ * session: -32022 naming the revisions it does serve.
+ */
+export function refuseModern(message: InboundMessage): Reply {
+  let m = message.parsed;
+  if (m === undefined) {
+    try {
+      m = JSON.parse(typeof message.body === 'string' ? message.body : new TextDecoder().decode(message.body));
+    } catch {
+      m = undefined;
+    }
+  }
+  const request = isJsonObject(m) ? m : {};
+  const meta = isJsonObject(request.params) ? request.params._meta : undefined;
+  const requested = isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string' ? meta[META.protocolVersion] : (message.header?.('mcp-protocol-version') ?? 'none');
+  if (!isJsonRpcId(request.id)) return { status: 202, body: undefined };
+  return errorReply(rpcError('unsupportedVersion', `Unsupported protocol version: ${String(requested)}; this server serves ${LEGACY_PROTOCOL_VERSIONS.join(', ')} only (send initialize)`, {
+    data: { supported: [...LEGACY_PROTOCOL_VERSIONS], requested },
+  }), request.id);
+}
+
+function resultReply(id: JsonRpcId, result: JsonObject, headers?: Record<string, string>): Reply {
+  return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result }), headers };
+}
+
+/** The process-local half of a session: what cannot live in a shared store. */
+export class LiveSession {
+  record: LegacySessionRecord;
+  /** Server-to-client requests awaiting the client's answer. */
+  readonly pending = new Map<JsonRpcId, (answer: JsonObject) => void>();
+  /** Client requests in flight, for `notifications/cancelled`. */
+  readonly inflight = new Map<JsonRpcId, AbortController>();
+  /** The GET stream (HTTP) or the pipe (stdio), when open. */
+  channel: SessionChannel | undefined;
+  /** Closes the channel's stream when the session ends (DELETE, expiry, shutdown). */
+  onEnd: (() => void) | undefined;
+  nextRequestId = 1;
+  #listening: AbortController | undefined;
+
+  constructor(record: LegacySessionRecord) {
+    this.record = record;
+  }
+
+  /** Delivers the hub's change notifications to `channel` with the session's current subscriptions. */
+  listen(hub: SubscriptionHub, kinds: readonly ListChangedKind[]): void {
+    this.#listening?.abort();
+    if (this.channel === undefined) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    const filter = {
+      ...(kinds.includes('tools') ? { toolsListChanged: true } : {}),
+      ...(kinds.includes('prompts') ? { promptsListChanged: true } : {}),
+      ...(kinds.includes('resources') ? { resourcesListChanged: true } : {}),
+      ...(this.record.subscriptions.length > 0 ? { resourceSubscriptions: [...this.record.subscriptions] } : {}),
+    };
+    void hub.hold(this.record.id, filter, (n) => {
+      if (n.method === 'notifications/subscriptions/acknowledged') return;
+      this.channel?.(JSON.stringify(toLegacyNotification(n)));
+    }, controller.signal);
+  }
+
+  /** Stops change notifications, fails pending server-to-client requests, aborts requests in flight. */
+  end(): void {
+    this.#listening?.abort();
+    this.#listening = undefined;
+    this.channel = undefined;
+    const onEnd = this.onEnd;
+    this.onEnd = undefined;
+    onEnd?.();
+    for (const controller of this.inflight.values()) controller.abort();
+    for (const answer of this.pending.values()) answer({ jsonrpc: '2.0', error: { code: -32603, message: 'session ended' } });
+  }
+}
+
+/** A hub notification without the 2026-07-28 subscription tag. */
+function toLegacyNotification(n: JsonRpcNotification): JsonRpcNotification {
+  if (!isJsonObject(n.params)) return n;
+  const { _meta: meta, ...params } = n.params;
+  const rest = isJsonObject(meta) ? Object.fromEntries(Object.entries(meta).filter(([k]) => k !== META.subscriptionId)) : {};
+  if (Object.keys(rest).length > 0) params._meta = rest;
+  return Object.keys(params).length === 0 ? { jsonrpc: '2.0', method: n.method } : { jsonrpc: '2.0', method: n.method, params };
+}
+
+/** Serves the messages of legacy sessions on top of the 2026-07-28 pipeline. */
+export class LegacySessionWire {
+  readonly #modern: (message: InboundMessage) => Promise<Reply>;
+  readonly #info: LegacyServerInfo;
+  readonly #settings: LegacySessionSettings;
+  readonly #hub: SubscriptionHub;
+  readonly #capabilities: JsonObject;
+  readonly #listKinds: ListChangedKind[];
+  readonly #annotations = new Map<string, HeaderAnnotation[]>();
+
+  constructor(modern: (message: InboundMessage) => Promise<Reply>, info: LegacyServerInfo, hub: SubscriptionHub, settings: LegacySessionSettings) {
+    this.#modern = modern;
+    this.#info = info;
+    this.#hub = hub;
+    this.#settings = settings;
+    this.#capabilities = legacyCapabilities(info.capabilities);
+    const caps = info.capabilities;
+    this.#listKinds = (['tools', 'prompts', 'resources'] as const).filter((k) => (caps[k] as { listChanged?: boolean } | undefined)?.listChanged === true);
+    for (const tool of info.tools) {
+      const found = scanHeaderAnnotations(tool.inputSchema).annotations;
+      if (found.length > 0) this.#annotations.set(tool.name, found);
+    }
+  }
+
+  /** The `InitializeResult` of a new session. */
+  initializeResult(record: LegacySessionRecord): JsonObject {
+    const result: JsonObject = { protocolVersion: record.protocolVersion, capabilities: this.#capabilities, serverInfo: legacyServerInfo(this.#info.serverInfo, record.protocolVersion) };
+    if (this.#info.instructions !== undefined) result.instructions = this.#info.instructions;
+    return result;
+  }
+
+  /** Starts change notifications on the session's channel. */
+  listen(session: LiveSession): void {
+    if (this.#listKinds.length > 0 || session.record.subscriptions.length > 0) session.listen(this.#hub, this.#listKinds);
+  }
+
+  /**
+   * One parsed message of an initialized session. `save` persists a changed record. Returns the
+   * reply (202 for notifications and answers to our requests).
+   */
+  async handle(session: LiveSession, m: JsonObject, message: InboundMessage, save: (record: LegacySessionRecord) => void | Promise<void>): Promise<Reply> {
+    const id = isJsonRpcId(m.id) ? m.id : undefined;
+    const params = isJsonObject(m.params) ? m.params : {};
+    if (typeof m.method !== 'string') {
+      // A client's answer to one of our server-to-client requests.
+      if (id !== undefined) session.pending.get(id)?.(m);
+      return NO_CONTENT;
+    }
+    if (id === undefined) {
+      if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) session.inflight.get(params.requestId)?.abort();
+      return NO_CONTENT;
+    }
+    switch (m.method) {
+      case 'ping':
+        return resultReply(id, {});
+      case 'logging/setLevel': {
+        if (typeof params.level !== 'string' || !LOG_LEVELS.includes(params.level)) {
+          return errorReply(rpcError('legacyInvalidParams', `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`), id);
+        }
+        session.record = { ...session.record, logLevel: params.level };
+        await save(session.record);
+        return resultReply(id, {});
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        if (this.#info.capabilities.resources?.subscribe !== true) return errorReply(rpcError('methodNotFound', `Method not found: ${m.method} (this server does not offer resource subscriptions)`), id);
+        if (typeof params.uri !== 'string' || params.uri === '') return errorReply(rpcError('legacyInvalidParams', `Invalid params: ${m.method} needs a string "uri"`), id);
+        const others = session.record.subscriptions.filter((u) => u !== params.uri);
+        session.record = { ...session.record, subscriptions: m.method === 'resources/subscribe' ? [...others, params.uri] : others };
+        await save(session.record);
+        session.listen(this.#hub, this.#listKinds);
+        return resultReply(id, {});
+      }
+      default:
+        if (MODERN_ONLY_METHODS.has(m.method)) return errorReply(rpcError('methodNotFound', `Method not found: ${m.method} (not part of ${session.record.protocolVersion})`), id);
+        return this.#forward(session, message, id, m.method, params);
+    }
+  }
+
+  /** HTTP header view of a translated request: the 2026-07-28 headers the pipeline checks, mirrored from the body. */
+  #headers(message: InboundMessage, method: string, params: JsonObject): HeaderLookup | undefined {
+    const original = message.header;
+    if (original === undefined) return undefined;
+    return (name) => {
+      if (name === 'mcp-protocol-version') return PROTOCOL_VERSION;
+      if (name === 'mcp-method') return method;
+      if (name === 'mcp-name') {
+        const value = method === 'resources/read' ? params.uri : params.name;
+        return typeof value === 'string' ? encodeHeaderValue(value) : undefined;
+      }
+      if (name.startsWith('mcp-param-')) {
+        const found = method === 'tools/call' && typeof params.name === 'string' ? this.#annotations.get(params.name) : undefined;
+        if (found === undefined || !isJsonObject(params.arguments)) return undefined;
+        const mirrored = buildParamHeaders(found, params.arguments);
+        const key = Object.keys(mirrored).find((k) => k.toLowerCase() === name);
+        return key === undefined ? undefined : mirrored[key];
+      }
+      return original(name);
+    };
+  }
+
+  async #forward(session: LiveSession, message: InboundMessage, id: JsonRpcId, method: string, params: JsonObject): Promise<Reply> {
+    const controller = new AbortController();
+    if (message.isAborted()) controller.abort();
+    else message.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    session.inflight.set(id, controller);
+    const revision = session.record.protocolVersion;
+    const header = this.#headers(message, method, params);
+    const meta = isJsonObject(params._meta) ? params._meta : {};
+    let current: JsonObject = {
+      ...params,
+      _meta: { ...meta, [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: session.record.capabilities, [META.logLevel]: session.record.logLevel ?? 'debug' },
+    };
+    // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
+    const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.channel?.(JSON.stringify(n));
+    try {
+      for (let round = 0; ; round++) {
+        const answer = await this.#modern({
+          body: '',
+          parsed: { jsonrpc: '2.0', id, method, params: current },
+          transport: message.transport,
+          header,
+          signal: controller.signal,
+          isAborted: () => controller.signal.aborted,
+          notify,
+        });
+        if (answer.body === undefined) return answer;
+        const parsed = JSON.parse(answer.body) as JsonObject;
+        const result = parsed.result;
+        if (!isJsonObject(result)) {
+          // Errors keep their code; only authentication keeps its HTTP status (2025 clients read the body otherwise).
+          return answer.status === 401 || answer.status === 403 ? answer : { status: 200, body: answer.body };
+        }
+        if (result.resultType !== 'input_required') return resultReply(id, toLegacyResult(method, result, revision));
+        if (round >= this.#settings.maxInputRounds) {
+          return errorReply(rpcError('legacyInputRounds', `Internal error: ${method} still needed input after ${this.#settings.maxInputRounds} rounds`), id);
+        }
+        const requests = Object.entries(isJsonObject(result.inputRequests) ? result.inputRequests : {}).filter((e): e is [string, JsonObject] => isJsonObject(e[1]));
+        const answers = await Promise.all(requests.map(([, request]) => this.#ask(session, request, message, controller.signal)));
+        const responses: JsonObject = {};
+        for (const [index, [key, request]] of requests.entries()) {
+          const response = answers[index] as JsonObject;
+          if (isJsonObject(response.error)) {
+            return errorReply(rpcError('legacyInputFailed', `Internal error: the client answered ${String(request.method)} with error ${String(response.error.code)}: ${String(response.error.message)}`), id);
+          }
+          responses[key] = response.result;
+        }
+        current = { ...current, inputResponses: responses };
+        if (typeof result.requestState === 'string') current.requestState = result.requestState;
+        else delete current.requestState;
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return { status: 499, body: undefined };
+      if (error instanceof InputTimeout) return errorReply(rpcError('legacyInputTimeout', error.message), id);
+      return errorReply(rpcError('legacyInputFailed', `Internal error: ${error instanceof Error ? error.message : String(error)}`), id);
+    } finally {
+      session.inflight.delete(id);
+    }
+  }
+
+  /** Sends one server-to-client request and waits for the client's answer (or the timeout). */
+  #ask(session: LiveSession, request: JsonObject, message: InboundMessage, signal: AbortSignal): Promise<JsonObject> {
+    const method = String(request.method);
+    const requestId = `tw-${session.nextRequestId++}`;
+    const timeoutMs = this.#settings.inputTimeoutMs;
+    const params = legacyRequestParams(method, isJsonObject(request.params) ? request.params : {}, session.record.protocolVersion);
+    const outbound = { jsonrpc: '2.0' as const, id: requestId, method, params };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new InputTimeout(`No answer to ${method} within ${timeoutMs} ms; the request was not run`)), timeoutMs);
+      const onAbort = (): void => finish(new Error('cancelled'));
+      const finish = (outcome: JsonObject | Error): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        session.pending.delete(requestId);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      session.pending.set(requestId, finish);
+      signal.addEventListener('abort', onAbort, { once: true });
+      // The request's own stream first (2025: requests related to a client request go there), else the session channel.
+      // (InboundMessage.notify writes any JSON-RPC message; a request is one with an id.)
+      if (canStream(message)) message.notify(outbound as JsonRpcNotification);
+      else if (session.channel?.(JSON.stringify(outbound)) !== true) finish(new Error(`cannot send ${method}: the request does not accept an event stream and the session has no open GET stream`));
+    });
+  }
+}
+
+class InputTimeout extends Error {}
+
+/** Whether a request's reply may be an event stream carrying server messages (stdio always; HTTP when Accept says so). */
+function canStream(message: InboundMessage): boolean {
+  if (message.header === undefined) return true;
+  return /text\/event-stream/i.test(message.header('accept') ?? '');
+}

@@ -1,0 +1,90 @@
+/**
+ * The era of one stdio process (digest §1.4): the first message that makes a claim decides it for
+ * the life of the connection. `server/discover` or any request carrying the 2026-07-28 `_meta`
+ * protocol version makes it modern; `initialize` (without that `_meta`) makes it legacy, and the
+ * connection is then one 2025 session. Messages that make no claim (a request without `_meta`)
+ * are answered by the modern pipeline without deciding anything. Once decided, an `initialize`
+ * on a modern connection, or a second one on a legacy connection, is refused naming the rule.
+ */
+import { PROTOCOL_VERSION, META } from '../protocol/constants.js';
+import { isJsonObject } from '../protocol/json-rpc.js';
+import type { JsonObject } from '../protocol/json-rpc.js';
+import type { InboundMessage, MessageDispatcher, Reply } from '../transport/message-dispatcher.js';
+import type { Era } from './eras.js';
+import { errorReply, LiveSession, refuseModern } from './legacy-session.js';
+import type { LegacySessionWire } from './legacy-session.js';
+import { initializeRecord, isLegacyInitialize } from './legacy-wire.js';
+import { rpcError } from './outcomes.js';
+
+/** One stdio connection's dispatcher; `attach` gives it the connection's writer for server-initiated messages. */
+export interface StdioEraSwitch extends MessageDispatcher {
+  attach(write: (json: string) => void): void;
+  /** The era chosen so far (undefined until a message decides it). */
+  readonly era: Era | undefined;
+  /** Ends the legacy session, if any (connection closed). */
+  close(): void;
+}
+
+function isModernClaim(m: JsonObject): boolean {
+  if (m.method === 'server/discover') return true;
+  const meta = isJsonObject(m.params) ? m.params._meta : undefined;
+  return isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string';
+}
+
+/**
+ * Creates the era switch of one stdio connection. `wire` is undefined when the server serves no
+ * legacy era; `modernServed` false when it serves the legacy era only.
+ */
+export function createStdioEraSwitch(modern: (message: InboundMessage) => Promise<Reply>, wire: LegacySessionWire | undefined, modernServed: boolean): StdioEraSwitch {
+  let era: Era | undefined;
+  let session: LiveSession | undefined;
+  let write: ((json: string) => void) | undefined;
+
+  function initialize(m: JsonObject): Reply {
+    const id = m.id as string | number;
+    if (era === 'modern') {
+      return errorReply(rpcError('legacyEraLocked', `Invalid request: initialize refused: this stdio connection already speaks ${PROTOCOL_VERSION}; the era is chosen by the first message of a process and cannot change (start a new process for a 2025 session)`), id);
+    }
+    if (era === 'legacy') return errorReply(rpcError('legacyEraLocked', 'Invalid request: this stdio connection is already initialized; a process has one session'), id);
+    const record = initializeRecord(isJsonObject(m.params) ? m.params : {});
+    if (record === 'invalid') return errorReply(rpcError('legacyInvalidInitialize', 'Invalid params: initialize needs a string protocolVersion and a capabilities object'), id);
+    era = 'legacy';
+    session = new LiveSession(record);
+    session.channel = (json) => {
+      if (write === undefined) return false;
+      write(json);
+      return true;
+    };
+    (wire as LegacySessionWire).listen(session);
+    return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result: (wire as LegacySessionWire).initializeResult(record) }) };
+  }
+
+  return {
+    get era() {
+      return era;
+    },
+    attach(writer) {
+      write = writer;
+    },
+    close() {
+      session?.end();
+    },
+    async handleMessage(message) {
+      const m = isJsonObject(message.parsed) ? message.parsed : undefined;
+      if (m === undefined) return modern(message);
+      // The common case, first: a decided modern connection.
+      if (era === 'modern' && m.method !== 'initialize') return modern(message);
+      if (era === 'legacy') {
+        if (isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
+        return (wire as LegacySessionWire).handle(session as LiveSession, m, message, () => undefined);
+      }
+      if (wire !== undefined && isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
+      if (era === undefined && isModernClaim(m)) {
+        if (!modernServed) return refuseModern(message);
+        era = 'modern';
+      }
+      if (!modernServed && era === undefined && typeof m.method === 'string') return refuseModern(message);
+      return modern(message);
+    },
+  };
+}
