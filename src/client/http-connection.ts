@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, isJsonRpcId } from '../protocol/index.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
-import type { Connection, ReceivedResponse, SendOptions } from './connection.js';
+import { errorForServerRequest } from './connection.js';
+import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, SendOptions, ServerRequestHandler } from './connection.js';
 import { SseReader } from './sse-reader.js';
 
 /** Streamable HTTP target. */
@@ -17,6 +18,16 @@ export interface HttpTarget {
 }
 
 const BODY_EXCERPT = 300;
+/** How long close() waits for the DELETE that ends a legacy session. */
+const DELETE_TIMEOUT_MS = 2000;
+/** How long a notification or an answer to a server request may take to be acknowledged. */
+const POST_BACK_TIMEOUT_MS = 10_000;
+/** Most server-to-client requests answered at once; more are refused so a flood cannot pile up work. */
+const MAX_SERVER_REQUESTS = 32;
+
+function isServerRequest(value: unknown): value is JsonRpcRequest {
+  return isJsonObject(value) && value.jsonrpc === '2.0' && typeof value.method === 'string' && 'id' in value && isJsonRpcId(value.id);
+}
 
 function isResponse(value: unknown): value is JsonRpcResponse {
   return isJsonObject(value) && value.jsonrpc === '2.0' && ('result' in value || 'error' in value) && !('method' in value);
@@ -50,12 +61,54 @@ export function createHttpConnection(target: HttpTarget): Connection {
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
   const authContext = authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
   let closed = false;
-  const inFlight = new Set<AbortController>();
+  /** Open requests, with the handler for server requests that belong to them. */
+  const inFlight = new Map<AbortController, SendOptions>();
+  let handlers: ConnectionHandlers = {};
+  let session: LegacySession | undefined;
+  let listening: AbortController | undefined;
+  let serverRequests = 0;
+
+  /** The legacy session's headers, on every request after `initialize` (2025-06-18+ HTTP). */
+  function sessionHeaders(): Record<string, string> {
+    if (session === undefined) return {};
+    return { 'MCP-Protocol-Version': session.protocolVersion, ...(session.sessionId !== undefined ? { 'Mcp-Session-Id': session.sessionId } : {}) };
+  }
+
+  /** POSTs a notification or a response; the server acknowledges with 202 and no body. */
+  async function postBack(message: JsonRpcNotification | JsonRpcResponse, headers: Record<string, string>, signal: AbortSignal): Promise<void> {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers: { ...fixedHeaders, ...headers, ...sessionHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(message),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(POST_BACK_TIMEOUT_MS)]),
+    });
+    await response.body?.cancel().catch(() => {});
+  }
+
+  /** Answers a server-to-client request by POSTing the response back to the endpoint. */
+  function answer(request: JsonRpcRequest, handler: ServerRequestHandler | undefined, signal: AbortSignal): void {
+    const reply = (message: JsonRpcResponse): void => {
+      postBack(message, {}, new AbortController().signal).catch(() => {
+        // The server gave up on the request or went away; the call that needed it reports that.
+      });
+    };
+    if (handler === undefined) return reply({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `the client does not answer ${request.method}` } });
+    if (serverRequests >= MAX_SERVER_REQUESTS) return reply({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `the client is already answering ${MAX_SERVER_REQUESTS} requests` } });
+    serverRequests++;
+    handler(request, signal)
+      .then(
+        (result) => reply({ jsonrpc: '2.0', id: request.id, result }),
+        (error: unknown) => reply({ jsonrpc: '2.0', id: request.id, error: errorForServerRequest(error) }),
+      )
+      .finally(() => {
+        serverRequests--;
+      });
+  }
 
   async function send(request: JsonRpcRequest, options: SendOptions): Promise<ReceivedResponse> {
     if (closed) throw new McpClientError('closed', 'the client is closed', { method: request.method });
     const controller = new AbortController();
-    inFlight.add(controller);
+    inFlight.set(controller, options);
     const onAbort = (): void => controller.abort(options.signal.reason);
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
@@ -68,7 +121,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
       try {
         response = await doFetch(url, {
           method: 'POST',
-          headers: { ...fixedHeaders, ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          headers: { ...fixedHeaders, ...options.headers, ...sessionHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body: JSON.stringify(request),
           signal: controller.signal,
         });
@@ -77,9 +130,11 @@ export function createHttpConnection(target: HttpTarget): Connection {
         throw new McpClientError('transport', `cannot reach ${url.href}: ${networkReason(error)}`, { method: request.method, cause: error });
       }
       const status = response.status;
+      const sessionId = response.headers.get('mcp-session-id') ?? undefined;
+      const withSession = (received: ReceivedResponse): ReceivedResponse => (sessionId === undefined ? received : { ...received, sessionId });
       const type = (response.headers.get('content-type') ?? '').toLowerCase();
       if (type.startsWith('text/event-stream') && response.body !== null) {
-        return await readStream(response.body, request, options, status, controller.signal, aborted);
+        return withSession(await readStream(response.body, request, options, status, controller.signal, aborted));
       }
       let text: string;
       try {
@@ -96,7 +151,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
         parsed = undefined;
       }
       if (isResponse(parsed) && (!('id' in parsed) || parsed.id === request.id || !isJsonRpcId(parsed.id) || 'error' in parsed)) {
-        return { message: parsed, httpStatus: status };
+        return withSession({ message: parsed, httpStatus: status });
       }
       if (status < 200 || status >= 300) {
         throw new McpClientError('http', `${request.method}: HTTP ${status}${text.trim() === '' ? ' with an empty body' : `: ${excerpt(text)}`}`, { method: request.method, httpStatus: status, data: text === '' ? undefined : excerpt(text) });
@@ -153,6 +208,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
         const events = sse.push(decoder.decode(chunk.value, { stream: true }));
         if (sse.pendingLength > maxBytes) throw new McpClientError('protocol', `${request.method}: an event on the stream exceeds ${maxBytes} bytes`, { method: request.method, httpStatus: status });
         for (const data of events) {
+          // A 2025-11-25 server primes a resumable stream with an event id and empty data: nothing to read.
+          if (data.trim() === '') continue;
           let message: unknown;
           try {
             message = JSON.parse(data);
@@ -164,11 +221,56 @@ export function createHttpConnection(target: HttpTarget): Connection {
             continue;
           }
           if (isResponse(message) && (message.id === request.id || ('error' in message && !('id' in message)))) return { message, httpStatus: status };
-          // Anything else (a server-to-client request, a response to another id) is not allowed on this stream; it is skipped.
+          // A legacy-era server asks for input on the stream of the call that needs it.
+          if (isServerRequest(message)) {
+            answer(message, options.onRequest ?? handlers.onRequest, options.signal);
+            continue;
+          }
+          // Anything else (a response to another id) does not belong on this stream; it is skipped.
         }
       }
     } finally {
       // Closing the reader closes the stream: after the response, and on abort (= cancellation).
+      reader.cancel().catch(() => {});
+    }
+  }
+
+  /** The legacy GET stream: server notifications and requests that belong to no call. Not reopened once it ends. */
+  async function readListenStream(controller: AbortController): Promise<void> {
+    const response = await doFetch(url, { method: 'GET', headers: { ...fixedHeaders, ...sessionHeaders(), accept: 'text/event-stream' }, signal: controller.signal });
+    // 405: the server offers no GET stream, which the legacy revisions allow.
+    if (!response.ok || response.body === null || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const sse = new SseReader();
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return;
+        const events = sse.push(decoder.decode(chunk.value, { stream: true }));
+        // An event without end would grow without bound: drop the stream instead.
+        if (sse.pendingLength > maxBytes) return;
+        for (const data of events) {
+          let message: unknown;
+          try {
+            message = JSON.parse(data);
+          } catch {
+            continue;
+          }
+          if (isNotification(message)) handlers.onNotification?.(message);
+          else if (isServerRequest(message)) {
+            // Servers that send a call's input request on the GET stream (no related request id) leave only
+            // one guess: the single open request that takes input, else the client-level handler.
+            const owners = [...inFlight.values()].filter((entry) => entry.onRequest !== undefined);
+            const owner = owners.length === 1 ? owners[0] : undefined;
+            answer(message, owner?.onRequest ?? handlers.onRequest, owner?.signal ?? controller.signal);
+          }
+        }
+      }
+    } finally {
       reader.cancel().catch(() => {});
     }
   }
@@ -178,9 +280,39 @@ export function createHttpConnection(target: HttpTarget): Connection {
     identity: url.href,
     authContext,
     send,
+    async notify(notification, options) {
+      if (closed) throw new McpClientError('closed', 'the client is closed', { method: notification.method });
+      try {
+        await postBack(notification, options.headers, options.signal);
+      } catch (error) {
+        throw new McpClientError('transport', `${notification.method}: cannot reach ${url.href}: ${networkReason(error)}`, { method: notification.method, cause: error });
+      }
+    },
+    setHandlers(next) {
+      handlers = next;
+    },
+    setLegacySession(next) {
+      session = { ...next };
+    },
+    listen() {
+      if (closed || session === undefined || listening !== undefined) return;
+      const controller = new AbortController();
+      listening = controller;
+      readListenStream(controller).catch(() => {
+        // The stream is optional; calls keep working without it.
+      });
+    },
     async close() {
+      if (closed) return;
       closed = true;
-      for (const controller of inFlight) controller.abort(new McpClientError('closed', 'the client was closed'));
+      listening?.abort();
+      for (const controller of inFlight.keys()) controller.abort(new McpClientError('closed', 'the client was closed'));
+      // A legacy session is ended explicitly so the server can free it (2025-06-18 HTTP, "Session Management").
+      if (session?.sessionId !== undefined) {
+        await doFetch(url, { method: 'DELETE', headers: { ...fixedHeaders, ...sessionHeaders() }, signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })
+          .then((response) => response.body?.cancel())
+          .catch(() => {});
+      }
     },
   };
 }

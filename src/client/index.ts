@@ -1,10 +1,12 @@
-/** toolwright/client: an MCP 2026-07-28 client for tools, over Streamable HTTP or stdio. */
+/** toolwright/client: an MCP client for tools, over Streamable HTTP or stdio, for 2026-07-28 and initialize-based (2025) servers. */
 export { connect } from './mcp-client.js';
 export type {
   ConnectTarget,
   ClientOptions,
   ClientWarning,
+  ClientRoot,
   McpClient,
+  ProtocolEra,
   ToolListing,
   ExcludedTool,
   DiscoverInfo,
@@ -12,7 +14,11 @@ export type {
   RequestOptions,
   ProgressUpdate,
   InputRequiredContext,
-} from './mcp-client.js';
+  ServerRequestContext,
+  TypedCallToolResult,
+} from './types.js';
+export type { CallToolResult, ToolDescriptor, InputRequest } from '../protocol/index.js';
+export { LEGACY_PROTOCOL_VERSIONS } from './exchange.js';
 export { McpClientError } from './client-error.js';
 export type { ClientErrorKind } from './client-error.js';
 export type { HttpTarget } from './http-connection.js';

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { isJsonObject, isJsonRpcId } from '../protocol/index.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
-import type { Connection, ReceivedResponse, SendOptions } from './connection.js';
+import { errorForServerRequest } from './connection.js';
+import type { Connection, ConnectionHandlers, ReceivedResponse, SendOptions } from './connection.js';
 
 /** A stdio server to spawn. */
 export interface StdioTarget {
@@ -40,6 +41,8 @@ export interface StdioConnection extends Connection {
 }
 
 const STDERR_LIMIT = 64 * 1024;
+/** Most server-to-client requests answered at once; more are refused so a flood cannot pile up work. */
+const MAX_SERVER_REQUESTS = 32;
 
 interface Pending {
   resolve: (response: ReceivedResponse) => void;
@@ -72,6 +75,8 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let failure: McpClientError | undefined;
   let closing = false;
+  let handlers: ConnectionHandlers = {};
+  let serverRequests = 0;
   const label = target.label ?? `stdio server ${JSON.stringify([target.command, ...(target.args ?? [])].join(' '))}`;
 
   const stderrTail = (): string => (stderr.trim() === '' ? '' : `; stderr: ${stderr.trim().slice(-500)}`);
@@ -138,7 +143,11 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
       return;
     }
     if (typeof message.method === 'string') {
-      if ('id' in message) return; // Servers must not send requests (R-07); nothing to answer.
+      if ('id' in message) {
+        // A legacy-era server asks the client something (roots, elicitation, sampling); 2026-07-28 servers never do (R-07).
+        if (isJsonRpcId(message.id)) answer(message as unknown as JsonRpcRequest);
+        return;
+      }
       const notification = message as unknown as JsonRpcNotification;
       const token = isJsonObject(notification.params) ? notification.params.progressToken : undefined;
       for (const entry of pending.values()) {
@@ -147,6 +156,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
           return;
         }
       }
+      handlers.onNotification?.(notification);
       return;
     }
     if (!('result' in message) && !('error' in message)) {
@@ -165,7 +175,33 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     entry.resolve({ message: response });
   }
 
-  function write(message: JsonRpcRequest | JsonRpcNotification): void {
+  /**
+   * stdio cannot say which call a server request belongs to: it goes to the one request in flight
+   * that takes server requests, and to the client-level handler when there are none or several.
+   */
+  function answer(request: JsonRpcRequest): void {
+    const owners = [...pending.values()].filter((entry) => entry.options.onRequest !== undefined);
+    const handler = owners.length === 1 ? owners[0]?.options.onRequest : handlers.onRequest;
+    const signal = owners.length === 1 ? (owners[0] as Pending).options.signal : new AbortController().signal;
+    if (handler === undefined) {
+      write({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `the client does not answer ${request.method}` } });
+      return;
+    }
+    if (serverRequests >= MAX_SERVER_REQUESTS) {
+      write({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `the client is already answering ${MAX_SERVER_REQUESTS} requests` } });
+      return;
+    }
+    serverRequests++;
+    handler(request, signal).then(
+      (result) => write({ jsonrpc: '2.0', id: request.id, result }),
+      (error: unknown) => write({ jsonrpc: '2.0', id: request.id, error: errorForServerRequest(error) }),
+    ).finally(() => {
+      serverRequests--;
+    });
+  }
+
+  function write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): void {
+    if (exit !== undefined || stdin.destroyed || stdin.writableEnded) return;
     stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -224,6 +260,16 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     authContext: randomUUID(),
     send,
     close,
+    async notify(notification) {
+      if (closing || failure !== undefined) return;
+      write(notification);
+    },
+    setHandlers(next) {
+      handlers = next;
+    },
+    // stdio has no headers and no session: the era is per process.
+    setLegacySession() {},
+    listen() {},
     get stderr() {
       return stderr;
     },

@@ -145,6 +145,6 @@ test('stdio: spawns the server, lists every page, and stops the process', async 
 });
 
 test('stdio: a command that exits or never answers is an error with its stderr', async () => {
-  await rejects(loadToolTarget(`"${process.execPath}" -e "console.error('boom'); process.exit(3)"`, { stdio: true }), /exited \(code 3\) before answering tools\/list; stderr: boom$/);
+  await rejects(loadToolTarget(`"${process.execPath}" -e "console.error('boom'); process.exit(3)"`, { stdio: true }), /exited \(code 3\) before answering server\/discover; stderr: boom$/);
   await rejects(loadToolTarget(`"${process.execPath}" -e "setTimeout(() => {}, 5000)"`, { stdio: true, timeoutMs: 300 }), /did not answer tools\/list within 300 ms$/);
 });
