@@ -11,7 +11,7 @@ import type { Command, RunOutput } from './child-process.js';
 import { ERROR_PREFIX, RESULT_PREFIX, textOf } from './drivers/driver-io.js';
 import type { DriverReport, DriverSpec, DriverTarget } from './drivers/driver-io.js';
 import { installedVersion, judge, ROOT } from './matrix.js';
-import type { ServerRow } from './matrix.js';
+import type { Probe, ServerRow } from './matrix.js';
 
 /** One cell of a table. */
 export interface CellResult {
@@ -63,10 +63,10 @@ function exitSummary(out: RunOutput): string {
   return `exit ${out.code ?? out.signal}`;
 }
 
-function judged(row: ServerRow, report: DriverReport): CellResult {
-  const problem = judge(row.probe, report);
+function judged(probe: Probe, report: DriverReport): CellResult {
+  const problem = judge(probe, report);
   if (problem !== undefined) return fails(problem);
-  return { status: 'works', detail: `${report.tools.length} tools; ${row.probe.tool} answered ${JSON.stringify(report.text.slice(0, 80))}` };
+  return { status: 'works', detail: `${report.tools.length} tools; ${probe.tool} answered ${JSON.stringify(report.text.slice(0, 80))}` };
 }
 
 /** Reads a driver's line for cell `index`. */
@@ -76,14 +76,17 @@ function driverResult(row: ServerRow, index: number, out: RunOutput): CellResult
   const line = out.stdout.split('\n').find((l) => l.startsWith(ok) || l.startsWith(error));
   if (line === undefined) return fails(`driver ${exitSummary(out)} before this cell's result; stderr: ${tail(out.stderr) || '(empty)'}`);
   if (line.startsWith(error)) return fails(line.slice(error.length));
-  return judged(row, JSON.parse(line.slice(ok.length)) as DriverReport);
+  return judged(row.probe, JSON.parse(line.slice(ok.length)) as DriverReport);
 }
 
 function driverColumn(id: string, label: string, software: string, file: string): ClientColumn {
   return {
     id, label, software,
     async run(cells) {
-      const specs: DriverSpec[] = cells.map(({ row, target }) => ({ target, tool: row.probe.tool, arguments: row.probe.arguments, timeoutMs: CELL_TIMEOUT_MS, ...(row.roots === undefined ? {} : { roots: row.roots }) }));
+      const specs: DriverSpec[] = cells.map(({ row, target }) => ({
+        target, tool: row.probe.tool, arguments: row.probe.arguments, timeoutMs: CELL_TIMEOUT_MS,
+        ...(row.roots === undefined ? {} : { roots: { dirs: row.roots.dirs, appliedLog: row.roots.appliedLog } }),
+      }));
       // The driver bounds each cell itself; this outer bound only catches a driver that hangs outright.
       const out = await runToEnd({ command: process.execPath, args: ['--import', 'tsx', join(ROOT, 'test/interop/drivers', file), JSON.stringify(specs)], cwd: ROOT }, CELL_TIMEOUT_MS * (cells.length + 1));
       return cells.map(({ row }, index) => driverResult(row, index, out));
@@ -132,7 +135,7 @@ function inspectorColumn(): ClientColumn {
     if (call.error !== undefined) return fails(`tools/call: ${JSON.stringify(call.error)}`);
     const tools = ((list.result as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
     const result = call.result as { isError?: boolean; structuredContent?: unknown };
-    return judged(row, { tools, isError: result.isError === true, text: textOf(result), structured: result.structuredContent });
+    return judged(row.probe, { tools, isError: result.isError === true, text: textOf(result), structured: result.structuredContent });
   });
 }
 
@@ -160,16 +163,20 @@ function parseJson(out: RunOutput): unknown {
 }
 
 const callColumn = perCell('cli-call', '`toolwright call`', 'src/cli', async (row, target) => {
+  // `call` has no option to offer roots.
+  const probe = row.roots?.probeWithoutRoots ?? row.probe;
   const [first, ...rest] = cliTarget(target);
   const args = first === '--stdio' ? ['call', '--stdio', rest[0] as string] : ['call', first as string];
-  const out = await toolwright([...args, row.probe.tool, JSON.stringify(row.probe.arguments), '--json']);
+  const out = await toolwright([...args, probe.tool, JSON.stringify(probe.arguments), '--json']);
   const report = parseJson(out) as { result?: { isError?: boolean; structuredContent?: unknown }; stages?: { stage: string; status: string; detail: string }[] } | undefined;
   if (report?.result === undefined) {
     const failed = report?.stages?.find((s) => s.status === 'failed');
     return fails(`${exitSummary(out)}: ${failed !== undefined ? `${failed.stage}: ${failed.detail}` : tail(out.stderr || out.stdout) || '(no output)'}`);
   }
   // `call` lists only to repair arguments; the listing itself is checked by lint and preview.
-  return judged(row, { tools: [row.probe.tool], isError: report.result.isError === true, text: textOf(report.result), structured: report.result.structuredContent });
+  const text = textOf(report.result);
+  const problem = probe.judge({ tools: [probe.tool], isError: report.result.isError === true, text, structured: report.result.structuredContent });
+  return problem === undefined ? { status: 'works', detail: `${probe.tool} answered ${JSON.stringify(text.slice(0, 80))}` } : fails(problem);
 });
 
 const lintColumn = perCell('cli-lint', '`toolwright lint`', 'src/cli', async (row, target) => {

@@ -44,8 +44,13 @@ export interface ServerRow {
   http?: { command: Command; ready: RegExp; toUrl: (match: string) => string };
   /** stdio: the command a client spawns, made fresh per cell (own audit log, own memory file). */
   stdio?: (cell: string) => Command;
-  /** Directories the client offers as roots (server-filesystem without a directory argument). */
-  roots?: string[];
+  /**
+   * Roots for clients that can offer them (server-filesystem without a directory argument): the
+   * directories, the line the server logs on stderr once it has applied them (it asks for roots by
+   * itself after the handshake, so a call made at once could race it), and the probe for a client
+   * that offers no roots.
+   */
+  roots?: { dirs: string[]; appliedLog: string; probeWithoutRoots: Probe };
   probe: Probe;
   /** A note for the table (what the row exercises). */
   note?: string;
@@ -65,10 +70,12 @@ function sumIs(expected: number) {
   };
 }
 
+/** The needle in the text content, or in the structured content (some clients return only that). */
 function textHas(needle: string) {
   return (report: DriverReport): string | undefined => {
     if (report.isError) return `isError true: ${report.text}`;
-    return report.text.includes(needle) ? undefined : `expected text containing ${JSON.stringify(needle)}, got ${JSON.stringify(report.text.slice(0, 300))}`;
+    if (report.text.includes(needle) || JSON.stringify(report.structured ?? null).includes(needle)) return undefined;
+    return `expected text containing ${JSON.stringify(needle)}, got ${JSON.stringify(report.text.slice(0, 300))}`;
   };
 }
 
@@ -145,8 +152,13 @@ export function theirServers(options: MatrixOptions): ServerRow[] {
     },
     {
       id: 'filesystem-roots', label: 'server-filesystem (no directory: roots)', software: `@modelcontextprotocol/server-filesystem ${installedVersion('@modelcontextprotocol/server-filesystem')}`, transport: 'stdio',
-      stdio: () => node([filesystem]), roots: [rootDir], probe: { tool: 'list_allowed_directories', arguments: {}, judge: textHas(rootDir) },
-      note: 'the client must answer roots/list with its roots',
+      stdio: () => node([filesystem]), probe: { tool: 'list_allowed_directories', arguments: {}, judge: textHas(rootDir) },
+      roots: {
+        dirs: [rootDir],
+        appliedLog: 'Updated allowed directories from MCP roots',
+        probeWithoutRoots: { tool: 'list_allowed_directories', arguments: {}, judge: textHas('Allowed directories:') },
+      },
+      note: 'a client with roots must see them granted; `toolwright call` offers none, so the server has no directory',
     },
     {
       id: 'memory-stdio', label: 'server-memory', software: `@modelcontextprotocol/server-memory ${installedVersion('@modelcontextprotocol/server-memory')}`, transport: 'stdio',

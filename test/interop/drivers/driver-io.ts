@@ -15,8 +15,11 @@ export interface DriverSpec {
   target: DriverTarget;
   tool: string;
   arguments: Record<string, unknown>;
-  /** Directories the client offers as roots (file:// URIs are made from them), where it can. */
-  roots?: string[];
+  /**
+   * Directories the client offers as roots (file:// URIs are made from them), and the stderr line
+   * of the server that says it applied them; the driver waits for it before calling.
+   */
+  roots?: { dirs: string[]; appliedLog: string };
   /** Bound for this spec, connect to close. */
   timeoutMs: number;
 }
