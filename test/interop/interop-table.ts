@@ -83,12 +83,12 @@ export function renderInteropDoc(run: MatrixRun, stamp: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes docs/interop.md if any result differs from the file's; returns whether it wrote. */
-export function writeInteropDoc(run: MatrixRun): boolean {
+/** Writes docs/interop.md (or `path`) if any result differs from the file's; returns whether it wrote. */
+export function writeInteropDoc(run: MatrixRun, path: string = INTEROP_DOC): boolean {
   const stamp = `Results as of ${run.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')} (Node ${process.version}, ${process.platform}; the suite took ${(run.durationMs / 1000).toFixed(0)} s).`;
   const next = renderInteropDoc(run, stamp);
-  const current = existsSync(INTEROP_DOC) ? readFileSync(INTEROP_DOC, 'utf8') : '';
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
   if (current.replace(STAMP_LINE, '') === next.replace(STAMP_LINE, '')) return false;
-  writeFileSync(INTEROP_DOC, next);
+  writeFileSync(path, next);
   return true;
 }
