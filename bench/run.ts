@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,cold,schema
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
 //   npm run bench -- --rounds 5 --duration 3
@@ -19,8 +19,9 @@ import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
 import { runSchemaBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
+import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'cold', 'schema'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -151,6 +152,11 @@ async function main(): Promise<void> {
   if (options.only.has('stdio')) {
     log(`stdio, ${settings.stdioCalls} sequential calls per server per round, servers taking turns every ${settings.stdioBlockCalls}:`);
     report.stdio = await runStdioSuite(servers, { calls: settings.stdioCalls, blockCalls: settings.stdioBlockCalls, warmupCalls: settings.stdioWarmupCalls, rounds: quick ? 1 : 3, log });
+  }
+  if (options.only.has('legacy')) {
+    const sessions = quick ? 2 : 8;
+    log(`legacy 2025 clients: initialize + 1,000 tools/call per session; HTTP ${sessions} sessions side by side, stdio one session per process:`);
+    report.legacy = await runLegacySuite(servers, { sessions, callsPerSession: 1000, rounds: quick ? 1 : 3, log });
   }
   if (options.only.has('cold')) {
     log('cold start:');

@@ -4,6 +4,7 @@ import type { ColdStartResult } from './suites/cold-start.js';
 import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
 import type { SchemaBenchResult } from './suites/schema-bench.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
+import type { LegacySuiteResult } from './suites/legacy-sessions.js';
 import type { ServerId } from './servers.js';
 import { median, ratio } from './stats.js';
 
@@ -27,6 +28,7 @@ export interface BenchReport {
   readonly httpCatalog?: HttpSuiteResult;
   readonly toolsList?: HttpSuiteResult;
   readonly stdio?: StdioSuiteResult;
+  readonly legacy?: LegacySuiteResult;
   readonly coldStart?: ColdStartResult;
   readonly schema?: SchemaBenchResult;
   readonly targets: TargetCheck[];
@@ -83,6 +85,13 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   const stdioPaired = stdioOk ? pairedRatio(stdioTw.blockRates, stdioBare.blockRates) : Number.NaN;
   const stdioCpu = stdioOk && stdioTw.medianCpuUsPerCall !== undefined && stdioBare.medianCpuUsPerCall !== undefined ? ratio(stdioBare.medianCpuUsPerCall, stdioTw.medianCpuUsPerCall) : Number.NaN;
   checks.push({ target: 'stdio round trips ≥ 0.80× bare stdio', measured: stdioOk ? `${times(stdioRatio)} (${fmt(stdioTw.median)} vs ${fmt(stdioBare.median)} /s; median of per-block ratios ${times(stdioPaired)}); CPU per call: bare ÷ Toolwright = ${times(stdioCpu)}` : stdioTw?.error ?? 'Toolwright not measured', verdict: !stdioOk ? 'not measured' : stdioRatio >= 0.8 ? 'met' : 'MISSED' });
+  const legacyBare = report.legacy?.servers.find((s) => s.id === 'bare');
+  const legacyTw = report.legacy?.servers.find((s) => s.id === 'toolwright');
+  for (const [transport, key, floor] of [['HTTP', 'medianHttp', 0.6], ['stdio', 'medianStdio', 0.8]] as const) {
+    const ok = legacyBare?.[key] !== undefined && legacyTw?.[key] !== undefined && legacyTw.error === undefined;
+    const value = ok ? ratio(legacyTw[key]!, legacyBare[key]!) : Number.NaN;
+    checks.push({ target: `legacy 2025 session over ${transport} (initialize + 1,000 calls) ≥ ${floor.toFixed(2)}× bare`, measured: ok ? `${times(value)} (${fmt(legacyTw[key])} vs ${fmt(legacyBare[key])} calls/s)` : legacyTw?.error ?? 'Toolwright not measured', verdict: !ok ? 'not measured' : value >= floor ? 'met' : 'MISSED' });
+  }
   const cold = report.coldStart?.servers.find((s) => s.id === 'toolwright');
   const coldOk = cold?.overNodeMs !== undefined && cold.error === undefined;
   const coldBareCpu = report.coldStart?.servers.find((s) => s.id === 'bare')?.medianCpuMs;
@@ -147,6 +156,17 @@ export function renderMarkdown(report: BenchReport): string {
       const cell = outcome.byConcurrency[String(list.concurrencies[0])];
       const whole = outcome.fullList;
       out.push(`| ${LABEL[outcome.id]} | ${outcome.answerBytes ?? '—'} | ${fmt(cell?.rps)} | ${fmt(cell?.p50Ms, 2)} | ${fmt(cell?.p99Ms, 2)} | ${whole?.pages ?? '—'} | ${whole?.bytes ?? '—'} | ${fmt(whole?.medianMs, 2)} | ${fmt(whole?.p99Ms, 2)} | ${mib(outcome.peakRssKb)} |`);
+    }
+    out.push('');
+  }
+  if (report.legacy !== undefined) {
+    const legacy = report.legacy;
+    const bare = legacy.servers.find((s) => s.id === 'bare');
+    out.push(`## legacy 2025 clients: initialize + ${legacy.callsPerSession} \`tools/call\` per session`, '', `HTTP: ${legacy.sessions} sessions side by side (keep-alive, Mcp-Session-Id when minted; SDK v2 serves 2025 statelessly). stdio: one session per server process, timed from the initialize answer. ${legacy.rounds} round(s), every answer checked.`, '');
+    out.push('| server | HTTP calls/s | × bare | stdio calls/s | × bare |', '|---|---:|---:|---:|---:|');
+    for (const outcome of legacy.servers) {
+      if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianHttp)} | ${bare?.medianHttp === undefined ? '—' : times(ratio(outcome.medianHttp!, bare.medianHttp))} | ${fmt(outcome.medianStdio)} | ${bare?.medianStdio === undefined ? '—' : times(ratio(outcome.medianStdio!, bare.medianStdio))} |`);
     }
     out.push('');
   }

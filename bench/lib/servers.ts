@@ -14,6 +14,9 @@ export interface ServerUnderTest {
   readonly stdioScript: string;
   /** Whether the server validates arguments against the schema (the bare reference does not). */
   readonly validates: boolean;
+  /** Programs serving 2025-era clients, when they differ (the SDK's modern programs reject them). */
+  readonly legacyHttpScript?: string;
+  readonly legacyStdioScript?: string;
   /** Node flags to start its programs with (tests run the TypeScript sources via `--import tsx`). */
   readonly nodeFlags?: readonly string[];
 }
@@ -29,7 +32,7 @@ function compiled(name: string): string {
 
 export const SERVERS: readonly ServerUnderTest[] = [
   { id: 'bare', label: 'bare node:http / stdio (no validation)', httpScript: compiled('bare-http'), stdioScript: compiled('bare-stdio'), validates: false },
-  { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), validates: true },
+  { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), legacyHttpScript: compiled('sdk-legacy-http'), legacyStdioScript: compiled('sdk-legacy-stdio'), validates: true },
   { id: 'toolwright', label: 'Toolwright', httpScript: compiled('toolwright-http'), stdioScript: compiled('toolwright-stdio'), validates: true },
 ];
 

@@ -26,6 +26,8 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Message;
+    // Notifications (the legacy suite's notifications/initialized) get no answer.
+    if (message.id === undefined) { res.writeHead(202); res.end(); return; }
     const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message) });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);

@@ -30,7 +30,8 @@ process.stdin.on('data', (chunk: string) => {
     pending = pending.slice(newline + 1);
     if (line.length > 0) {
       const message = JSON.parse(line) as Message;
-      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message) }) + '\n');
+      // Notifications (the legacy suite's notifications/initialized) get no answer line.
+      if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: resultFor(message) }) + '\n');
     }
     newline = pending.indexOf('\n');
   }

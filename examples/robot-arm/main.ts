@@ -5,9 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from '../../src/index.js';
 import type { ApprovalMode } from './server/approval-gate.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
@@ -30,6 +31,8 @@ Options:
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
   --rate <n>              Motion commands per second, and planning requests per second
                           (plan_trajectory, dry runs), each (default 2)
+  --eras <list>           Protocol eras served: both (default: 2026-07-28 and 2025 clients such as
+                          the MCP Inspector and desktop hosts), modern, legacy, or e.g. 2026-07-28,2025
   -h, --help              Show this help
 
 Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop
@@ -46,6 +49,9 @@ interface Parsed {
   auditLog: string;
   timeScale: number;
   rate: number;
+  /** The eras as given (passed on to the printed stdio recipe); undefined = both. */
+  eras: string | undefined;
+  served: ReadonlySet<Era>;
 }
 
 class UsageError extends RobotSettingsError {}
@@ -63,6 +69,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       'audit-log': { type: 'string' },
       'time-scale': { type: 'string' },
       rate: { type: 'string' },
+      eras: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,7 +80,15 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   const approval = parseApproval(values.approval ?? 'always', '--approval');
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
   const rate = parseRate(values.rate ?? '2', '--rate');
+  let served: ReadonlySet<Era>;
+  try {
+    served = resolveEras(values.eras);
+  } catch (error) {
+    throw new UsageError(`--${error instanceof Error ? error.message : String(error)}`);
+  }
   return {
+    eras: values.eras,
+    served,
     stdio: values.stdio === true,
     port: Number(portText),
     host: values.host ?? '127.0.0.1',
@@ -86,25 +101,43 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   };
 }
 
+/** The audit log of the stdio process a desktop host starts: its own file, next to this one (one process per log). */
+export function stdioAuditLog(auditLog: string): string {
+  const extension = extname(auditLog);
+  return `${auditLog.slice(0, auditLog.length - extension.length)}-stdio${extension === '' ? '.jsonl' : extension}`;
+}
+
+/**
+ * The recipes printed at start-up; each works as printed (examples/robot-arm/test/server/banner-recipes.test.ts
+ * runs every one). Recipes for an era the server does not serve are replaced by a note saying so.
+ */
 function connectionHelp(url: string, options: Parsed): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const root = resolve(here, '..', '..');
   const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', options.auditLog];
+  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioAuditLog(options.auditLog)];
   if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
+  if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
   const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
   // Paths relative to the repository only work from there; elsewhere print absolute ones.
   const cli = process.cwd() === root ? 'node --import tsx src/cli/main.ts' : `node --import ${tsxLoader} ${join(root, 'src', 'cli', 'main.ts')}`;
   const dryRun = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, dry_run: true });
-  return [
-    'How to connect:',
-    `  MCP Inspector:   npx @modelcontextprotocol/inspector   then choose "Streamable HTTP" and enter ${url}`,
-    `  toolwright call: ${cli} call ${url} get_device_status`,
-    `                   ${cli} call ${url} move_arm_to_pose '${dryRun}'`,
-    '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)',
-    '  Desktop client (stdio), add to its MCP config:',
-    `    ${desktop}`,
-  ].join('\n');
+  const lines = ['How to connect:'];
+  if (options.served.has('legacy')) {
+    lines.push(
+      `  MCP Inspector:   npx @modelcontextprotocol/inspector --cli ${url} --method tools/list`,
+      `                   (or without --cli ... for its web UI: choose "Streamable HTTP" and enter ${url})`,
+    );
+  } else lines.push('  MCP Inspector and desktop hosts speak 2025 (initialize); this server was started with --eras without legacy');
+  if (options.served.has('modern')) {
+    lines.push(
+      `  toolwright call: ${cli} call ${url} get_device_status`,
+      `                   ${cli} call ${url} move_arm_to_pose '${dryRun}'`,
+      '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)',
+    );
+  }
+  if (options.served.has('legacy')) lines.push('  Desktop client (stdio), add to its MCP config:', `    ${desktop}`);
+  return lines.join('\n');
 }
 
 function banner(robot: RobotServer, options: Parsed, where: string): string {
@@ -114,6 +147,7 @@ function banner(robot: RobotServer, options: Parsed, where: string): string {
     `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion through elicitation; clients without elicitation are refused)' : ''}`,
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
+    `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
     `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
     `  operator:   ${operatorResetHint()}`,
   ];
@@ -154,13 +188,13 @@ export async function main(argv: string[]): Promise<number> {
   ];
   // Logs and help go to stderr: on stdio, stdout carries the protocol.
   if (options.stdio) {
-    const connection = robot.server.stdio();
+    const connection = robot.server.stdio({ eras: [...options.served] });
     process.stderr.write(banner(robot, options, 'on stdio'));
     stopped.push(connection.closed.then(() => 'stdin closed'));
   } else {
     let url: string;
     try {
-      const listener = await robot.server.listen({ port: options.port, host: options.host });
+      const listener = await robot.server.listen({ port: options.port, host: options.host, eras: [...options.served] });
       url = String(listener.url);
     } catch (error) {
       process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);

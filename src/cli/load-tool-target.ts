@@ -140,7 +140,16 @@ async function loadModule(path: string, label: string): Promise<LoadedToolTarget
 async function listThroughClient(target: ConnectTarget, label: string, options: LoadToolTargetOptions): Promise<unknown[]> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   // clientInfo is left out: the loader only reads the catalogue and has always sent the bare required _meta.
-  const client = connect(target, { timeoutMs, maxPages: options.maxPages ?? 100, clientInfo: false, onWarning: () => {} });
+  // Roots, elicitation and sampling are declared because servers hide tools from clients without them
+  // (server-everything does); the loader offers no roots and answers no other request.
+  const client = connect(target, {
+    timeoutMs,
+    maxPages: options.maxPages ?? 100,
+    clientInfo: false,
+    onWarning: () => {},
+    capabilities: { roots: {}, elicitation: {}, sampling: {} },
+    roots: [],
+  });
   try {
     return (await client.listTools()).raw;
   } catch (error) {
@@ -171,7 +180,8 @@ async function loadStdio(command: string, options: LoadToolTargetOptions): Promi
 /**
  * Loads tools from a target:
  * - `--stdio` (`options.stdio`): the target is a shell command; newline-delimited JSON-RPC `tools/list`;
- * - `http://` / `https://`: POST `tools/list` over Streamable HTTP (2026-07-28 headers and `_meta`);
+ * - `http://` / `https://`: POST `tools/list` over Streamable HTTP (2026-07-28 headers and `_meta`,
+ *   or an `initialize` session for a 2025 server);
  * - a `.json` file: a saved `tools/list` result, an array of tools, or a JSON-RPC response;
  * - any other file: a module whose default export is a server or an array of tools.
  * Follows `nextCursor` pages. Throws {@link ToolTargetError} with a clear message otherwise.

@@ -60,8 +60,11 @@ interface Pending {
 export function createStdioConnection(target: StdioTarget): StdioConnection {
   if (typeof target.command !== 'string' || target.command.trim() === '') throw new McpClientError('usage', 'stdio target needs a command');
   const stderrMode = target.stderr ?? 'inherit';
+  const shell = target.shell ?? false;
   const child = spawn(target.command, [...(target.args ?? [])], {
-    shell: target.shell ?? false,
+    shell,
+    // A shell may run the server as its own child; its own process group lets close() stop both.
+    detached: shell && process.platform !== 'win32',
     cwd: target.cwd,
     env: target.env ?? process.env,
     stdio: ['pipe', 'pipe', stderrMode === 'capture' ? 'pipe' : stderrMode],
@@ -119,7 +122,7 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     if (buffer.length > maxChars && buffer.indexOf('\n') < 0) {
       buffer = '';
       failAll(new McpClientError('protocol', `${label} wrote a line longer than ${maxChars} characters; stopping`));
-      child.kill('SIGTERM');
+      stop('SIGTERM');
       return;
     }
     let newline: number;
@@ -236,6 +239,19 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     });
   }
 
+  /** Signals the server; a shell command's whole process group, so a server the shell started goes too. */
+  function stop(signal: NodeJS.Signals): void {
+    if (shell && process.platform !== 'win32' && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+        return;
+      } catch {
+        // The group is gone already; fall through to the child itself.
+      }
+    }
+    child.kill(signal);
+  }
+
   async function close(): Promise<void> {
     if (closing) return;
     closing = true;
@@ -246,8 +262,8 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     // Closing stdin asks the server to exit (R-94); one that lingers is terminated, then killed.
     stdin.end();
     const grace = target.exitGraceMs ?? 2000;
-    const term = setTimeout(() => child.kill('SIGTERM'), grace);
-    const kill = setTimeout(() => child.kill('SIGKILL'), grace + 2000);
+    const term = setTimeout(() => stop('SIGTERM'), grace);
+    const kill = setTimeout(() => stop('SIGKILL'), grace + 2000);
     await exited;
     clearTimeout(term);
     clearTimeout(kill);

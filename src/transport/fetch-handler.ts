@@ -1,7 +1,8 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { resolveHttpPolicy, sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpOptions } from './http-policy.js';
-import type { HeaderLookup, MessageDispatcher, Reply } from './message-dispatcher.js';
+import type { HeaderLookup, MessageDispatcher, Reply, SessionEndpoint } from './message-dispatcher.js';
+import { fetchSessionRequest } from './fetch-session.js';
 
 function toResponse(reply: Reply): Response {
   const headers = new Headers(reply.headers);
@@ -40,11 +41,13 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
  */
 export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpOptions = {}): (request: Request) => Promise<Response> {
   const policy = resolveHttpPolicy(options);
+  const sessions = (dispatcher as { sessions?: SessionEndpoint }).sessions;
   const encoder = new TextEncoder();
   return async (request) => {
     const header: HeaderLookup = (name) => request.headers.get(name) ?? undefined;
-    const refused = policy.preflight(request.method, new URL(request.url).pathname, header);
+    const refused = policy.preflight(request.method, new URL(request.url).pathname, header, sessions !== undefined);
     if (refused !== undefined) return toResponse(refused);
+    if (sessions !== undefined && request.method !== 'POST') return fetchSessionRequest(sessions, request, header, toResponse);
     const body = await readBody(request, policy.maxBodyBytes);
     if (body === undefined) return toResponse(transportErrorReply(413, `Payload too large: the limit is ${policy.maxBodyBytes} bytes`));
     const controller = new AbortController();

@@ -111,7 +111,8 @@ test('URL: the request carries the 2026-07-28 headers and _meta; JSON-RPC errors
     assert.equal(headers.authorization, 'Bearer t0k');
     assert.match(String(headers.accept), /application\/json/);
     assert.match(String(headers.accept), /text\/event-stream/);
-    assert.deepEqual(body.params, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } });
+    // roots, elicitation and sampling are declared so that servers which hide tools from clients without them list every tool.
+    assert.deepEqual(body.params, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {}, sampling: {} } } });
   } finally {
     await new Promise<void>((resolve) => fake.close(() => resolve()));
   }

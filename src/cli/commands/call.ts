@@ -1,8 +1,9 @@
+import { statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect, McpClientError } from '../../client/index.js';
-import type { ConnectTarget, McpClient } from '../../client/index.js';
+import type { ClientRoot, ConnectTarget, McpClient } from '../../client/index.js';
 import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js';
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
@@ -16,12 +17,16 @@ and how each client-side stage went (repair, request, validation).
 
 Targets: a running server URL (http://...), a stdio server command (--stdio), or a server module
 (default export from createServer()), which is started as \`toolwright serve <module> --stdio\`.
+Servers of either era work: 2026-07-28, or initialize-based 2025 revisions (found automatically).
 
 Options:
   --repair <provider>    repair the arguments as a model of that provider would need
                          (${PROVIDER_NAMES.join(' | ')}): numeric strings, "true"/"false",
                          JSON strings, nulls of strict-nullable optionals, "" -> {}
   --header "Name: value" extra HTTP header for URL targets (repeatable), e.g. Authorization
+  --root <dir>           offer this directory to the server as a root (repeatable): declares the
+                         roots capability and answers roots/list (server-filesystem started
+                         without a directory takes its allowed directories from these)
   --timeout <ms>         request timeout (default 60000)
   --json                 machine-readable output
   -h, --help             show this help
@@ -54,6 +59,22 @@ function targetOf(target: string | undefined, stdio: string | undefined, headers
   const self = fileURLToPath(import.meta.url);
   const main = resolve(self, '..', '..', `main${extname(self)}`);
   return { command: process.execPath, args: [...process.execArgv, main, 'serve', resolve(given), '--stdio'], stderr: 'inherit' };
+}
+
+/** `--root` directories as file:// roots; each must exist (a typo would silently grant nothing). */
+function rootsOf(dirs: readonly string[]): ClientRoot[] | undefined {
+  if (dirs.length === 0) return undefined;
+  return dirs.map((dir) => {
+    const path = resolve(dir);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      throw new UsageError(`--root ${dir}: no such directory`);
+    }
+    if (!isDirectory) throw new UsageError(`--root ${dir}: not a directory`);
+    return { uri: pathToFileURL(path).href, name: dir };
+  });
 }
 
 function describeRepair(repair: ArgumentRepair): string {
@@ -118,6 +139,7 @@ export async function run(argv: string[]): Promise<number> {
         stdio: { type: 'string' },
         repair: { type: 'string' },
         header: { type: 'string', multiple: true },
+        root: { type: 'string', multiple: true },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -159,7 +181,12 @@ export async function run(argv: string[]): Promise<number> {
       if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new UsageError(`the arguments must be a JSON object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}`);
     }
 
-    client = connect(targetOf(target, stdio, headers), { onWarning: (w) => process.stderr.write(`toolwright call: warning: ${w.message}\n`), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    const roots = rootsOf((values.root as string[] | undefined) ?? []);
+    client = connect(targetOf(target, stdio, headers), {
+      onWarning: (w) => process.stderr.write(`toolwright call: warning: ${w.message}\n`),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(roots !== undefined ? { roots } : {}),
+    });
     const stages: Stage[] = [];
     const finish = (result: CallToolResult | undefined, error: McpClientError | undefined, repairs: ArgumentRepair[]): number => {
       if (json) {

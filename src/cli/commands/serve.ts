@@ -4,13 +4,16 @@ import { parseArgs } from 'node:util';
 import { createServer } from '../../server/create-server.js';
 import type { McpServer } from '../../server/create-server.js';
 import { isTool } from '../../server/define-tool.js';
+import { resolveEras } from '../../server/eras.js';
+import type { ErasSetting } from '../../server/eras.js';
+import { PROTOCOL_VERSION } from '../../protocol/constants.js';
 import { ServerDefinitionError } from '../../server/tool-registry.js';
 import type { Tool } from '../../server/tool-types.js';
 import { UsageError } from '../usage-error.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 
-const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio]
+const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio] [--eras <list>]
 
 Serves the module's default export: a server from createServer() or an array of tools from defineTool().
 
@@ -21,6 +24,8 @@ Options:
   --allow-origin <url>   Accept browser requests from this Origin (repeatable)
   --allow-host <name>    Accept this Host header (repeatable; default loopback names on loopback)
   --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
+  --eras <list>          Protocol eras served: both (default), modern (2026-07-28 only), legacy
+                         (2025 initialize sessions only), or a list such as 2026-07-28,2025
   -h, --help             Show this help
 
 Logs go to stderr. With --stdio the process exits when stdin closes.
@@ -57,6 +62,12 @@ async function loadServer(modulePath: string): Promise<McpServer> {
   throw new UsageError(`${modulePath}: the default export must be a server from createServer() or an array of tools from defineTool()${exported === undefined ? ' (there is no default export)' : ''}`);
 }
 
+/** What the start-up line says about eras. */
+function erasText(eras: ErasSetting | undefined, server: McpServer): string {
+  const served = eras === undefined ? server.eras : resolveEras(eras);
+  if (served.has('modern') && served.has('legacy')) return `${PROTOCOL_VERSION} and 2025 clients`;
+  return served.has('modern') ? `${PROTOCOL_VERSION} only` : '2025 clients only';
+}
 
 /** `toolwright serve`: exit code 0 after a clean shutdown, 1 for an invalid server, 2 for bad usage. */
 export async function run(argv: string[]): Promise<number> {
@@ -72,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
         'allow-origin': { type: 'string', multiple: true },
         'allow-host': { type: 'string', multiple: true },
         stdio: { type: 'boolean' },
+        eras: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -100,6 +112,13 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const useStdio = values.stdio === true || port === undefined;
+  let eras: ErasSetting | undefined;
+  try {
+    if (values.eras !== undefined) eras = [...resolveEras(values.eras)];
+  } catch (error) {
+    process.stderr.write(`toolwright serve: --${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
 
   let server: McpServer;
   try {
@@ -114,20 +133,21 @@ export async function run(argv: string[]): Promise<number> {
     try {
       const listener = await server.listen({
         port,
+        ...(eras !== undefined ? { eras } : {}),
         host: values.host ?? '127.0.0.1',
         ...(values.path !== undefined ? { path: values.path } : {}),
         ...(values['allow-origin'] !== undefined ? { allowedOrigins: values['allow-origin'] } : {}),
         ...(values['allow-host'] !== undefined ? { allowedHosts: values['allow-host'] } : {}),
       });
-      process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url}\n`);
+      process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url} (${erasText(eras, server)})\n`);
     } catch (error) {
       process.stderr.write(`toolwright serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }
   }
   if (useStdio) {
-    const connection = server.stdio();
-    process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} on stdio\n`);
+    const connection = server.stdio(eras !== undefined ? { eras } : {});
+    process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} on stdio (${erasText(eras, server)})\n`);
     stopped.push(connection.closed.then(() => 'stdin closed'));
   }
   stopped.push(
