@@ -162,12 +162,12 @@ function parseJson(out: RunOutput): unknown {
   }
 }
 
-const callColumn = perCell('cli-call', '`toolwright call`', 'src/cli', async (row, target) => {
-  // `call` has no option to offer roots.
-  const probe = row.roots?.probeWithoutRoots ?? row.probe;
+const callColumn = perCell('cli-call', '`toolwright call --root`', 'src/cli', async (row, target) => {
+  const probe = row.probe;
   const [first, ...rest] = cliTarget(target);
   const args = first === '--stdio' ? ['call', '--stdio', rest[0] as string] : ['call', first as string];
-  const out = await toolwright([...args, probe.tool, JSON.stringify(probe.arguments), '--json']);
+  const roots = (row.roots?.dirs ?? []).flatMap((dir) => ['--root', dir]);
+  const out = await toolwright([...args, probe.tool, JSON.stringify(probe.arguments), ...roots, '--json']);
   const report = parseJson(out) as { result?: { isError?: boolean; structuredContent?: unknown }; stages?: { stage: string; status: string; detail: string }[] } | undefined;
   if (report?.result === undefined) {
     const failed = report?.stages?.find((s) => s.status === 'failed');
