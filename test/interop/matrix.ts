@@ -45,12 +45,12 @@ export interface ServerRow {
   /** stdio: the command a client spawns, made fresh per cell (own audit log, own memory file). */
   stdio?: (cell: string) => Command;
   /**
-   * Roots for clients that can offer them (server-filesystem without a directory argument): the
-   * directories, the line the server logs on stderr once it has applied them (it asks for roots by
-   * itself after the handshake, so a call made at once could race it), and the probe for a client
-   * that offers no roots.
+   * Roots the client offers (server-filesystem without a directory argument): the directories,
+   * and the line the server logs on stderr once it has applied them. The server asks for roots by
+   * itself after the handshake, so a library driver that can read the server's stderr waits for
+   * that line before calling; a CLI cannot, and must get it right by itself.
    */
-  roots?: { dirs: string[]; appliedLog: string; probeWithoutRoots: Probe };
+  roots?: { dirs: string[]; appliedLog: string };
   probe: Probe;
   /** A note for the table (what the row exercises). */
   note?: string;
@@ -153,12 +153,8 @@ export function theirServers(options: MatrixOptions): ServerRow[] {
     {
       id: 'filesystem-roots', label: 'server-filesystem (no directory: roots)', software: `@modelcontextprotocol/server-filesystem ${installedVersion('@modelcontextprotocol/server-filesystem')}`, transport: 'stdio',
       stdio: () => node([filesystem]), probe: { tool: 'list_allowed_directories', arguments: {}, judge: textHas(rootDir) },
-      roots: {
-        dirs: [rootDir],
-        appliedLog: 'Updated allowed directories from MCP roots',
-        probeWithoutRoots: { tool: 'list_allowed_directories', arguments: {}, judge: textHas('Allowed directories:') },
-      },
-      note: 'a client with roots must see them granted; `toolwright call` offers none, so the server has no directory',
+      roots: { dirs: [rootDir], appliedLog: 'Updated allowed directories from MCP roots' },
+      note: 'the client offers a root; the call must see it granted',
     },
     {
       id: 'memory-stdio', label: 'server-memory', software: `@modelcontextprotocol/server-memory ${installedVersion('@modelcontextprotocol/server-memory')}`, transport: 'stdio',
