@@ -10,6 +10,8 @@ const serverInfo = { name: 'bare-stdio', version: '1.0.0' };
 const tools = catalogOf(args.tools);
 
 function resultFor(message: Message): unknown {
+  // The legacy suite's 2025 handshake: echo the requested revision.
+  if (message.method === 'initialize') return { protocolVersion: (message.params as unknown as { protocolVersion: string }).protocolVersion, capabilities: { tools: {} }, serverInfo };
   if (message.method === 'tools/call') {
     const sum = message.params.arguments.a + message.params.arguments.b;
     return { resultType: 'complete', content: [{ type: 'text', text: sumText(sum) }], structuredContent: { sum }, _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };

@@ -86,7 +86,7 @@ export class LiveSession {
   /** Server-to-client requests awaiting the client's answer. */
   readonly pending = new Map<JsonRpcId, (answer: JsonObject) => void>();
   /** Client requests in flight, for `notifications/cancelled`. */
-  readonly inflight = new Map<JsonRpcId, AbortController>();
+  readonly inflight = new Map<JsonRpcId, ForwardedMessage>();
   /** The GET stream (HTTP) or the pipe (stdio), when open. */
   channel: SessionChannel | undefined;
   /** Closes the channel's stream when the session ends (DELETE, expiry, shutdown). */
@@ -124,7 +124,7 @@ export class LiveSession {
     const onEnd = this.onEnd;
     this.onEnd = undefined;
     onEnd?.();
-    for (const controller of this.inflight.values()) controller.abort();
+    for (const request of this.inflight.values()) request.cancel();
     for (const answer of this.pending.values()) answer({ jsonrpc: '2.0', error: { code: -32603, message: 'session ended' } });
   }
 }
@@ -187,7 +187,7 @@ export class LegacySessionWire {
       return NO_CONTENT;
     }
     if (id === undefined) {
-      if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) session.inflight.get(params.requestId)?.abort();
+      if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) session.inflight.get(params.requestId)?.cancel();
       return NO_CONTENT;
     }
     switch (m.method) {
@@ -240,12 +240,6 @@ export class LegacySessionWire {
   }
 
   async #forward(session: LiveSession, message: InboundMessage, id: JsonRpcId, method: string, params: JsonObject): Promise<Reply> {
-    const controller = new AbortController();
-    if (message.isAborted()) controller.abort();
-    else message.signal.addEventListener('abort', () => controller.abort(), { once: true });
-    session.inflight.set(id, controller);
-    const revision = session.record.protocolVersion;
-    const header = this.#headers(message, method, params);
     const meta = isJsonObject(params._meta) ? params._meta : {};
     let current: JsonObject = {
       ...params,
@@ -253,17 +247,13 @@ export class LegacySessionWire {
     };
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
     const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.channel?.(JSON.stringify(n));
+    const forwarded = new ForwardedMessage(message, this.#headers(message, method, params), notify);
+    session.inflight.set(id, forwarded);
+    const revision = session.record.protocolVersion;
     try {
       for (let round = 0; ; round++) {
-        const answer = await this.#modern({
-          body: '',
-          parsed: { jsonrpc: '2.0', id, method, params: current },
-          transport: message.transport,
-          header,
-          signal: controller.signal,
-          isAborted: () => controller.signal.aborted,
-          notify,
-        });
+        forwarded.parsed = { jsonrpc: '2.0', id, method, params: current };
+        const answer = await this.#modern(forwarded);
         if (answer.body === undefined) return answer;
         const parsed = JSON.parse(answer.body) as JsonObject;
         const result = parsed.result;
@@ -276,7 +266,7 @@ export class LegacySessionWire {
           return errorReply(rpcError('legacyInputRounds', `Internal error: ${method} still needed input after ${this.#settings.maxInputRounds} rounds`), id);
         }
         const requests = Object.entries(isJsonObject(result.inputRequests) ? result.inputRequests : {}).filter((e): e is [string, JsonObject] => isJsonObject(e[1]));
-        const answers = await Promise.all(requests.map(([, request]) => this.#ask(session, request, message, controller.signal)));
+        const answers = await Promise.all(requests.map(([, request]) => this.#ask(session, request, message, forwarded.signal)));
         const responses: JsonObject = {};
         for (const [index, [key, request]] of requests.entries()) {
           const response = answers[index] as JsonObject;
@@ -290,7 +280,7 @@ export class LegacySessionWire {
         else delete current.requestState;
       }
     } catch (error) {
-      if (controller.signal.aborted) return { status: 499, body: undefined };
+      if (forwarded.isAborted()) return { status: 499, body: undefined };
       if (error instanceof InputTimeout) return errorReply(rpcError('legacyInputTimeout', error.message), id);
       return errorReply(rpcError('legacyInputFailed', `Internal error: ${error instanceof Error ? error.message : String(error)}`), id);
     } finally {
@@ -326,6 +316,52 @@ export class LegacySessionWire {
 }
 
 class InputTimeout extends Error {}
+
+/**
+ * A legacy request as the 2026-07-28 pipeline sees it. Its AbortController exists only once the
+ * pipeline (or an input round) reads `signal`: one per call is measurable on this path.
+ */
+class ForwardedMessage implements InboundMessage {
+  readonly body = '';
+  parsed: unknown = undefined;
+  readonly transport: InboundMessage['transport'];
+  readonly header: HeaderLookup | undefined;
+  readonly #original: InboundMessage;
+  readonly #notify: (n: JsonRpcNotification) => void;
+  #controller: AbortController | undefined;
+  #cancelled = false;
+
+  constructor(original: InboundMessage, header: HeaderLookup | undefined, notify: (n: JsonRpcNotification) => void) {
+    this.#original = original;
+    this.transport = original.transport;
+    this.header = header;
+    this.#notify = notify;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      if (this.isAborted()) controller.abort();
+      else this.#original.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    }
+    return this.#controller.signal;
+  }
+
+  isAborted(): boolean {
+    return this.#cancelled || this.#original.isAborted();
+  }
+
+  /** `notifications/cancelled` from the client, or the session ended. */
+  cancel(): void {
+    this.#cancelled = true;
+    this.#controller?.abort();
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    this.#notify(notification);
+  }
+}
 
 /** Whether a request's reply may be an event stream carrying server messages (stdio always; HTTP when Accept says so). */
 function canStream(message: InboundMessage): boolean {
