@@ -163,7 +163,7 @@ function parseJson(out: RunOutput): unknown {
 }
 
 const callColumn = perCell('cli-call', '`toolwright call --root`', 'src/cli', async (row, target) => {
-  const probe = row.probe;
+  const probe = row.roots?.probeWithoutWaiting ?? row.probe;
   const [first, ...rest] = cliTarget(target);
   const args = first === '--stdio' ? ['call', '--stdio', rest[0] as string] : ['call', first as string];
   const roots = (row.roots?.dirs ?? []).flatMap((dir) => ['--root', dir]);

@@ -24,6 +24,8 @@ let run: MatrixRun | undefined;
 let runError: unknown;
 
 describe('interop matrix', () => {
+  // The run takes about a minute on an idle 2-core machine and several on a loaded one; every part
+  // of it is bounded (cells, server starts), so this only overrides the runner's 120 s default.
   before(async () => {
     try {
       run = await runMatrix();
@@ -31,7 +33,7 @@ describe('interop matrix', () => {
     } catch (error) {
       runError = error;
     }
-  });
+  }, { timeout: 900_000 });
 
   for (const part of layout) {
     describe(part.title, () => {

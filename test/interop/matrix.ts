@@ -47,10 +47,12 @@ export interface ServerRow {
   /**
    * Roots the client offers (server-filesystem without a directory argument): the directories,
    * and the line the server logs on stderr once it has applied them. The server asks for roots by
-   * itself after the handshake, so a library driver that can read the server's stderr waits for
-   * that line before calling; a CLI cannot, and must get it right by itself.
+   * itself after the handshake and applies them asynchronously, so a library driver, which can
+   * read the server's stderr, waits for that line before calling. A one-shot CLI cannot wait for
+   * it: whether its call sees the roots is a race inside the server, so a CLI is judged by
+   * `probeWithoutWaiting` (the call is answered), not by which side of the race it landed on.
    */
-  roots?: { dirs: string[]; appliedLog: string };
+  roots?: { dirs: string[]; appliedLog: string; probeWithoutWaiting: Probe };
   probe: Probe;
   /** A note for the table (what the row exercises). */
   note?: string;
@@ -153,8 +155,11 @@ export function theirServers(options: MatrixOptions): ServerRow[] {
     {
       id: 'filesystem-roots', label: 'server-filesystem (no directory: roots)', software: `@modelcontextprotocol/server-filesystem ${installedVersion('@modelcontextprotocol/server-filesystem')}`, transport: 'stdio',
       stdio: () => node([filesystem]), probe: { tool: 'list_allowed_directories', arguments: {}, judge: textHas(rootDir) },
-      roots: { dirs: [rootDir], appliedLog: 'Updated allowed directories from MCP roots' },
-      note: 'the client offers a root; the call must see it granted',
+      roots: {
+        dirs: [rootDir], appliedLog: 'Updated allowed directories from MCP roots',
+        probeWithoutWaiting: { tool: 'list_allowed_directories', arguments: {}, judge: textHas('Allowed directories:') },
+      },
+      note: 'the client offers a root; the client library must see it granted; `toolwright call --root` must be answered, and sees the root only if the server applied it in time',
     },
     {
       id: 'memory-stdio', label: 'server-memory', software: `@modelcontextprotocol/server-memory ${installedVersion('@modelcontextprotocol/server-memory')}`, transport: 'stdio',
