@@ -9,6 +9,8 @@
  *    `--spec-version 2026-07-28`; optionally `--suite all` (--all) and `--requirements 2025-11-25`
  *    (--legacy), which are reported but do not decide the exit code.
  * 4. Prints `N passed, M failed` per run, stops the server by its PID, exits 1 on any failure.
+ * 5. Runs the client scenarios (all but auth/* and extensions) for 2026-07-28 and 2025-11-25 with
+ *    examples/conformance/client.ts as the client under test (see "Client scenarios" below).
  *
  * Options: --all, --legacy, --out DIR (default conformance-results/<time>), --keep-going.
  */
@@ -190,6 +192,53 @@ function summarize(run: RunOutcome): boolean {
   return failedScenarios.length === 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Client scenarios (issue 11): the suite's mock servers drive examples/conformance/client.ts.
+// Scenarios run one at a time; the mock servers are kept on 127.0.0.1 by scripts/listen-loopback.mjs
+// (they would otherwise listen on all interfaces). auth/* and extension scenarios are not run.
+// ---------------------------------------------------------------------------------------------
+const CLIENT_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
+  '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref'],
+  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'],
+};
+const CLIENT_PROGRAM = join(ROOT, 'examples', 'conformance', 'client.ts');
+const LOOPBACK_PRELOAD = join(ROOT, 'scripts', 'listen-loopback.mjs');
+
+function runClientScenarios(baseDir: string): RunOutcome[] {
+  // The harness splits --command on spaces; the project's own Node (20+) runs the client.
+  const command = `${process.execPath} --import tsx ${CLIENT_PROGRAM}`;
+  const env = {
+    ...process.env,
+    PATH: `${dirname(NODE22)}:${process.env.PATH ?? ''}`,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${JSON.stringify(LOOPBACK_PRELOAD)}`.trim(),
+  };
+  const runs: RunOutcome[] = [];
+  for (const [revision, scenarios] of Object.entries(CLIENT_SCENARIOS)) {
+    const dir = join(baseDir, `client-${revision}`);
+    let exitCode = 0;
+    const exits = new Map<string, number>();
+    for (const scenario of scenarios) {
+      const result = spawnSync(NODE22, [CLI, 'client', '--command', command, '--scenario', scenario, '--spec-version', revision, '-o', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
+      if (result.error !== undefined) throw result.error;
+      exits.set(scenario, result.status ?? 1);
+      if (result.status !== 0) exitCode = result.status ?? 1;
+    }
+    const outcomes = collect(dir);
+    const missing = scenarios.filter((name) => !outcomes.some((o) => o.scenario === name));
+    for (const name of missing) outcomes.push({ scenario: name, passed: 0, failed: 1, warnings: 0, failures: ['no results were written (the harness or the client did not run)'] });
+    // The harness also fails a scenario whose client exited non-zero or whose checks warned.
+    for (const outcome of outcomes) {
+      const code = exits.get(outcome.scenario) ?? 0;
+      if (code === 0 || outcome.failed > 0) continue;
+      outcome.failed = 1;
+      outcome.failures.push(`the harness exited ${code} (client error or warnings)`);
+    }
+    runs.push({ label: `client scenarios ${revision}`, exitCode, scenarios: outcomes, gating: true });
+  }
+  return runs;
+}
+// ---------------------------------------------------------------------------------------------
+
 async function main(): Promise<number> {
   ensureTools();
   mkdirSync(outDir, { recursive: true });
@@ -222,6 +271,7 @@ async function main(): Promise<number> {
   } finally {
     await stopServer(child);
   }
+  runs.push(...runClientScenarios(outDir));
   let ok = true;
   log('');
   for (const run of runs) {

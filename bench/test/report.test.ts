@@ -38,7 +38,16 @@ test('targets: a server that failed verification is "not measured", never a numb
   const checks = checkTargets({ run, httpCall: suite([server('bare', 1000, 10, 60000), failed]) });
   assert.equal(checks[0]!.verdict, 'not measured');
   assert.equal(checks[0]!.measured, 'exited before READY');
-  assert.deepEqual(checks.map((c) => c.verdict), ['not measured', 'not measured', 'not measured', 'not measured', 'not measured']);
+  assert.deepEqual(checks.map((c) => c.verdict), ['not measured', 'not measured', 'not measured', 'not measured', 'not measured', 'not measured', 'not measured']);
+});
+
+test('legacy targets: HTTP >= 0.60x and stdio >= 0.80x bare, from the same run', () => {
+  const legacy = { sessions: 2, callsPerSession: 1000, rounds: 1, servers: [
+    { id: 'bare' as const, httpCallsPerSec: [1000], stdioCallsPerSec: [2000], medianHttp: 1000, medianStdio: 2000 },
+    { id: 'toolwright' as const, httpCallsPerSec: [650], stdioCallsPerSec: [1500], medianHttp: 650, medianStdio: 1500 },
+  ] };
+  const checks = checkTargets({ run, legacy }).filter((c) => c.target.startsWith('legacy'));
+  assert.deepEqual(checks.map((c) => [c.measured, c.verdict]), [['0.65× (650 vs 1000 calls/s)', 'met'], ['0.75× (1500 vs 2000 calls/s)', 'MISSED']]);
 });
 
 test('the markdown names the failure instead of a row of numbers, and flags a busy machine', () => {

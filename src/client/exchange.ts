@@ -223,7 +223,7 @@ export class Exchange {
   #lastSessionId: string | undefined;
 
   /** One request in the given era's form. */
-  async #once(method: string, params: JsonObject, options: ExchangeOptions, era: ProtocolEra, handshake = false): Promise<JsonObject> {
+  async #once(method: string, params: JsonObject, options: ExchangeOptions, era: ProtocolEra, handshake = false, retried = false): Promise<JsonObject> {
     const id = this.#nextId++;
     const callerMeta = { ...(isJsonObject(params._meta) ? params._meta : {}), ...options.meta };
     const meta = era === 'modern' ? { ...callerMeta, ...this.#modernMeta() } : callerMeta;
@@ -269,6 +269,11 @@ export class Exchange {
       const err = message.error;
       if (!isJsonObject(err) || typeof err.code !== 'number' || typeof err.message !== 'string') {
         throw new McpClientError('protocol', `${method}: malformed JSON-RPC error ${JSON.stringify(err)}`, { method, ...(httpStatus !== undefined ? { httpStatus } : {}) });
+      }
+      // A -32022 that names the very version sent is a transient refusal (a server mid-upgrade, a misrouted
+      // request): the request is sent once more with that version, as the spec asks clients to retry with a supported one.
+      if (err.code === -32022 && era === 'modern' && !retried && isJsonObject(err.data) && Array.isArray(err.data.supported) && err.data.supported.includes(PROTOCOL_VERSION)) {
+        return this.#once(method, params, options, era, handshake, true);
       }
       throw new McpClientError('rpc', `${method} failed: ${err.message} (JSON-RPC ${err.code}${httpStatus !== undefined ? `, HTTP ${httpStatus}` : ''})`, {
         method,

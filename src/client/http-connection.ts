@@ -24,6 +24,12 @@ const DELETE_TIMEOUT_MS = 2000;
 const POST_BACK_TIMEOUT_MS = 10_000;
 /** Most server-to-client requests answered at once; more are refused so a flood cannot pile up work. */
 const MAX_SERVER_REQUESTS = 32;
+/** How often one request's legacy stream is resumed (GET + Last-Event-ID) before giving up. */
+const MAX_RESUMPTIONS = 5;
+/** The reconnection delay when the server gave no `retry` (the SSE default is the client's choice). */
+const DEFAULT_RETRY_MS = 1000;
+/** The longest `retry` honoured, so a hostile server cannot park a call. */
+const MAX_RETRY_MS = 30_000;
 
 function isServerRequest(value: unknown): value is JsonRpcRequest {
   return isJsonObject(value) && value.jsonrpc === '2.0' && typeof value.method === 'string' && 'id' in value && isJsonRpcId(value.id);
@@ -182,6 +188,11 @@ export function createHttpConnection(target: HttpTarget): Connection {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /**
+   * Reads a request's SSE stream up to its response. A legacy (2025-11-25) server may close the
+   * stream early after giving event ids: the client then waits the server's `retry` delay and
+   * resumes with GET and `Last-Event-ID`, a bounded number of times.
+   */
   async function readStream(
     body: ReadableStream<Uint8Array>,
     request: JsonRpcRequest,
@@ -190,9 +201,54 @@ export function createHttpConnection(target: HttpTarget): Connection {
     signal: AbortSignal,
     aborted: () => never,
   ): Promise<ReceivedResponse> {
+    const sse = new SseReader();
+    let stream: ReadableStream<Uint8Array> | undefined = body;
+    for (let resumed = 0; stream !== undefined; resumed++) {
+      const answered = await readOneStream(stream, sse, request, options, status, signal, aborted);
+      if (answered !== undefined) return answered;
+      const lastEventId = sse.lastEventId;
+      if (session === undefined || lastEventId === undefined || resumed >= MAX_RESUMPTIONS) break;
+      stream = await resume(lastEventId, sse.retryMs ?? DEFAULT_RETRY_MS, request, signal, aborted);
+    }
+    throw new McpClientError('transport', `${request.method}: the event stream ended before the response (re-issue the request with a new id)`, { method: request.method, httpStatus: status });
+  }
+
+  /** Waits `delayMs` (the server's `retry`), then GETs the stream again from `lastEventId`; undefined when the server will not resume. */
+  async function resume(lastEventId: string, delayMs: number, request: JsonRpcRequest, signal: AbortSignal, aborted: () => never): Promise<ReadableStream<Uint8Array> | undefined> {
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, Math.min(delayMs, MAX_RETRY_MS));
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        done();
+      }, { once: true });
+    });
+    if (signal.aborted) aborted();
+    let response: Response;
+    try {
+      response = await doFetch(url, { method: 'GET', headers: { ...fixedHeaders, ...sessionHeaders(), accept: 'text/event-stream', 'Last-Event-ID': lastEventId }, signal });
+    } catch (error) {
+      if (signal.aborted) aborted();
+      throw new McpClientError('transport', `${request.method}: cannot resume the event stream: ${networkReason(error)}`, { method: request.method, cause: error });
+    }
+    if (!response.ok || response.body === null || !(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+      await response.body?.cancel().catch(() => {});
+      return undefined;
+    }
+    return response.body;
+  }
+
+  /** One stream's events; resolves to the response, or undefined when the stream ended without it. */
+  async function readOneStream(
+    body: ReadableStream<Uint8Array>,
+    sse: SseReader,
+    request: JsonRpcRequest,
+    options: SendOptions,
+    status: number,
+    signal: AbortSignal,
+    aborted: () => never,
+  ): Promise<ReceivedResponse | undefined> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
-    const sse = new SseReader();
     try {
       for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -202,9 +258,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
           if (signal.aborted) aborted();
           throw new McpClientError('transport', `${request.method}: the event stream broke off before the response: ${networkReason(error)}`, { method: request.method, httpStatus: status, cause: error });
         }
-        if (chunk.done) {
-          throw new McpClientError('transport', `${request.method}: the event stream ended before the response (re-issue the request with a new id)`, { method: request.method, httpStatus: status });
-        }
+        if (chunk.done) return undefined;
         const events = sse.push(decoder.decode(chunk.value, { stream: true }));
         if (sse.pendingLength > maxBytes) throw new McpClientError('protocol', `${request.method}: an event on the stream exceeds ${maxBytes} bytes`, { method: request.method, httpStatus: status });
         for (const data of events) {

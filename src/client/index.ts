@@ -16,6 +16,8 @@ export type {
   InputRequiredContext,
   ServerRequestContext,
   TypedCallToolResult,
+  CallableTool,
+  OutputOf,
 } from './types.js';
 export type { CallToolResult, ToolDescriptor, InputRequest } from '../protocol/index.js';
 export { LEGACY_PROTOCOL_VERSIONS } from './exchange.js';

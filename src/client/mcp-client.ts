@@ -18,12 +18,14 @@ import { createListCache } from './list-cache.js';
 import { createStdioConnection } from './stdio-connection.js';
 import type { StdioConnection, StdioTarget } from './stdio-connection.js';
 import type {
+  CallableTool,
   CallToolOptions,
   ClientOptions,
   ClientWarning,
   ConnectTarget,
   DiscoverInfo,
   McpClient,
+  OutputOf,
   ProtocolEra,
   RequestOptions,
   ToolListing,
@@ -132,8 +134,11 @@ class Client implements McpClient {
     return this.#catalog.listTools(options);
   }
 
-  async callTool<T = unknown>(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<T>> {
-    return (await callTool(this.#call, name, args, options)) as TypedCallToolResult<T>;
+  callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
+  callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
+  async callTool(tool: string | CallableTool, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<unknown>> {
+    const name = typeof tool === 'string' ? tool : isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+    return callTool(this.#call, name, args, options);
   }
 
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {

@@ -1,4 +1,5 @@
 /** The public types of `toolwright/client`: options, results and the client interface. */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -177,6 +178,15 @@ export interface RequestOptions {
 /** A `CallToolResult` whose `structuredContent` has the type `T` (inferred from the tool's `outputSchema`). */
 export type TypedCallToolResult<T> = Omit<CallToolResult, 'structuredContent'> & { structuredContent?: T };
 
+/** A tool as {@link McpClient.callTool} takes it: its name and, for typing, its `outputSchema` (`as const`). */
+export interface CallableTool {
+  name: string;
+  outputSchema?: unknown;
+}
+
+/** The type of a tool's `structuredContent`, from its `outputSchema` written `as const` (`unknown` without one). */
+export type OutputOf<D> = D extends { outputSchema: infer S } ? (S extends JSONSchema ? FromSchema<S> : unknown) : unknown;
+
 /**
  * A connected MCP client. Modern servers: requests are independent (no session) and may run
  * concurrently. Legacy servers: one session, opened by the first request.
@@ -194,8 +204,13 @@ export interface McpClient {
   discover(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<DiscoverInfo>;
   /** Every page of `tools/list`, cached for `ttlMs` honouring `cacheScope` (legacy: for the session, until `list_changed`). */
   listTools(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<ToolListing>;
-  /** Calls a tool; resolves to a complete, output-validated result, or rejects with McpClientError. */
+  /**
+   * Calls a tool; resolves to a complete, output-validated result, or rejects with McpClientError.
+   * Give the tool's descriptor (with its `outputSchema` `as const`) instead of its name and
+   * `structuredContent` is typed from the schema; or name the type: `callTool<{ sum: number }>('add')`.
+   */
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
+  callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
   /** Any request with the standard `_meta` and headers; resolves to the raw `result`. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** Forgets cached list results of this client's server. */

@@ -22,6 +22,7 @@ import type { HeaderLookup, InboundMessage, Reply } from '../transport/message-d
 import type { LegacySessionRecord } from './legacy-session-store.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
 import { legacyCapabilities, legacyRequestParams, legacyServerInfo, toLegacyResult } from './legacy-translate.js';
+import { ForwardedMessage } from './legacy-forwarded.js';
 import { rpcError } from './outcomes.js';
 import type { ListChangedKind, SubscriptionHub } from './subscriptions.js';
 
@@ -146,7 +147,8 @@ export class LegacySessionWire {
   readonly #hub: SubscriptionHub;
   readonly #capabilities: JsonObject;
   readonly #listKinds: ListChangedKind[];
-  readonly #annotations = new Map<string, HeaderAnnotation[]>();
+  /** Built on the first translated HTTP call, so start-up of a server no 2025 client uses pays nothing. */
+  #annotations: Map<string, HeaderAnnotation[]> | undefined;
 
   constructor(modern: (message: InboundMessage) => Promise<Reply>, info: LegacyServerInfo, hub: SubscriptionHub, settings: LegacySessionSettings) {
     this.#modern = modern;
@@ -156,10 +158,17 @@ export class LegacySessionWire {
     this.#capabilities = legacyCapabilities(info.capabilities);
     const caps = info.capabilities;
     this.#listKinds = (['tools', 'prompts', 'resources'] as const).filter((k) => (caps[k] as { listChanged?: boolean } | undefined)?.listChanged === true);
-    for (const tool of info.tools) {
-      const found = scanHeaderAnnotations(tool.inputSchema).annotations;
-      if (found.length > 0) this.#annotations.set(tool.name, found);
+  }
+
+  #annotationsOf(tool: string): HeaderAnnotation[] | undefined {
+    if (this.#annotations === undefined) {
+      this.#annotations = new Map();
+      for (const descriptor of this.#info.tools) {
+        const found = scanHeaderAnnotations(descriptor.inputSchema).annotations;
+        if (found.length > 0) this.#annotations.set(descriptor.name, found);
+      }
     }
+    return this.#annotations.get(tool);
   }
 
   /** The `InitializeResult` of a new session. */
@@ -203,7 +212,7 @@ export class LegacySessionWire {
       }
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
-        if (this.#info.capabilities.resources?.subscribe !== true) return errorReply(rpcError('methodNotFound', `Method not found: ${m.method} (this server does not offer resource subscriptions)`), id);
+        if (this.#info.capabilities.resources === undefined) return errorReply(rpcError('methodNotFound', `Method not found: ${m.method} (this server has no resources)`), id);
         if (typeof params.uri !== 'string' || params.uri === '') return errorReply(rpcError('legacyInvalidParams', `Invalid params: ${m.method} needs a string "uri"`), id);
         const others = session.record.subscriptions.filter((u) => u !== params.uri);
         session.record = { ...session.record, subscriptions: m.method === 'resources/subscribe' ? [...others, params.uri] : others };
@@ -229,7 +238,7 @@ export class LegacySessionWire {
         return typeof value === 'string' ? encodeHeaderValue(value) : undefined;
       }
       if (name.startsWith('mcp-param-')) {
-        const found = method === 'tools/call' && typeof params.name === 'string' ? this.#annotations.get(params.name) : undefined;
+        const found = method === 'tools/call' && typeof params.name === 'string' ? this.#annotationsOf(params.name) : undefined;
         if (found === undefined || !isJsonObject(params.arguments)) return undefined;
         const mirrored = buildParamHeaders(found, params.arguments);
         const key = Object.keys(mirrored).find((k) => k.toLowerCase() === name);
@@ -316,52 +325,6 @@ export class LegacySessionWire {
 }
 
 class InputTimeout extends Error {}
-
-/**
- * A legacy request as the 2026-07-28 pipeline sees it. Its AbortController exists only once the
- * pipeline (or an input round) reads `signal`: one per call is measurable on this path.
- */
-class ForwardedMessage implements InboundMessage {
-  readonly body = '';
-  parsed: unknown = undefined;
-  readonly transport: InboundMessage['transport'];
-  readonly header: HeaderLookup | undefined;
-  readonly #original: InboundMessage;
-  readonly #notify: (n: JsonRpcNotification) => void;
-  #controller: AbortController | undefined;
-  #cancelled = false;
-
-  constructor(original: InboundMessage, header: HeaderLookup | undefined, notify: (n: JsonRpcNotification) => void) {
-    this.#original = original;
-    this.transport = original.transport;
-    this.header = header;
-    this.#notify = notify;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      if (this.isAborted()) controller.abort();
-      else this.#original.signal.addEventListener('abort', () => controller.abort(), { once: true });
-    }
-    return this.#controller.signal;
-  }
-
-  isAborted(): boolean {
-    return this.#cancelled || this.#original.isAborted();
-  }
-
-  /** `notifications/cancelled` from the client, or the session ended. */
-  cancel(): void {
-    this.#cancelled = true;
-    this.#controller?.abort();
-  }
-
-  notify(notification: JsonRpcNotification): void {
-    this.#notify(notification);
-  }
-}
 
 /** Whether a request's reply may be an event stream carrying server messages (stdio always; HTTP when Accept says so). */
 function canStream(message: InboundMessage): boolean {

@@ -20,7 +20,8 @@ export function legacyCapabilities(modern: ServerCapabilities): JsonObject {
   const out: JsonObject = {};
   if (modern.tools !== undefined) out.tools = { ...modern.tools };
   if (modern.prompts !== undefined) out.prompts = { ...modern.prompts };
-  if (modern.resources !== undefined) out.resources = { ...modern.resources };
+  // Subscriptions are session state the legacy wire keeps itself; updates arrive when the server calls notifyResourceUpdated().
+  if (modern.resources !== undefined) out.resources = { ...modern.resources, subscribe: true };
   if (modern.logging !== undefined) out.logging = {};
   if (modern.completions !== undefined) out.completions = {};
   return out;

@@ -4,6 +4,8 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
+  /** The HTTP method (POST, or GET/DELETE on the legacy wire). */
+  method: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
 }
@@ -35,7 +37,9 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> };
+      const text = Buffer.concat(chunks).toString('utf8');
+      // GET and DELETE (legacy wire) have no body.
+      const recorded = { method: req.method ?? 'POST', headers: req.headers, body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown> };
       requests.push(recorded);
       state.script(recorded, res);
     });

@@ -116,8 +116,11 @@ describe('SDK v1 stateless Streamable HTTP ("Unsupported protocol version: 2026-
     const listing = await c.listTools();
     assert.equal(c.era, 'legacy');
     assert.equal(listing.tools.length, 5);
-    const sum = await c.callTool<{ sum: number }>('add', { a: 40, b: 2 });
-    assert.equal(sum.structuredContent?.sum, 42);
+    // structuredContent is typed from the outputSchema given as const: `sum` is a number at compile time.
+    const add = { name: 'add', outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } } as const;
+    const sum = await c.callTool(add, { a: 40, b: 2 });
+    const total: number | undefined = sum.structuredContent?.sum;
+    assert.equal(total, 42);
     const updates: ProgressUpdate[] = [];
     await c.callTool('count', {}, { onProgress: (u) => updates.push(u) });
     assert.equal(updates.length, 3);

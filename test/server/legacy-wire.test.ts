@@ -102,6 +102,9 @@ describe('legacy sessions', () => {
     assert.deepEqual((await postRaw({ jsonrpc: '2.0', id: 5, method: 'ping' }, headers)).messages[0], { jsonrpc: '2.0', id: 5, result: {} });
     assert.deepEqual((await postRaw({ jsonrpc: '2.0', id: 6, method: 'logging/setLevel', params: { level: 'error' } }, headers)).messages[0], { jsonrpc: '2.0', id: 6, result: {} });
     assert.equal(((await postRaw({ jsonrpc: '2.0', id: 7, method: 'logging/setLevel', params: { level: 'loud' } }, headers)).messages[0]?.error as Json).code, -32602);
+    // This server has no resources, so it offers no subscriptions (and did not declare them).
+    const subscribe = await postRaw({ jsonrpc: '2.0', id: 81, method: 'resources/subscribe', params: { uri: 'test://x' } }, headers);
+    assert.deepEqual(subscribe.messages[0]?.error, { code: -32601, message: 'Method not found: resources/subscribe (this server has no resources)' });
     const discover = await postRaw({ jsonrpc: '2.0', id: 8, method: 'server/discover', params: {} }, headers);
     assert.equal(discover.status, 404);
     assert.equal((discover.messages[0]?.error as Json).code, -32601);

@@ -139,7 +139,8 @@ export async function run(argv: string[]): Promise<number> {
         ...(values['allow-origin'] !== undefined ? { allowedOrigins: values['allow-origin'] } : {}),
         ...(values['allow-host'] !== undefined ? { allowedHosts: values['allow-host'] } : {}),
       });
-      process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url} (${erasText(eras, server)})\n`);
+      // The URL ends its line: scripts read it from there.
+      process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url}\ntoolwright: answering ${erasText(eras, server)} over HTTP\n`);
     } catch (error) {
       process.stderr.write(`toolwright serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -147,7 +148,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (useStdio) {
     const connection = server.stdio(eras !== undefined ? { eras } : {});
-    process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} on stdio (${erasText(eras, server)})\n`);
+    process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} on stdio\ntoolwright: answering ${erasText(eras, server)} over stdio\n`);
     stopped.push(connection.closed.then(() => 'stdin closed'));
   }
   stopped.push(

@@ -1,0 +1,154 @@
+/**
+ * The official MCP conformance suite's client program:
+ *   conformance client --command "node --import tsx examples/conformance/client.ts" --scenario S
+ * The harness appends the scenario server's URL as the last argument and sets
+ * MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION (the revision to speak: dated ones
+ * through 2025-11-25 use initialize, 2026-07-28 is stateless) and, for some scenarios,
+ * MCP_CONFORMANCE_CONTEXT (JSON, e.g. `toolCalls` to make).
+ *
+ * It does what an ordinary host does with `toolwright/client`: list the tools, then call each usable
+ * one (or the calls the context names), answering elicitation (accepting with the schema's
+ * defaults), sampling and roots requests. Exit 0 when the client did its part (a JSON-RPC error
+ * from the server is the server's answer), 1 when a call broke on the client's side.
+ */
+import { connect, McpClientError } from '../../src/client/index.js';
+import type { ClientOptions, InputRequest, McpClient, ToolDescriptor } from '../../src/client/index.js';
+
+interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+const url = process.argv[process.argv.length - 1];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2026-07-28';
+const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
+
+function parseContext(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text === '') return {};
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function log(line: string): void {
+  process.stderr.write(`conformance client [${scenario}]: ${line}\n`);
+}
+
+/** A value for a schema, as a user accepting a form would give: its default, else a plain example. */
+function exampleFor(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return 'example';
+  const s = schema as Record<string, unknown>;
+  if ('default' in s) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if ('const' in s) return s.const;
+  switch (s.type) {
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return objectFor(s, false);
+    default:
+      return 'example';
+  }
+}
+
+/** An object for an object schema: every property with a default, and every required one. */
+function objectFor(schema: Record<string, unknown>, all: boolean): Record<string, unknown> {
+  const properties = typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, unknown>) : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const result: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const hasDefault = typeof property === 'object' && property !== null && 'default' in property;
+    if (all || hasDefault || required.has(name)) result[name] = exampleFor(property);
+  }
+  return result;
+}
+
+/** Answers one input request the way an accepting user and a stub model would. */
+function answer(request: InputRequest): unknown {
+  switch (request.method) {
+    case 'elicitation/create': {
+      const schema = request.params.requestedSchema;
+      return { action: 'accept', content: typeof schema === 'object' && schema !== null ? objectFor(schema as Record<string, unknown>, true) : {} };
+    }
+    case 'sampling/createMessage':
+      return { role: 'assistant', content: { type: 'text', text: 'This is a sampled answer from the conformance client.' }, model: 'conformance-stub', stopReason: 'endTurn' };
+    case 'roots/list':
+      return { roots: [] };
+  }
+}
+
+function callsFromContext(): ToolCall[] | undefined {
+  const calls = context.toolCalls;
+  if (!Array.isArray(calls)) return undefined;
+  return calls.filter((c): c is ToolCall => typeof c === 'object' && c !== null && typeof (c as ToolCall).name === 'string').map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
+}
+
+function callsFromListing(tools: readonly ToolDescriptor[]): ToolCall[] {
+  return tools.map((tool) => ({ name: tool.name, arguments: objectFor(tool.inputSchema as Record<string, unknown>, false) }));
+}
+
+function options(): ClientOptions {
+  const legacy = version !== '2026-07-28';
+  // sse-retry measures when the client's first GET arrives: a listening GET stream (opened for
+  // declared capabilities) would be mistaken for the reconnection, so that scenario declares none.
+  const capabilities = scenario === 'sse-retry' || scenario === 'initialize' || scenario === 'tools_call' ? {} : { roots: {}, sampling: {}, elicitation: legacy ? {} : { form: {} } };
+  return {
+    clientInfo: { name: 'toolwright-conformance-client', version: '0.1.0' },
+    capabilities,
+    era: legacy ? 'legacy' : 'modern',
+    ...(legacy ? { legacyProtocolVersion: version } : {}),
+    timeoutMs: 20_000,
+    onWarning: (warning) => log(`warning: ${warning.message}`),
+    onServerRequest: (request) => answer(request),
+  };
+}
+
+async function run(client: McpClient): Promise<boolean> {
+  if (version === '2026-07-28') {
+    const info = await client.discover().catch((error: unknown) => {
+      log(`server/discover failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+    if (info !== undefined) log(`server/discover: ${info.serverInfo?.name ?? '(unnamed)'} supports ${info.supportedVersions.join(', ')}`);
+  }
+  const listing = await client.listTools();
+  log(`tools/list: ${listing.tools.length} usable, ${listing.excluded.length} excluded (${client.era} era, ${client.protocolVersion})`);
+  let ok = true;
+  for (const call of callsFromContext() ?? callsFromListing(listing.tools)) {
+    try {
+      const result = await client.callTool(call.name, call.arguments, {
+        onInputRequired: (requests) => Object.fromEntries(Object.entries(requests).map(([key, request]) => [key, answer(request)])),
+      });
+      log(`tools/call ${call.name}: ${result.isError === true ? 'isError' : 'ok'}`);
+    } catch (error) {
+      // A JSON-RPC error is the server's answer (some scenario servers implement no tools/call); the client worked.
+      // A tool the client excluded (invalid x-mcp-header) is not called at all.
+      if (!(error instanceof McpClientError) || !['rpc', 'tool_excluded'].includes(error.kind)) ok = false;
+      log(`tools/call ${call.name} failed: ${error instanceof McpClientError ? `${error.kind}: ${error.message}` : String(error)}`);
+    }
+  }
+  return ok;
+}
+
+async function main(): Promise<number> {
+  if (url === undefined || !/^https?:\/\//.test(url)) {
+    log(`the last argument must be the server URL, got ${JSON.stringify(url)}`);
+    return 2;
+  }
+  const client = connect(url, options());
+  try {
+    return (await run(client)) ? 0 : 1;
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+process.exitCode = await main();

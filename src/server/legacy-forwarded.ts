@@ -1,0 +1,53 @@
+/**
+ * How a translated legacy (2025) request reaches the 2026-07-28 pipeline (legacy-session.ts
+ * builds it): the original request's transport and notify channel, the mirrored 2026-07-28
+ * headers, and cancellation by `notifications/cancelled` or the end of the session.
+ */
+import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { HeaderLookup, InboundMessage } from '../transport/message-dispatcher.js';
+
+/**
+ * A legacy request as the 2026-07-28 pipeline sees it. Its AbortController exists only once the
+ * pipeline (or an input round) reads `signal`: one per call is measurable on this path.
+ */
+export class ForwardedMessage implements InboundMessage {
+  readonly body = '';
+  parsed: unknown = undefined;
+  readonly transport: InboundMessage['transport'];
+  readonly header: HeaderLookup | undefined;
+  readonly #original: InboundMessage;
+  readonly #notify: (n: JsonRpcNotification) => void;
+  #controller: AbortController | undefined;
+  #cancelled = false;
+
+  constructor(original: InboundMessage, header: HeaderLookup | undefined, notify: (n: JsonRpcNotification) => void) {
+    this.#original = original;
+    this.transport = original.transport;
+    this.header = header;
+    this.#notify = notify;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      if (this.isAborted()) controller.abort();
+      else this.#original.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    }
+    return this.#controller.signal;
+  }
+
+  isAborted(): boolean {
+    return this.#cancelled || this.#original.isAborted();
+  }
+
+  /** `notifications/cancelled` from the client, or the session ended. */
+  cancel(): void {
+    this.#cancelled = true;
+    this.#controller?.abort();
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    this.#notify(notification);
+  }
+}
