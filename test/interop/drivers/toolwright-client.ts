@@ -1,0 +1,28 @@
+// Client driver: Toolwright's own client (src/client), default options, plus the row's roots
+// when it has some (server-filesystem without a directory argument asks the client for them).
+// A stdio target is spawned by the client itself, as a user's program would.
+import { pathToFileURL } from 'node:url';
+import { connect } from '../../../src/client/index.js';
+import { runDriver, textOf } from './driver-io.js';
+
+/** Resolves once `done()` holds, checking every 20 ms; the driver's per-cell timeout bounds it. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+await runDriver(async (spec) => {
+  const target = spec.target;
+  const roots = spec.roots?.dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: 'interop' }));
+  const stdio = 'url' in target ? undefined : { command: target.command, args: target.args, cwd: target.cwd, env: { ...process.env, ...target.env }, stderr: spec.roots === undefined ? 'inherit' as const : 'capture' as const };
+  const client = connect(stdio ?? (target as { url: string }).url, roots === undefined ? {} : { roots });
+  try {
+    const listing = await client.listTools();
+    const applied = spec.roots?.appliedLog;
+    // Checked on each line the server writes (runDriver bounds the wait), not after a fixed sleep.
+    if (applied !== undefined) await until(() => (client.stdio?.stderr ?? '').includes(applied));
+    const result = await client.callTool(spec.tool, spec.arguments);
+    return { tools: listing.tools.map((t) => t.name), isError: result.isError === true, text: textOf(result), structured: result.structuredContent };
+  } finally {
+    await client.close();
+  }
+});
