@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
 //   npm run bench -- --rounds 5 --duration 3
@@ -14,14 +14,14 @@ import { join, relative } from 'node:path';
 import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
 import { runBounded } from './lib/processes.js';
 import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js';
-import { COMPILED_DIR, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
+import { COMPILED_DIR, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
 import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
 import { runSchemaBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -140,6 +140,11 @@ async function main(): Promise<void> {
   if (options.only.has('http')) {
     log('HTTP tools/call, 1 tool:');
     report.httpCall = await runHttpSuite(servers, { name: 'http', workload: 'tools/call', catalogSize: 1, concurrencies: settings.concurrencies, rounds, durationSec, warmupSec: settings.warmupSec, log });
+  }
+  if (options.only.has('middleware')) {
+    log('HTTP tools/call with the middleware chain:');
+    const chain = [...SERVERS.filter((s) => s.id !== 'sdk'), MIDDLEWARE_SERVER];
+    report.middleware = await runHttpSuite(chain, { name: 'middleware', workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds, durationSec, warmupSec: settings.warmupSec, log });
   }
   if (options.only.has('catalog')) {
     log('HTTP tools/call, 50-tool catalog:');

@@ -1,7 +1,29 @@
 /**
  * toolwright: define MCP tools as JSON Schema 2020-12 contracts and serve them over MCP 2026-07-28
- * (Streamable HTTP and stdio).
+ * (Streamable HTTP and stdio). This root export is the public API only; test/server/public-api.test.ts
+ * pins the list. Wire helpers live in their modules (protocol/, transport/) for the client and CLI.
  */
 export * from './server/index.js';
-export * from './protocol/index.js';
-export * from './transport/index.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, META, HEADER } from './protocol/constants.js';
+export { ErrorCode } from './protocol/error-codes.js';
+export type { ErrorCodeValue } from './protocol/error-codes.js';
+export { ProtocolError } from './protocol/protocol-error.js';
+export { canonicalJson } from './protocol/canonical-json.js';
+export type {
+  JsonRpcId,
+  JsonValue,
+  JsonObject,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcErrorObject,
+  JsonRpcResultResponse,
+  JsonRpcErrorResponse,
+  JsonRpcResponse,
+} from './protocol/json-rpc.js';
+export type * from './protocol/wire-types.js';
+export type * from './protocol/feature-wire-types.js';
+export { createFetchHandler } from './transport/fetch-handler.js';
+export type { ListenOptions, HttpListener } from './transport/node-http.js';
+export type { StdioOptions, StdioConnection } from './transport/stdio.js';
+export type { HttpOptions } from './transport/http-policy.js';
+export type { InboundMessage, Reply, MessageDispatcher, HeaderLookup } from './transport/message-dispatcher.js';

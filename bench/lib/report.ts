@@ -26,6 +26,8 @@ export interface BenchReport {
   readonly run: RunInfo;
   readonly httpCall?: HttpSuiteResult;
   readonly httpCatalog?: HttpSuiteResult;
+  /** tools/call with and without the middleware chain (rate limit + audit without fsync + result budget). */
+  readonly middleware?: HttpSuiteResult;
   readonly toolsList?: HttpSuiteResult;
   readonly stdio?: StdioSuiteResult;
   readonly legacy?: LegacySuiteResult;
@@ -40,7 +42,7 @@ export interface TargetCheck {
   readonly verdict: 'met' | 'MISSED' | 'not measured';
 }
 
-const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright' };
+const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright', 'toolwright-middleware': 'Toolwright + rate limit, audit, budget' };
 
 const fmt = (value: number | undefined, digits = 0): string => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
@@ -96,6 +98,16 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   const coldOk = cold?.overNodeMs !== undefined && cold.error === undefined;
   const coldBareCpu = report.coldStart?.servers.find((s) => s.id === 'bare')?.medianCpuMs;
   checks.push({ target: 'Cold start to first server/discover ≤ 150 ms over `node -e 0`', measured: coldOk ? `${fmt(cold.overNodeMs, 1)} ms (${fmt(cold.medianMs, 1)} ms total, node -e 0 ${fmt(report.coldStart?.nodeBaselineMs, 1)} ms); CPU ${fmt(cold.medianCpuMs)} ms vs ${fmt(coldBareCpu)} ms for the bare stdio server` : cold?.error ?? 'Toolwright not measured', verdict: !coldOk ? 'not measured' : cold.overNodeMs! <= 150 ? 'met' : 'MISSED' });
+  const mwBare = find(report.middleware, 'bare')?.byConcurrency['32'];
+  const mwPlain = find(report.middleware, 'toolwright')?.byConcurrency['32'];
+  const mwOn = find(report.middleware, 'toolwright-middleware')?.byConcurrency['32'];
+  const mwOk = mwBare !== undefined && mwOn !== undefined;
+  const mwRatio = mwOk ? ratio(mwOn.rps, mwBare.rps) : Number.NaN;
+  checks.push({
+    target: 'HTTP tools/call, c=32, rate limit + audit (no fsync) + result budget: req/s ≥ 0.60× bare',
+    measured: mwOk ? `${times(mwRatio)} (${fmt(mwOn.rps)} vs ${fmt(mwBare.rps)} req/s; without middleware ${mwPlain === undefined ? '—' : `${fmt(mwPlain.rps)} req/s, ${times(ratio(mwPlain.rps, mwBare.rps))}`})` : 'not measured',
+    verdict: !mwOk ? 'not measured' : mwRatio >= 0.6 ? 'met' : 'MISSED',
+  });
   return checks;
 }
 
@@ -137,6 +149,10 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.httpCall !== undefined) {
     out.push(`## HTTP \`tools/call\` (calculate_sum, catalog of ${report.httpCall.catalogSize})`, '', `${report.httpCall.rounds} rounds × ${report.httpCall.durationSec} s per cell.`, '');
     out.push(...httpTable(report.httpCall), '');
+  }
+  if (report.middleware !== undefined) {
+    out.push('## HTTP `tools/call` with the middleware chain', '', 'Same call with rate limit (token bucket on the in-memory store), audit (hash-chained JSONL, no fsync) and a result budget on every call, next to Toolwright without middleware.', '');
+    out.push(...httpTable(report.middleware), '');
   }
   if (report.httpCatalog !== undefined) {
     const single = report.httpCall;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-export type ServerId = 'bare' | 'sdk' | 'toolwright';
+export type ServerId = 'bare' | 'sdk' | 'toolwright' | 'toolwright-middleware';
 
 export interface ServerUnderTest {
   readonly id: ServerId;
@@ -35,6 +35,12 @@ export const SERVERS: readonly ServerUnderTest[] = [
   { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), legacyHttpScript: compiled('sdk-legacy-http'), legacyStdioScript: compiled('sdk-legacy-stdio'), validates: true },
   { id: 'toolwright', label: 'Toolwright', httpScript: compiled('toolwright-http'), stdioScript: compiled('toolwright-stdio'), validates: true },
 ];
+
+/** Toolwright with rate limit + audit (no fsync) + result budget on every call (the `middleware` suite only). */
+export const MIDDLEWARE_SERVER: ServerUnderTest = {
+  id: 'toolwright-middleware', label: 'Toolwright + rate limit, audit (no fsync), result budget',
+  httpScript: compiled('toolwright-middleware-http'), stdioScript: compiled('toolwright-stdio'), validates: true,
+};
 
 /** Why Toolwright cannot be measured in this checkout, or null when its build is present. */
 export function toolwrightMissing(): string | null {

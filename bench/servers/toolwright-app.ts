@@ -24,12 +24,21 @@ export interface ToolwrightServer {
 
 interface ToolwrightModule {
   defineTool(definition: ToolDefinitionInit): unknown;
-  createServer(options: { name: string; version: string; tools: unknown[] }): ToolwrightServer;
+  createServer(options: { name: string; version: string; tools: unknown[]; use?: unknown[] }): ToolwrightServer;
+  rateLimit(options: { capacity: number; refillPerSecond: number }): unknown;
+  auditLog(options: { path: string; fsync: 'never' }): unknown;
+  resultBudget(options: { maxTokens: number }): unknown;
+}
+
+/** The middleware chain of the `middleware` suite: every call is rate-limited, audited and budgeted. */
+export interface MiddlewareChoice {
+  /** Audit log file (fsync off). */
+  auditPath: string;
 }
 
 const distEntry = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 
-export async function createToolwrightServer(name: string, catalogSize: number): Promise<ToolwrightServer> {
+export async function createToolwrightServer(name: string, catalogSize: number, middleware?: MiddlewareChoice): Promise<ToolwrightServer> {
   const toolwright = (await import(pathToFileURL(distEntry).href)) as ToolwrightModule;
   const tools = catalogOf(catalogSize).map((tool) =>
     toolwright.defineTool({
@@ -44,5 +53,12 @@ export async function createToolwrightServer(name: string, catalogSize: number):
         : () => ({ content: [{ type: 'text', text: fillerText(tool.name) }] }),
     }),
   );
-  return toolwright.createServer({ name, version: '1.0.0', tools });
+  if (middleware === undefined) return toolwright.createServer({ name, version: '1.0.0', tools });
+  // A bucket large enough never to refuse under load: the cost measured is the store round trip.
+  const use = [
+    toolwright.rateLimit({ capacity: 1e9, refillPerSecond: 1e9 }),
+    toolwright.auditLog({ path: middleware.auditPath, fsync: 'never' }),
+    toolwright.resultBudget({ maxTokens: 4096 }),
+  ];
+  return toolwright.createServer({ name, version: '1.0.0', tools, use });
 }

@@ -2,7 +2,7 @@
 export { defineTool, isTool, ToolDefinitionError } from './define-tool.js';
 export { createServer } from './create-server.js';
 export type { ServerOptions, McpServer } from './create-server.js';
-export { checkToolDefinition, analyzeToolDefinition } from './tool-definition-rules.js';
+export { checkToolDefinition } from './tool-definition-rules.js';
 export type { CheckToolDefinitionOptions, DefinitionProblem, ToolDefinitionAnalysis } from './tool-definition-rules.js';
 export { ServerDefinitionError } from './tool-registry.js';
 export { OUTCOMES } from './outcomes.js';
@@ -15,7 +15,7 @@ export type { JwtAuthorizerOptions } from './jwt-authorizer.js';
 export { text, errorResult, inputRequired } from './results.js';
 export { image, audio, embeddedResource, resourceLink, resourceContents, toBase64 } from './content.js';
 export type { ContentExtras, ResourceContentsInit, ResourceLinkInit } from './content.js';
-export { elicitInput, sampleInput, listRootsInput, isValidInputResponse } from './input-flow.js';
+export { elicitInput, sampleInput, listRootsInput } from './input-flow.js';
 export type {
   InputFlow,
   InputGathering,
@@ -42,7 +42,6 @@ export { definePrompt } from './prompts.js';
 export type { Prompt, PromptContext, PromptGetValue, PromptArgumentInit, PromptDefinitionInit } from './prompts.js';
 export { completeFrom, MAX_COMPLETION_VALUES } from './completion.js';
 export type { Completer, CompletionValue, CompletionRequestContext } from './completion.js';
-export { SubscriptionHub } from './subscriptions.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
 export { refuse, rateLimit, auditLog, verifyAuditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';

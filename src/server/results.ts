@@ -1,5 +1,5 @@
 import type { ContentBlock, InputRequest, TextContent } from '../protocol/wire-types.js';
-import type { InputRequiredInit, ToolResultInit } from './tool-types.js';
+import type { InputRequiredInit, ToolErrorResultInit } from './tool-types.js';
 import type { JsonObject } from '../protocol/json-rpc.js';
 
 /** A text content block. */
@@ -8,7 +8,7 @@ export function text(value: string): TextContent {
 }
 
 /** A tool result the model should read as a failure it may correct (`isError: true`). */
-export function errorResult(message: string, extra: { content?: ContentBlock[]; _meta?: JsonObject } = {}): ToolResultInit {
+export function errorResult(message: string, extra: { content?: ContentBlock[]; _meta?: JsonObject } = {}): ToolErrorResultInit {
   return { content: [text(message), ...(extra.content ?? [])], isError: true, ...(extra._meta ? { _meta: extra._meta } : {}) };
 }
 

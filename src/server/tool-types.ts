@@ -32,6 +32,17 @@ export type InferArguments<S> = S extends StandardJSONSchemaV1
         : never
     : Record<string, unknown>;
 
+/** The `structuredContent` type `run` must produce for a given `outputSchema` (unknown without one). */
+export type InferOutput<S> = S extends StandardJSONSchemaV1
+  ? StandardJSONSchemaV1.InferOutput<S>
+  : S extends JSONSchema
+    ? string extends keyof S
+      ? unknown
+      : FromSchema<S> extends infer T
+        ? T
+        : never
+    : unknown;
+
 /** Severity names of `notifications/message` (syslog order, lowest first). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
@@ -100,6 +111,30 @@ export interface InputRequiredInit {
 /** Any value `run` may produce. A string becomes one text block. */
 export type ToolRunResult = ToolResultInit | InputRequiredInit | string;
 
+/** An `isError` result (`errorResult()`): a failure, so no `structuredContent` is promised. */
+export interface ToolErrorResultInit {
+  content: ContentBlock[];
+  isError: true;
+  _meta?: JsonObject;
+}
+
+/** A finished result of a tool with an `outputSchema`: `structuredContent` has the schema's type. */
+export interface TypedToolResultInit<T> {
+  content?: ContentBlock[];
+  structuredContent: T;
+  isError?: false;
+  _meta?: JsonObject;
+}
+
+/**
+ * What `run` may return for a given `outputSchema`: without one, anything of {@link ToolRunResult};
+ * with one, a result whose `structuredContent` has the schema's type (a string or nothing would fail
+ * the output contract at run time, so they do not compile), an error result, or `inputRequired()`.
+ */
+export type RunResultFor<O> = [O] extends [undefined]
+  ? ToolRunResult | void
+  : TypedToolResultInit<InferOutput<O>> | ToolErrorResultInit | InputRequiredInit;
+
 /** A request for human approval, shown to the user through an elicitation. */
 export interface ApprovalRequest {
   /** What the user is asked to approve, in plain words. */
@@ -129,7 +164,8 @@ export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput
   check?: (args: InferArguments<I>, ctx: ToolContext) => readonly (RuleViolation | string)[] | Promise<readonly (RuleViolation | string)[]>;
   /** Return a request to require human approval (via elicitation) before `run`; null/undefined = no approval needed. */
   approval?: (args: InferArguments<I>, ctx: ToolContext) => ApprovalRequest | null | undefined | Promise<ApprovalRequest | null | undefined>;
-  run: (args: InferArguments<I>, ctx: ToolContext) => ToolRunResult | void | Promise<ToolRunResult | void>;
+  /** The tool itself. With an `outputSchema`, its `structuredContent` is typed by it (see {@link RunResultFor}). */
+  run: (args: InferArguments<I>, ctx: ToolContext) => RunResultFor<O> | Promise<RunResultFor<O>>;
   /** This tool's own middleware (its own stages), inside the server-wide ones; see `Middleware`. */
   use?: readonly Middleware[];
 }

@@ -51,6 +51,37 @@ describe('defineTool', () => {
     assert.equal(result.isError, true);
   });
 
+  it('outputSchema types what run returns (JSON Schema as const and zod); breaking it does not compile', () => {
+    const sumSchema = { type: 'object', properties: { sum: { type: 'integer' } }, required: ['sum'], additionalProperties: false } as const;
+    const typed = defineTool({
+      name: 'typed_sum',
+      inputSchema: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] } as const,
+      outputSchema: sumSchema,
+      run: ({ a }) => ({ structuredContent: { sum: a } }),
+    });
+    assert.equal(typed.name, 'typed_sum');
+    defineTool({
+      name: 'wrong_key',
+      inputSchema: { type: 'object' } as const,
+      outputSchema: sumSchema,
+      // @ts-expect-error `total` is not the `sum` the outputSchema requires
+      run: () => ({ structuredContent: { total: 1 } }),
+    });
+    defineTool({
+      name: 'text_only',
+      inputSchema: { type: 'object' } as const,
+      outputSchema: sumSchema,
+      // @ts-expect-error a tool with an outputSchema must return structuredContent
+      run: () => 'just text',
+    });
+    defineTool({ name: 'may_fail', inputSchema: { type: 'object' } as const, outputSchema: sumSchema, run: () => ({ content: [{ type: 'text', text: 'no' }], isError: true }) });
+    const zodOut = z.object({ city: z.string(), days: z.number() });
+    defineTool({ name: 'zod_out', inputSchema: z.object({}), outputSchema: zodOut, run: () => ({ structuredContent: { city: 'Oslo', days: 2 } }) });
+    // @ts-expect-error days must be a number per the zod outputSchema
+    defineTool({ name: 'zod_bad', inputSchema: z.object({}), outputSchema: zodOut, run: () => ({ structuredContent: { city: 'Oslo', days: 'two' } }) });
+    defineTool({ name: 'untyped', inputSchema: { type: 'object' } as const, run: () => ({ structuredContent: { anything: true } }) });
+  });
+
   it('converts zod 4 (Standard JSON Schema) once; tools/list shows exactly the schema that validates', async () => {
     const tool = defineTool({
       name: 'zod_tool',

@@ -39,11 +39,14 @@ describe('tracing', () => {
     const { tracer, spans } = recordingTracer();
     const ok = defineTool({ name: 'ok', inputSchema: { type: 'object' }, run: () => 'fine' });
     const bad = defineTool({ name: 'bad', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, run: () => ({ content: [{ type: 'text', text: 'no' }], isError: true }) });
-    await serve({ tools: [ok, bad], use: [tracing({ tracer })] }, async (call) => {
+    const scoped = defineTool({ name: 'scoped', inputSchema: { type: 'object' }, scopes: ['admin'], run: () => 'secret' });
+    await serve({ tools: [ok, bad, scoped], use: [tracing({ tracer })], authorize: () => ({ scopes: [] }) }, async (call) => {
       await call('ok', {});
       await call('bad', {});
+      assert.equal((await call('scoped', {})).status, 403);
     });
-    assert.deepEqual(spans.map((s) => [s.name, s.kind, s.ended]), [['tools/call ok', SpanKind.SERVER, true], ['tools/call bad', SpanKind.SERVER, true]]);
+    assert.deepEqual({ type: spans[2]!.attributes['error.type'], code: spans[2]!.attributes['rpc.response.status_code'], status: spans[2]!.status?.code }, { type: '-31403', code: '-31403', status: SpanStatusCode.ERROR });
+    assert.deepEqual(spans.map((s) => [s.name, s.kind, s.ended]), [['tools/call ok', SpanKind.SERVER, true], ['tools/call bad', SpanKind.SERVER, true], ['tools/call scoped', SpanKind.SERVER, true]]);
     assert.deepEqual(spans[0]!.attributes, {
       'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'ok', 'gen_ai.operation.name': 'execute_tool', 'jsonrpc.request.id': '1',
       'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp', 'network.protocol.name': 'http',

@@ -6,7 +6,8 @@
  * `mcp.protocol.version`, `network.transport` (`tcp` for HTTP, `pipe` for stdio) and
  * `network.protocol.name`; a JSON-RPC error sets `error.type` and `rpc.response.status_code` to its
  * code, an `isError` result sets `error.type` = `tool_error`; both set the span status to ERROR. A
- * W3C `traceparent` in the request's `_meta` is the parent (context propagation).
+ * W3C `traceparent` in the request's `_meta` is the parent when the application registered a
+ * propagator (context propagation; the global propagator is a no-op otherwise).
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { TextMapGetter, Tracer } from '@opentelemetry/api';

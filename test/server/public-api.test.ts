@@ -1,0 +1,19 @@
+/** The root export is the public API only: this pins its runtime names (types are checked by tsc). */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import * as toolwright from '../../src/index.js';
+
+const PUBLIC = [
+  'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
+  'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreFullError', 'TRUNCATION_META_KEY',
+  'ToolDefinitionError', 'audio', 'auditLog', 'canonicalJson', 'checkToolDefinition', 'compileUriTemplate', 'completeFrom',
+  'createFetchHandler', 'createMemoryStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',
+  'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isTool', 'jwtAuthorizer', 'lenientCoercion',
+  'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
+  'tracing', 'verifyAuditLog',
+];
+
+it('the root export holds exactly the public API (no wire internals such as readArgumentAt, listenHttp or invalidParams)', () => {
+  assert.deepEqual(Object.keys(toolwright).sort(), [...PUBLIC].sort());
+  assert.equal(toolwright.STAGES.length, 16);
+});
