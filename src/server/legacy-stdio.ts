@@ -1,10 +1,14 @@
 /**
  * The era of one stdio process (digest §1.4): the first message that makes a claim decides it for
- * the life of the connection. `server/discover` or any request carrying the 2026-07-28 `_meta`
- * protocol version makes it modern; `initialize` (without that `_meta`) makes it legacy, and the
- * connection is then one 2025 session. Messages that make no claim (a request without `_meta`)
- * are answered by the modern pipeline without deciding anything. Once decided, an `initialize`
- * on a modern connection, or a second one on a legacy connection, is refused naming the rule.
+ * the life of the connection. A request carrying the 2026-07-28 `_meta` protocol version makes it
+ * modern; `initialize` (without that `_meta`) makes it legacy, and the connection is then one 2025
+ * session. `server/discover` is answered but decides nothing on its own: a dual-era client sends it
+ * as a probe and falls back to `initialize` when the answer is slow (the spec's "silence means
+ * legacy" rule; @ai-sdk/mcp waits 1 s from spawn, less than a tsx server's start-up on a busy
+ * machine), so refusing that `initialize` would lock out a client that did nothing wrong. Messages
+ * that make no claim (a request without `_meta`) are answered by the modern pipeline without
+ * deciding anything. Once decided, an `initialize` on a modern connection, or a second one on a
+ * legacy connection, is refused naming the rule.
  */
 import { PROTOCOL_VERSION, META } from '../protocol/constants.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
@@ -26,7 +30,7 @@ export interface StdioEraSwitch extends MessageDispatcher {
 }
 
 function isModernClaim(m: JsonObject): boolean {
-  if (m.method === 'server/discover') return true;
+  if (m.method === 'server/discover') return false;
   const meta = isJsonObject(m.params) ? m.params._meta : undefined;
   return isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string';
 }
@@ -79,6 +83,7 @@ export function createStdioEraSwitch(modern: (message: InboundMessage) => Promis
         return (wire as LegacySessionWire).handle(session as LiveSession, m, message, () => undefined);
       }
       if (wire !== undefined && isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
+      if (era === undefined && m.method === 'server/discover' && !modernServed) return refuseModern(message);
       if (era === undefined && isModernClaim(m)) {
         if (!modernServed) return refuseModern(message);
         era = 'modern';

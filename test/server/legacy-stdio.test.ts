@@ -2,7 +2,7 @@
  * The era of a stdio process is chosen by its first message (digest §1.4), in real child
  * processes (`toolwright serve` of the demo module): `initialize` makes the process one 2025
  * session (answered with the requested revision; `ping`, `logging/setLevel`, translated requests;
- * a second `initialize` and 2026-07-28-only methods refused), `server/discover` makes it modern.
+ * a second `initialize` and 2026-07-28-only methods refused), a 2026-07-28 request makes it modern (`server/discover` alone does not).
  * `--eras` narrows what is served. Every stdout line is validated against the official schema of
  * the revision in force.
  */
@@ -52,9 +52,20 @@ describe('stdio: the first message chooses the era of the process', () => {
     });
   });
 
-  it('server/discover → modern: a later initialize is refused with an error naming the rule', async () => {
+  it('server/discover alone decides nothing: an initialize after an (unanswered) probe opens a 2025 session', async () => {
     await withChild([], async (child) => {
+      // (test/interop/stdio-probe-fallback.test.ts sends both lines at once, as @ai-sdk/mcp does.)
       child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } });
+      assert.equal(((await child.response(1)).result as Json).resultType, 'complete');
+      child.revision = '2025-11-25';
+      child.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+      assert.equal(((await child.response(2)).result as Json).protocolVersion, '2025-11-25');
+    });
+  });
+
+  it('a 2026-07-28 request → modern: a later initialize is refused with an error naming the rule', async () => {
+    await withChild([], async (child) => {
+      child.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } });
       assert.equal(((await child.response(1)).result as Json).resultType, 'complete');
       child.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
       const refused = (await child.response(2)).error as Json;

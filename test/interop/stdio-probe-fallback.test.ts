@@ -7,9 +7,8 @@
  * depend on how fast the machine is: the late discover answer is harmless, and the `initialize`
  * must be answered with a 2025-11-25 InitializeResult, after which the legacy session works.
  *
- * Named .suite.ts, outside the `npm test` glob, while this repro fails (the server refuses an
- * `initialize` that follows an unanswered `server/discover` on stdio); run it with
- * `npm run test:interop`. Rename it back to .test.ts once that is fixed.
+ * This is the regression test of the era rule that once refused such an `initialize` (a
+ * `server/discover` alone no longer decides a stdio process's era).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
