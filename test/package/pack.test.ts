@@ -1,12 +1,14 @@
 // The package as users get it: `npm pack` the repository, install the tarball into an empty
 // temporary project, and use it only through what the package publishes: the `toolwright` bin,
-// every documented entry point at run time, and their types under a strict `tsc`.
+// every documented entry point at run time, and their types under a strict `tsc` (skipLibCheck: the
+// declarations are tsc's own output; what can break in a package is resolution through `exports`
+// and the types reaching a consumer, and both are still checked).
 //
 // The tarball is packed with --ignore-scripts: `prepare` would rebuild dist/ while other test files
 // run against it. dist/ is what `npm ci` built from the current sources (the test refuses to run
 // against a dist/ older than src/). Dependencies install with --prefer-offline from npm's cache,
 // which the repository's own `npm ci` has filled.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,9 +19,11 @@ import { estimateTokens } from '../../src/host/index.js';
 import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
 
 const run = promisify(execFile);
+const project = mkdtempSync(join(tmpdir(), 'toolwright-pack-'));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const project = mkdtempSync(join(tmpdir(), 'toolwright-pack-'));
+/** The bin npm linked for the installed package (what `npx toolwright` runs, without npx's start-up). */
+const BIN = join(project, 'node_modules', '.bin', process.platform === 'win32' ? 'toolwright.cmd' : 'toolwright');
 let tarballFiles: string[] = [];
 
 interface Outcome { code: number; stdout: string; stderr: string }
@@ -55,32 +59,6 @@ before(async () => {
 });
 
 after(() => rmSync(project, { recursive: true, force: true }));
-
-test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
-  for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
-    assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
-  }
-  assert.deepEqual(tarballFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);
-});
-
-test('npx toolwright --help lists the commands', async () => {
-  const help = await inProject(NPX, ['--no-install', 'toolwright', '--help']);
-  assert.equal(help.code, 0, help.stderr);
-  assert.match(help.stdout, /^Usage: toolwright <command> \[options\]/);
-  for (const command of ['call', 'lint', 'preview', 'serve']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
-});
-
-test('npx toolwright lint passes a good tools.json and fails a bad one, naming the rule', async () => {
-  copyFileSync(repoPath('test/fixtures/lint/seed-good.json'), join(project, 'tools.json'));
-  const good = await inProject(NPX, ['--no-install', 'toolwright', 'lint', 'tools.json', '--format', 'json']);
-  assert.equal(good.code, 0, good.stderr);
-  assert.equal((JSON.parse(good.stdout) as { summary: { tools: number } }).summary.tools, 5);
-  writeFileSync(join(project, 'bad.json'), JSON.stringify({ tools: [{ name: 'do stuff', inputSchema: { type: 'object' } }] }));
-  const bad = await inProject(NPX, ['--no-install', 'toolwright', 'lint', 'bad.json', '--format', 'json']);
-  assert.equal(bad.code, 1, bad.stderr);
-  const findings = (JSON.parse(bad.stdout) as { findings: Array<{ ruleId: string; severity: string }> }).findings;
-  assert.ok(findings.some((f) => f.ruleId === 'spec/name-format' && f.severity === 'error'), JSON.stringify(findings));
-});
 
 const CONSUMER = `import { createServer, defineTool } from 'toolwright';
 import { compileSchema, SchemaCompileError } from 'toolwright/schema';
@@ -131,23 +109,52 @@ try {
 }
 `;
 
-test('every documented entry point type-checks under strict tsc and works at run time', async () => {
-  writeFileSync(join(project, 'consumer.ts'), CONSUMER);
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'out', types: ['node'] },
-    files: ['consumer.ts'],
-  }));
-  const tsc = await inProject(process.execPath, [repoPath('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
-  assert.equal(tsc.code, 0, tsc.stdout + tsc.stderr);
-  const consumer = await inProject(process.execPath, ['out/consumer.js']);
-  assert.equal(consumer.code, 0, consumer.stderr);
-  assert.deepEqual(JSON.parse(consumer.stdout), {
-    structuredContent: { sum: 42 },
-    badArgumentsIsError: true,
-    unknownTool: 'McpClientError -32602',
-    mappedNames: [['calculate_sum', 'calculate_sum', true]],
-    tokens: estimateTokens({ name: 'calculate_sum' }),
-    valid: [true, false],
-    compileError: 'SchemaCompileError',
+// The checks share the installed project but not files, so they run side by side.
+describe('the packed package in an empty project', { concurrency: true }, () => {
+  test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
+    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
+      assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
+    }
+    assert.deepEqual(tarballFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);
+  });
+
+  test('npx toolwright --help lists the commands', async () => {
+    const help = await inProject(NPX, ['--no-install', 'toolwright', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: toolwright <command> \[options\]/);
+    for (const command of ['call', 'lint', 'preview', 'serve']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
+  });
+
+  test('the installed toolwright bin lints: a good tools.json passes and fails a bad one, naming the rule', async () => {
+    copyFileSync(repoPath('test/fixtures/lint/seed-good.json'), join(project, 'tools.json'));
+    const good = await inProject(BIN, ['lint', 'tools.json', '--format', 'json']);
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal((JSON.parse(good.stdout) as { summary: { tools: number } }).summary.tools, 5);
+    writeFileSync(join(project, 'bad.json'), JSON.stringify({ tools: [{ name: 'do stuff', inputSchema: { type: 'object' } }] }));
+    const bad = await inProject(BIN, ['lint', 'bad.json', '--format', 'json']);
+    assert.equal(bad.code, 1, bad.stderr);
+    const findings = (JSON.parse(bad.stdout) as { findings: Array<{ ruleId: string; severity: string }> }).findings;
+    assert.ok(findings.some((f) => f.ruleId === 'spec/name-format' && f.severity === 'error'), JSON.stringify(findings));
+  });
+
+  test('every documented entry point type-checks under strict tsc and works at run time', async () => {
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'] },
+      files: ['consumer.ts'],
+    }));
+    const tsc = await inProject(process.execPath, [repoPath('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+    assert.equal(tsc.code, 0, tsc.stdout + tsc.stderr);
+    const consumer = await inProject(process.execPath, ['out/consumer.js']);
+    assert.equal(consumer.code, 0, consumer.stderr);
+    assert.deepEqual(JSON.parse(consumer.stdout), {
+      structuredContent: { sum: 42 },
+      badArgumentsIsError: true,
+      unknownTool: 'McpClientError -32602',
+      mappedNames: [['calculate_sum', 'calculate_sum', true]],
+      tokens: estimateTokens({ name: 'calculate_sum' }),
+      valid: [true, false],
+      compileError: 'SchemaCompileError',
+    });
   });
 });
