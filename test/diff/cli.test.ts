@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { compileSchema } from '../../src/schema/index.js';
 import { run as runDiff } from '../../src/cli/commands/diff.js';
 import { run as runLint } from '../../src/cli/commands/lint.js';
+import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
 
-const ROOT = process.cwd();
-const FIX = 'test/fixtures/diff';
-const SEED = 'test/fixtures/lint/seed-good.json';
+const START_DIR = process.cwd();
+const FIX = repoPath('test/fixtures/diff');
+const SEED = repoPath('test/fixtures/lint/seed-good.json');
 
 interface Run { code: number; stdout: string; stderr: string }
 
@@ -72,7 +73,7 @@ test('sarif output validates against the SARIF 2.1.0 schema, one result per chan
     const run = await diff([side(dir, 'range-changed.json', 'before'), side(dir, 'range-changed.json', 'after'), '--format', 'sarif']);
     assert.equal(run.code, 1);
     const log = JSON.parse(run.stdout) as { runs: Array<{ results: Array<{ ruleId: string; level: string }> }> };
-    const schema = JSON.parse(readFileSync('test/fixtures/lint/sarif-schema-2.1.0.json', 'utf8')) as object;
+    const schema = JSON.parse(readFileSync(repoPath('test/fixtures/lint/sarif-schema-2.1.0.json'), 'utf8')) as object;
     assert.deepEqual(compileSchema(schema).validate(log).errors, []);
     assert.deepEqual(log.runs[0]!.results.map((r) => [r.ruleId, r.level]), [
       ['diff/breaking', 'error'], ['diff/breaking', 'error'], ['diff/breaking', 'error'], ['diff/compatible', 'note'], ['diff/compatible', 'note'],
@@ -92,8 +93,6 @@ test('bad usage exits 2 with a specific message and prints no report', async () 
     [[SEED, SEED, '--bogus'], /Unknown option '--bogus'/],
     [['--pin', 'a.json', '--old-stdio', 'x', SEED], /give the old side once: --pin or --old-stdio, not both/],
     [[SEED, 'no-such-file.json'], /no such file: no-such-file\.json/],
-    [['HEAD', 'http://127.0.0.1:9/mcp'], /a git revision can only be compared with a file or module target, not a URL/],
-    [['HEAD:no/such/file.json', SEED], /no\/such\/file\.json does not exist at HEAD/],
   ];
   for (const [args, message] of cases) {
     const run = await diff(args);
@@ -161,11 +160,20 @@ test('git revisions: REV <target> and REV:path compare a tools.json and a module
       const missing = await diff(['HEAD', 'nowhere.json']);
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /no such file: nowhere\.json/);
-      const gone = await diff(['HEAD:nowhere.json', 'tools.json']);
-      assert.equal(gone.code, 2);
-      assert.match(gone.stderr, /nowhere\.json does not exist at HEAD/);
+      // Usage errors that need a repository to tell a revision from a file: exit 2, no report.
+      const badUsage: Array<[string[], RegExp]> = [
+        [['HEAD:nowhere.json', 'tools.json'], /nowhere\.json does not exist at HEAD/],
+        [['HEAD:no/such/file.json', SEED], /no\/such\/file\.json does not exist at HEAD/],
+        [['HEAD', 'http://127.0.0.1:9/mcp'], /a git revision can only be compared with a file or module target, not a URL/],
+      ];
+      for (const [args, message] of badUsage) {
+        const run = await diff(args);
+        assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}`);
+        assert.match(run.stderr, message, args.join(' '));
+        assert.equal(run.stdout, '');
+      }
     } finally {
-      process.chdir(ROOT);
+      process.chdir(START_DIR);
     }
   } finally {
     done();
@@ -175,7 +183,7 @@ test('git revisions: REV <target> and REV:path compare a tools.json and a module
 test('--new-stdio: a real stdio server compared with its saved catalog', async () => {
   const { dir, done } = temp();
   try {
-    const command = `"${process.execPath}" --import tsx test/fixtures/lint/modules/robot-stdio.ts`;
+    const command = `"${process.execPath}" --import ${TSX_LOADER} "${repoPath('test/fixtures/lint/modules/robot-stdio.ts')}"`;
     const saved = await diff(['--old-stdio', command, '--new-stdio', command, '--format', 'json']);
     assert.equal(saved.code, 0, saved.stderr);
     assert.deepEqual((JSON.parse(saved.stdout) as { changes: unknown[] }).changes, []);

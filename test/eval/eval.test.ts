@@ -8,12 +8,13 @@ import { mapTools } from '../../src/host/index.js';
 import type { ToolDescriptor } from '../../src/host/index.js';
 import { authErrorReply, startProviderTestDouble, textReply, toolCallReply } from './provider-test-double.js';
 import type { DoubleApi, DoubleReply, RecordedRequest } from './provider-test-double.js';
+import { repoPath } from '../support/repo-paths.js';
 
 // Every figure here comes from the loopback provider TEST DOUBLE answering as scripted; the tests
 // check that the client side sends the right request and counts the replies right, nothing more.
 
-const TOOLS = 'test/fixtures/eval/tools.json';
-const CASES = 'test/fixtures/eval/cases.yaml';
+const TOOLS = repoPath('test/fixtures/eval/tools.json');
+const CASES = repoPath('test/fixtures/eval/cases.yaml');
 const tools = (JSON.parse(readFileSync(TOOLS, 'utf8')) as { tools: ToolDescriptor[] }).tools;
 
 interface Run { code: number; stdout: string; stderr: string }
@@ -102,7 +103,7 @@ test('table output: per case and total, with the notes of failed trials; --trial
     const result = await evalCli([CASES, '--target', TOOLS, '--model', 'ollama:double', '--base-url', `${double.url}/v1`, '--trials', '2']);
     assert.equal(result.code, 1);
     assert.equal(double.requests.length, 6);
-    assert.match(result.stdout, /^toolwright eval: ollama:double, catalog test\/fixtures\/eval\/tools\.json\n/);
+    assert.ok(result.stdout.startsWith(`toolwright eval: ollama:double, catalog ${TOOLS}\n`), result.stdout);
     assert.match(result.stdout, /\ngrasp-cup +grasp_object +2 +0 +100% +0% +100% +2\/2 +100%\n/);
     assert.match(result.stdout, /\narm-status +get_arm_status +2 +0 +0% +0% +0% +0\/2 +0%\n/);
     assert.match(result.stdout, /\nTOTAL +6 +0 +67% +0% +50% +2\/4 +67%\n/);

@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as api from '../../src/lint/index.js';
+import { repoPath } from '../support/repo-paths.js';
 
 test('package.json exports toolwright/lint from the built src/lint/index.ts', () => {
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, { types: string; default: string }> };
+  const pkg = JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string }> };
   assert.deepEqual(pkg.exports['./lint'], { types: './dist/lint/index.d.ts', default: './dist/lint/index.js' });
 });
 

@@ -6,12 +6,13 @@ import { descriptionTokens, parameterDescriptionTokens } from '../../src/lint/ru
 import { lintTools } from '../../src/lint/engine.js';
 import { parseLintConfig } from '../../src/lint/config.js';
 import { BUILTIN_RULES } from '../../src/lint/rules/index.js';
+import { repoPath } from '../support/repo-paths.js';
 
 // The seed guide (§6.4) budgets descriptions in Chinese characters: 100-150 per tool, 30-50 per
 // parameter. For other text the default is what the same content takes in o200k_base tokens,
 // measured here on the guide's own examples; docs/lint-rules.md states these numbers.
 interface Pair { zh: string; en: string }
-const guide = JSON.parse(readFileSync('test/fixtures/lint/budget/guide-examples.json', 'utf8')) as { tools: Pair[]; parameters: Pair[] };
+const guide = JSON.parse(readFileSync(repoPath('test/fixtures/lint/budget/guide-examples.json'), 'utf8')) as { tools: Pair[]; parameters: Pair[] };
 
 function tokensPerCharacter(pairs: Pair[]): { chars: number; zhTokens: number; enTokens: number; ratio: number } {
   let chars = 0;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadToolTarget } from '../../src/cli/load-tool-target.js';
 import { findUsageGuidance } from '../../src/lint/text-signals.js';
+import { repoPath } from '../support/repo-paths.js';
 
 // quality/description-usage judged on real descriptions: the tools that MCP servers published on
 // npm (pinned devDependencies) list over stdio, read with our own client at test time. The verdict
@@ -23,7 +24,7 @@ const yes = (...names: string[]): Record<string, boolean> => Object.fromEntries(
 const SERVERS: Server[] = [
   {
     package: '@modelcontextprotocol/server-everything@2026.8.31',
-    command: `${node} node_modules/@modelcontextprotocol/server-everything/dist/index.js`,
+    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-everything/dist/index.js')}"`,
     verdicts: {
       ...no('echo', 'get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image',
         'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation'),
@@ -32,7 +33,7 @@ const SERVERS: Server[] = [
   },
   {
     package: '@modelcontextprotocol/server-filesystem@2026.8.31',
-    command: `${node} node_modules/@modelcontextprotocol/server-filesystem/dist/index.js ${JSON.stringify(workDir)}`,
+    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')}" ${JSON.stringify(workDir)}`,
     verdicts: {
       // "DEPRECATED: Use read_text_file instead", "Use this tool when you need ...", "Use with caution", "Perfect for ...",
       // "essential for understanding ...", "useful for ...", "can be used for simple renaming", "Great for finding files when ...",
@@ -44,17 +45,17 @@ const SERVERS: Server[] = [
   },
   {
     package: '@modelcontextprotocol/server-memory@2026.8.31',
-    command: `${node} node_modules/@modelcontextprotocol/server-memory/dist/index.js`,
+    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-memory/dist/index.js')}"`,
     verdicts: no('create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'),
   },
   {
     package: '@modelcontextprotocol/server-sequential-thinking@2026.8.31',
-    command: `${node} node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js`,
+    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js')}"`,
     verdicts: yes('sequentialthinking'), // "When to use this tool: ..."
   },
   {
     package: '@modelcontextprotocol/server-github@2025.4.8',
-    command: `${node} node_modules/@modelcontextprotocol/server-github/dist/index.js`,
+    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-github/dist/index.js')}"`,
     verdicts: no('create_or_update_file', 'search_repositories', 'create_repository', 'get_file_contents', 'push_files', 'create_issue', 'create_pull_request',
       'fork_repository', 'create_branch', 'list_commits', 'list_issues', 'update_issue', 'add_issue_comment', 'search_code', 'search_issues', 'search_users',
       'get_issue', 'get_pull_request', 'list_pull_requests', 'create_pull_request_review', 'merge_pull_request', 'get_pull_request_files',
@@ -62,7 +63,7 @@ const SERVERS: Server[] = [
   },
   {
     package: '@playwright/mcp@0.0.83',
-    command: `${node} node_modules/@playwright/mcp/cli.js --headless`,
+    command: `${node} "${repoPath('node_modules/@playwright/mcp/cli.js')}" --headless`,
     verdicts: {
       // "cheaper than capturing the whole snapshot when you only need ...", "Use browser_network_request with the number ...",
       // "Use the number from browser_network_requests", "use browser_snapshot for actions", "better than screenshot"
@@ -106,7 +107,7 @@ before(async () => {
   }
   realCount = cases.length;
   measured.set('npm', tally(cases));
-  const data = JSON.parse(readFileSync('test/fixtures/lint/usage/chinese.json', 'utf8')) as { cases: Array<{ from: string; name: string; usage: boolean; description: string }> };
+  const data = JSON.parse(readFileSync(repoPath('test/fixtures/lint/usage/chinese.json'), 'utf8')) as { cases: Array<{ from: string; name: string; usage: boolean; description: string }> };
   measured.set('chinese', tally(data.cases.map((c) => ({ id: `${c.from} ${c.name}`, description: c.description, usage: c.usage }))));
 });
 
@@ -129,7 +130,7 @@ test('Chinese descriptions (the seed guide\'s examples and ours): precision and 
 });
 
 test('docs/lint-rules.md reports the figures measured here', () => {
-  const docs = readFileSync('docs/lint-rules.md', 'utf8');
+  const docs = readFileSync(repoPath('docs/lint-rules.md'), 'utf8');
   for (const [set, t] of measured) {
     const line = `| ${set} | ${t.tp + t.fp + t.fn + t.tn} | ${t.tp + t.fn} | ${t.tp} | ${t.fp} | ${t.fn} | ${precision(t).toFixed(2)} | ${recall(t).toFixed(2)} |`;
     assert.ok(docs.includes(line), `docs/lint-rules.md lacks the row: ${line}`);

@@ -94,7 +94,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
   const deps: RobotDeps = { controller, approval, audit };
   audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, read_only: readOnly, pid: process.pid });
 
-  const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps), readFtSensorTool(deps), planTrajectoryTool(deps), stopArmTool(deps)];
+  const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];
   const tools: Tool[] = readOnly ? sensing : [sensing[0]!, sensing[1]!, sensing[2]!, motion[0]!, sensing[3]!, motion[1]!, motion[2]!, motion[3]!, sensing[4]!];
 

@@ -9,11 +9,12 @@ export function coordinateBounds(preset: ArmPreset): { xy: number; zMax: number 
 }
 
 /** `{x_mm, y_mm, z_mm}` in the base frame, bounded by the arm's reach. */
-export function positionSchema(preset: ArmPreset, description: string) {
+export function positionSchema(preset: ArmPreset, description: string, frame: 'append' | 'stated' = 'append') {
   const { xy, zMax } = coordinateBounds(preset);
   return {
     type: 'object',
-    description: `${description} Millimetres, ${BASE_FRAME}.`,
+    // 'stated': the caller's description already names the unit and frame (to stay within the lint budget).
+    description: frame === 'append' ? `${description} Millimetres, ${BASE_FRAME}.` : description,
     properties: {
       x_mm: { type: 'number', minimum: -xy, maximum: xy, description: 'X, mm.' },
       y_mm: { type: 'number', minimum: -xy, maximum: xy, description: 'Y, mm.' },

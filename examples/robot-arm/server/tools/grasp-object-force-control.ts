@@ -28,16 +28,16 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
     name: 'grasp_object_force_control',
     title: 'Grasp object with force control',
     description:
-      `Move the TCP in a straight line (at most ${MAX_APPROACH_MM} mm) to target_position and close the gripper with a set force in newtons. ` +
-      'Use after move_arm_to_pose has brought the gripper (pointing down) just above the object found with get_object_pose; the target is the object\'s centre in millimetres, robot base frame. ' +
-      'A force above the object\'s max_grip_force_n (get_object_pose) or too low to hold it is refused before contact; omit force_n for the object\'s default_grip_force_n. ' +
-      'Only the fingertips may touch the object: keep the palm (50 mm above the TCP) 5 mm above its top. Not for moving far or while holding an object. A human approves approach and force.',
+      `Move the TCP straight (at most ${MAX_APPROACH_MM} mm) to target_position and close the gripper with force_n newtons. ` +
+      'Use after move_arm_to_pose has brought the gripper (pointing down) just above an object found with get_object_pose. ' +
+      'A force above its max_grip_force_n or too low to hold it is refused before contact. ' +
+      'Only fingertips may touch the object: keep the palm (50 mm above the TCP) 5 mm above its top. Not for moving far or while holding an object. A human approves approach and force.',
     inputSchema: {
       type: 'object',
       properties: {
-        target_position: positionSchema(preset, 'Grasp point: the object\'s centre (parallel, adaptive) or the middle of its top face (suction).'),
-        force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Grip force in newtons, ${g.minForceN} to ${g.maxForceN}, at most the object's max_grip_force_n. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
-        grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze with force_n; adaptive: jaws raise force only until the object holds (at most force_n); suction: vacuum cup on a flat top.' },
+        target_position: positionSchema(preset, `Grasp point in mm, robot base frame: the object's centre (suction: middle of its top face).`, 'stated'),
+        force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Newtons, ${g.minForceN} to ${g.maxForceN}. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
+        grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze at force_n; adaptive: jaws tighten until the object holds, at most force_n; suction: vacuum cup on a flat top.' },
         timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
       },
       required: ['target_position'],

@@ -15,16 +15,18 @@ interface PlanArgs {
 export const MAX_WAYPOINTS = 16;
 
 /** `plan_trajectory`: checks a multi-point path and stores it as a plan; moves nothing. */
-export function planTrajectoryTool(deps: RobotDeps): Tool {
+export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
   const preset = deps.controller.sim.preset;
   return defineTool({
     name: 'plan_trajectory',
     title: 'Plan trajectory',
     description:
-      'Plan a path of the TCP through 2 to 16 waypoints (millimetres, robot base frame, right-handed, +z up; tool pointing down), starting from where the arm is now. ' +
-      'Moves nothing: it checks workspace, joint limits, speed caps and collisions along the whole path and returns plan_id and plan_hash. ' +
-      'Use before execute_trajectory when the arm must pass intermediate points (e.g. lift, carry, lower). For a single target use move_arm_to_pose instead. ' +
-      'A plan is valid for 10 minutes and only while the arm stays where it was planned from.',
+      'Plan a TCP path through 2 to 16 waypoints (mm, robot base frame, right-handed, +z up; tool pointing down) from where the arm is now. ' +
+      'Moves nothing: checks workspace, joint limits, speed caps and collisions along the whole path; returns plan_id and plan_hash, valid 10 minutes while the arm stays where it was planned from. ' +
+      // Read-only mode serves no motion tool, so the hint must not send the model to one.
+      (mode.readOnly
+        ? 'Use to check whether a multi-point path is feasible; this server cannot execute it (read-only mode).'
+        : 'Use before execute_trajectory when the arm must pass intermediate points (e.g. lift, carry, lower); for a single target use move_arm_to_pose.'),
     inputSchema: {
       type: 'object',
       properties: {

@@ -5,15 +5,19 @@ import type { RobotDeps } from '../robot-deps.js';
 import { audited } from '../tool-call-record.js';
 
 /** `read_ft_sensor`: the wrist force/torque sensor, filtered. */
-export function readFtSensorTool(deps: RobotDeps): Tool {
+export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
   const spec = deps.controller.sim.preset.ftSensor;
   return defineTool({
     name: 'read_ft_sensor',
     title: 'Read force/torque sensor',
     description:
-      `Read the wrist 6-axis force/torque sensor (${spec.sampleRateHz} Hz): forces Fx, Fy, Fz in newtons and torques Mx, My, Mz in newton-metres, along the robot base frame axes, torques about the TCP. ` +
-      'Use to check contact (did the gripper touch something?), to confirm a held object\'s weight after grasp_object_force_control, or before release_object. ' +
-      `Range ±${spec.forceRangeN} N and ±${spec.torqueRangeNm} N·m; raw noise about ${spec.forceNoiseStdN} N. Not for finding objects (use get_object_pose). Read-only: never moves the arm.`,
+      `Read the wrist 6-axis force/torque sensor (${spec.sampleRateHz} Hz): forces Fx, Fy, Fz in N and torques Mx, My, Mz in N·m, along robot base frame axes, torques about the TCP. ` +
+      `Range ±${spec.forceRangeN} N, ±${spec.torqueRangeNm} N·m; raw noise about ${spec.forceNoiseStdN} N. ` +
+      // Read-only mode serves no grasp or release tool, so the hint must not name them there.
+      (mode.readOnly
+        ? 'Use to check contact or a held object\'s weight. '
+        : 'Use to check contact, to confirm a held object\'s weight after grasp_object_force_control, or before release_object. ') +
+      'Not for finding objects (use get_object_pose). Read-only: never moves the arm.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -34,6 +34,22 @@ describe('tool catalog', () => {
     }
   });
 
+  it('in read-only mode no description sends the model to a tool that mode does not serve', async () => {
+    const full = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath() });
+    const readOnly = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath(), readOnly: true });
+    try {
+      // The check can fail: in full mode the same descriptions do name motion tools.
+      assert.match(JSON.stringify(full.server.tools.find((t) => t.name === 'read_ft_sensor')), /grasp_object_force_control/);
+      for (const tool of readOnly.server.tools) {
+        const text = JSON.stringify({ description: tool.description, inputSchema: tool.inputSchema });
+        for (const name of MOTION_TOOL_NAMES) assert.ok(!text.includes(name), `${tool.name} names ${name}, which read-only mode does not serve`);
+      }
+    } finally {
+      await full.close();
+      await readOnly.close();
+    }
+  });
+
   it('toolwright lint finds no problems in either preset or in read-only mode', () => {
     for (const env of [{}, { ROBOT_PRESET: 'xarm6' }, { ROBOT_READ_ONLY: '1' }]) {
       const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'lint', join(ROOT, 'examples', 'robot-arm', 'server.ts')], {
