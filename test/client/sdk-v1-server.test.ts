@@ -10,6 +10,7 @@ import { connect } from '../../src/client/index.js';
 import type { ClientOptions, ConnectTarget, InputRequest, McpClient, ProgressUpdate } from '../../src/client/index.js';
 import { SERVERS, startSdkV1Http } from './fixtures/spawn-server.js';
 import type { RunningServer } from './fixtures/spawn-server.js';
+import { TSX_LOADER } from '../support/repo-paths.js';
 
 const clients: McpClient[] = [];
 function open(target: ConnectTarget, options: ClientOptions = {}): McpClient {
@@ -17,7 +18,7 @@ function open(target: ConnectTarget, options: ClientOptions = {}): McpClient {
   clients.push(c);
   return c;
 }
-const stdio = { command: process.execPath, args: ['--import', 'tsx', SERVERS.sdkV1, 'stdio'], stderr: 'capture' as const };
+const stdio = { command: process.execPath, args: ['--import', TSX_LOADER, SERVERS.sdkV1, 'stdio'], stderr: 'capture' as const };
 
 async function stats(server: RunningServer): Promise<{ sessions: number; methods: Record<string, number> }> {
   return (await (await fetch(server.url.replace(/\/mcp$/, '/stats'))).json()) as { sessions: number; methods: Record<string, number> };

@@ -27,7 +27,9 @@ const SERVERS: Server[] = [
     command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-everything/dist/index.js')}"`,
     verdicts: {
       ...no('echo', 'get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image',
-        'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation'),
+        'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation',
+        // listed only to clients that declare roots, elicitation and sampling, as our loader does
+        'get-roots-list', 'simulate-research-query', 'trigger-elicitation-request', 'trigger-sampling-request'),
       ...yes('get-env'), // "helpful for debugging MCP server configuration"
     },
   },

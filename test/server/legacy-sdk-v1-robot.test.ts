@@ -21,6 +21,7 @@ import type { RobotServer } from '../../examples/robot-arm/server/create-robot-s
 import { steppedPacer } from '../../examples/robot-arm/server/sim-pacer.js';
 import { createWireTap } from '../fixtures/servers/validating-fetch.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
 
 type Json = Record<string, unknown>;
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
@@ -118,7 +119,7 @@ describe('SDK v1 client over stdio (the desktop recipe): approval by elicitation
       const client = sdkClient(() => answer, asked);
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', 'examples/robot-arm/main.ts', '--stdio', '--audit-log', audit, '--time-scale', '1000', '--rate', '100'],
+        args: ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--stdio', '--audit-log', audit, '--time-scale', '1000', '--rate', '100'],
         stderr: 'pipe',
       });
       await client.connect(validating(transport, failures, new Map()));

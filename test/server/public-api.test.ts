@@ -4,7 +4,7 @@ import { it } from 'node:test';
 import * as toolwright from '../../src/index.js';
 
 const PUBLIC = [
-  'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
+  'ErasSettingError', 'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'MemorySessionStore', 'resolveEras', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
   'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreFullError', 'TRUNCATION_META_KEY',
   'ToolDefinitionError', 'audio', 'auditLog', 'canonicalJson', 'checkToolDefinition', 'compileUriTemplate', 'completeFrom',
   'createFetchHandler', 'createMemoryStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',

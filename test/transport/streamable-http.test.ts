@@ -247,8 +247,12 @@ describe('fetch handler (same pipeline)', () => {
     const mismatch = await send(call('calculate_sum', { a: 1, b: 1 }), { 'mcp-name': 'other' });
     assert.equal(mismatch.response.status, 400);
     assert.equal(errorOf(JSON.parse(mismatch.text) as Record<string, unknown>).code, -32020);
+    // Dual era by default: GET and DELETE belong to legacy sessions, so PUT is the method refused.
+    const put = await send(rpc('tools/list'), {}, 'PUT');
+    assert.equal(put.response.status, 405);
+    assert.equal(put.response.headers.get('allow'), 'GET, POST, DELETE');
     const get = await send(rpc('tools/list'), {}, 'GET');
-    assert.equal(get.response.status, 405);
+    assert.equal(get.response.status, 400);
   });
 
   it('switches to SSE when the call reports progress', async () => {
