@@ -16,3 +16,15 @@ export function parseHeaderOptions(list: readonly string[]): Record<string, stri
   }
   return headers;
 }
+
+/**
+ * Reads a `--timeout` option: undefined when absent, else a positive whole number of milliseconds.
+ *
+ * @throws UsageError for anything else ("soon", 0, -5, 1.5).
+ */
+export function parseTimeoutOption(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout must be a positive integer (milliseconds), got ${JSON.stringify(value)}`);
+  return ms;
+}

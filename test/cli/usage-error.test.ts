@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseHeaderOptions, UsageError } from '../../src/cli/usage-error.js';
+import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../../src/cli/usage-error.js';
 import { run as lint } from '../../src/cli/commands/lint.js';
 
 function sink(): { stream: { write(text: string): boolean }; text: () => string } {
@@ -27,4 +27,15 @@ test('toolwright lint with a bad --header exits 2 and says why, before touching 
   assert.equal(code, 2);
   assert.match(err.text(), /--header must look like "Name: value" \(got "oops"\)/);
   assert.equal(out.text(), '');
+});
+
+test('parseTimeoutOption: absent is undefined; a positive whole number of milliseconds is that number', () => {
+  assert.equal(parseTimeoutOption(undefined), undefined);
+  assert.equal(parseTimeoutOption('1500'), 1500);
+});
+
+test('parseTimeoutOption refuses anything else with one message naming the value', () => {
+  for (const bad of ['soon', '0', '-5', '1.5', '']) {
+    assert.throws(() => parseTimeoutOption(bad), (error: unknown) => error instanceof UsageError && error.message === `--timeout must be a positive integer (milliseconds), got ${JSON.stringify(bad)}`);
+  }
 });

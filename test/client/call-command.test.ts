@@ -94,7 +94,7 @@ describe('toolwright call', () => {
       [[listener.url, 'calculate_sum', '{}', '--repair', 'mistral'], '^toolwright call: --repair must be one of openai-chat, openai-responses, anthropic, gemini, gemini-legacy \\(got "mistral"\\)\\n$'],
       [[listener.url], '^toolwright call: missing <tool>\\n$'],
       [['server.py', 'x'], '^toolwright call: server.py: expected an http\\(s\\) URL, a server module \\(.js/.ts\\) or --stdio "<command>"\\n$'],
-      [[listener.url, 'x', '{}', '--timeout', 'soon'], '^toolwright call: --timeout must be a positive integer of milliseconds \\(got "soon"\\)\\n$'],
+      [[listener.url, 'x', '{}', '--timeout', 'soon'], '^toolwright call: --timeout must be a positive integer \\(milliseconds\\), got "soon"\\n$'],
     ];
     for (const [args, pattern] of cases) {
       const { code, stderr, stdout } = await cli(args);

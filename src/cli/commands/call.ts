@@ -7,7 +7,7 @@ import type { ClientRoot, ConnectTarget, McpClient } from '../../client/index.js
 import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js';
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
-import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright call <target> <tool> ['<json args>'] [options]
        toolwright call --stdio "<command>" <tool> ['<json args>'] [options]
@@ -163,11 +163,7 @@ export async function run(argv: string[]): Promise<number> {
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} (quote the JSON arguments as one argument)`);
     const provider = values.repair as string | undefined;
     if (provider !== undefined && !PROVIDER_NAMES.includes(provider as ProviderName)) throw new UsageError(`--repair must be one of ${PROVIDER_NAMES.join(', ')} (got ${JSON.stringify(provider)})`);
-    let timeoutMs: number | undefined;
-    if (values.timeout !== undefined) {
-      timeoutMs = Number(values.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer of milliseconds (got ${JSON.stringify(values.timeout)})`);
-    }
+    const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions((values.header as string[] | undefined) ?? []);
     if (stdio !== undefined && Object.keys(headers).length > 0) throw new UsageError('--header applies to URL targets only');
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
-import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 import { diffCatalogs } from '../../diff/compare-catalogs.js';
 import { DiffTargetError, isGitRevision, loadDiffSide, loadTargetAtRevision } from '../../diff/load-catalog.js';
 import type { DiffSide, TargetLoader } from '../../diff/load-catalog.js';
@@ -80,11 +80,7 @@ export async function run(argv: string[], io: CommandIo = { stdout: process.stdo
   try {
     const format = values.format as string;
     if (format !== 'pretty' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be pretty, json or sarif; got ${JSON.stringify(format)}`);
-    let timeoutMs: number | undefined;
-    if (values.timeout !== undefined) {
-      timeoutMs = Number(values.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer (milliseconds), got ${JSON.stringify(values.timeout)}`);
-    }
+    const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions(values.header as string[]);
     const load: TargetLoader = (target, options) => loadToolTarget(target, { ...options, headers, timeoutMs });
 

@@ -15,7 +15,7 @@ import { formatJson } from '../../lint/reporters/json.js';
 import { buildSarif } from '../../lint/reporters/sarif.js';
 import { locateJsonPointers } from '../../lint/json-locator.js';
 import type { LintConfig } from '../../lint/types.js';
-import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright lint <target> [options]
        toolwright lint --stdio "<command>" [options]
@@ -166,11 +166,7 @@ export async function run(argv: string[], io: CommandIo = { stdout: process.stdo
     if (stdio !== undefined && positionals.length > 0) throw new UsageError(`give either a target or --stdio "<command>", not both (got ${JSON.stringify(positionals[0])})`);
     if (stdio === undefined && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <target>' : `expected one target, got ${positionals.length}: ${positionals.join(' ')}`);
     if (values['update-pin'] && values.pin === undefined) throw new UsageError('--update-pin needs --pin <lockfile>');
-    let timeoutMs: number | undefined;
-    if (values.timeout !== undefined) {
-      timeoutMs = Number(values.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer (milliseconds), got ${JSON.stringify(values.timeout)}`);
-    }
+    const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions(values.header as string[]);
     let config = await loadConfig(values.config as string | undefined);
     if (values.provider !== undefined) config = withProviders(config, values.provider as string);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { HostError, mapTools, PROVIDER_NAMES, PROFILES } from '../../host/index.js';
 import type { LossEntry, MappedCatalog, ProviderName, StrictMode, ToolDescriptor } from '../../host/index.js';
-import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: toolwright preview <target> --provider <name> [options]
        toolwright preview --stdio "<command>" --provider <name> [options]
@@ -109,9 +109,7 @@ export async function run(argv: string[]): Promise<number> {
     const stdio = values.stdio as string | undefined;
     if (stdio !== undefined && positionals.length > 0) throw new UsageError('give either a target or --stdio "<command>", not both');
     if (stdio === undefined && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <target>' : `expected one target, got ${positionals.length}`);
-    const timeoutText = values.timeout as string | undefined;
-    const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError(`--timeout must be a positive integer of milliseconds (got ${JSON.stringify(timeoutText)})`);
+    const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions((values.header as string[] | undefined) ?? []);
     const loaded = await loadToolTarget(stdio ?? positionals[0]!, { stdio: stdio !== undefined, headers, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     let tools = loaded.tools as ToolDescriptor[];
