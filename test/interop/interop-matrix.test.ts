@@ -4,10 +4,7 @@
  * rewritten from the results if any changed. Each cell is its own test and must "work"; a cell
  * that fails fails its test with the client's exact error. The whole run is bounded: each client
  * run has CELL_TIMEOUT_MS, each server start 30 s, and every process is killed by its PID.
- *
- * Named .suite.ts, outside the `npm test` glob, while the two AI SDK stdio cells fail (the server refuses an
- * `initialize` that follows an unanswered `server/discover` on stdio); run it with
- * `npm run test:interop`. Rename it back to .test.ts once that is fixed.
+ * Part of `npm test`; `npm run test:interop` runs it alone.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
