@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createServer, type McpServer, type StageEvent, type Tool } from '../../../src/index.js';
+import { createServer, type McpServer, type StageEvent, type Tool } from 'toolwright';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
 import { ApprovalGate, type ApprovalMode } from './approval-gate.js';

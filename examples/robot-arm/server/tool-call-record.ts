@@ -1,4 +1,4 @@
-import { text, type ToolContext, type ToolResultInit, type ToolRunResult } from '../../../src/index.js';
+import { text, type ToolContext, type ToolResultInit, type ToolRunResult } from 'toolwright';
 import type { ApprovalDecision } from './approval-gate.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';

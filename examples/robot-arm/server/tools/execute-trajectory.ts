@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { approveAndRun, motionResult } from '../motion-flow.js';
 import { checkPlanned, checkTargetsInEnvelope } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';

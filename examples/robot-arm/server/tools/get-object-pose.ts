@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { defaultGripForceN } from '../../sim/gripper.js';
 import { OBJECT_LABELS } from '../../sim/scene-objects.js';
 import type { RobotDeps } from '../robot-deps.js';

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } from '../../sim/gripper.js';
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';

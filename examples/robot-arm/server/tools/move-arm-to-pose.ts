@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
 import type { MotionPlan } from '../motion-plan.js';

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { isRefusal } from '../safety-stages.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, defineTool, type Tool } from '../../../../src/index.js';
+import { canonicalJson, defineTool, type Tool } from 'toolwright';
 import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
 import type { ApprovalSubject } from '../approval-gate.js';
 import { round3 } from '../motion-flow.js';

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import { defineTool, type Tool } from 'toolwright';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { audited } from '../tool-call-record.js';
