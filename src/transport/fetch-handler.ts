@@ -1,3 +1,4 @@
+import { echoExactId } from '../protocol/json-rpc.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { resolveHttpPolicy, sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpOptions } from './http-policy.js';
@@ -72,8 +73,9 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
         stream!.enqueue(encoder.encode(sseEvent(JSON.stringify(notification))));
       };
       dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify }).then(
-        (reply) => {
+        (answer) => {
           request.signal.removeEventListener('abort', onAbort);
+          const reply = answer.body === undefined ? answer : { ...answer, body: echoExactId(body, answer.body) };
           if (stream !== undefined) {
             if (!controller.signal.aborted) {
               if (reply.body !== undefined) stream.enqueue(encoder.encode(sseEvent(reply.body)));
