@@ -29,7 +29,8 @@ const progress = defineTool({
 
 /** A 2026-07-28 request whose id is written as `idText` verbatim. */
 function modern(idText: string, method: string, params: Record<string, unknown> = {}): string {
-  return `{"jsonrpc":"2.0","id":${idText},"method":${JSON.stringify(method)},"params":${JSON.stringify({ ...params, _meta: META })}}`;
+  const meta = { ...META, ...(params._meta as Record<string, unknown> | undefined) };
+  return `{"jsonrpc":"2.0","id":${idText},"method":${JSON.stringify(method)},"params":${JSON.stringify({ ...params, _meta: meta })}}`;
 }
 
 async function postRaw(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string; type: string }> {
@@ -75,7 +76,7 @@ describe('ids above 2^53 over HTTP', () => {
   });
 
   it('an SSE answer (progress first) ends with the exact id', { timeout: 60_000 }, async () => {
-    const body = modern(BIG, 'tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 'p' } }).replace('"_meta":{', '"_meta":{"progressToken":"p",');
+    const body = modern(BIG, 'tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 'p' } });
     const streamed = await postRaw(listener.url, body, modernHeaders('tools/call', 'progress'));
     assert.equal(streamed.type, 'text/event-stream');
     assert.match(streamed.text, /"method":"notifications\/progress"/);
