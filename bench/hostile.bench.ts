@@ -1,32 +1,78 @@
 // Hostile-input figures (issue 13): stop_arm latency while hostile calls are in flight, and an
-// RSS-sampled soak of hostile calls. A figure, not a threshold. Real loopback HTTP, one process.
-//   npx tsx bench/hostile.bench.ts [--quick]
-// For each hostile case (10,000 unknown keys, 20,000 bad array items, 174k-deep arguments,
-// ^\d+\d+$-style long strings), N rounds of: start a motion, fire the hostile call, send stop_arm,
-// time stop_arm's answer. Then a soak: hostile calls back to back for D seconds, RSS sampled each
-// second; flat means the last sample is within 64 MB of the first after warm-up.
-import { mkdtempSync } from 'node:fs';
+// RSS-sampled soak of hostile calls. Figures, not thresholds. Real loopback HTTP; the robot server
+// and this client share one process, so the soak's RSS is server plus a light fetch client.
+//   npx tsx bench/hostile.bench.ts [--quick] [--only stop|soak] [--json]
+// `npm run bench -- --only hostile,soak` runs it through bench/lib/suites/hostile.ts (--json: the
+// last stdout line is one JSON document, HostileBenchOutput).
+// stop: for each hostile case (10,000 unknown keys, 20,000 bad array items, 174k-deep arguments,
+// a 1 MB string) and a baseline with no hostile call, N rounds of: start a motion, fire the
+// hostile call, send stop_arm, time stop_arm's answer.
+// soak: hostile calls back to back for D seconds, each followed by a stop_arm, RSS sampled each
+// second; flat means the last sample is within SOAK_TOLERANCE_MB of the first after a 2 s warm-up.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer } from '../examples/robot-arm/server/create-robot-server.js';
 import { steppedPacer } from '../examples/robot-arm/server/sim-pacer.js';
 
-const quick = process.argv.includes('--quick');
+/** One hostile case's stop_arm latencies. */
+export interface StopLatencyRow {
+  readonly label: string;
+  readonly rounds: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxMs: number;
+  /** Largest answer to the hostile call itself. */
+  readonly hostileAnswerBytes: number;
+  /** stop_arm answers that were not a success. */
+  readonly stopErrors: number;
+}
+
+/** The soak's samples and verdict. */
+export interface SoakFigures {
+  readonly seconds: number;
+  readonly calls: number;
+  readonly stopCalls: number;
+  /** Answers that were not HTTP 200 (hostile calls are refused inside a 200 JSON-RPC answer). */
+  readonly httpErrors: number;
+  readonly rssMb: number[];
+  readonly growthMb: number;
+  readonly toleranceMb: number;
+  readonly flat: boolean;
+}
+
+export interface HostileBenchOutput {
+  readonly mode: 'quick' | 'full';
+  readonly stop?: StopLatencyRow[];
+  readonly soak?: SoakFigures;
+}
+
+export const SOAK_TOLERANCE_MB = 64;
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const json = args.includes('--json');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+if (only !== undefined && only !== 'stop' && only !== 'soak') throw new Error(`--only takes stop or soak, got ${only}`);
 const rounds = quick ? 5 : 20;
 const soakSeconds = quick ? 10 : 60;
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 };
+const say = (line: string): void => { if (!json) process.stdout.write(`${line}\n`); };
 
-const robot = createRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'hostile-bench-')), 'audit.jsonl') });
+const auditDir = mkdtempSync(join(tmpdir(), 'hostile-bench-'));
+const robot = createRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 1000, motionBurst: 1000, auditLogPath: join(auditDir, 'audit.jsonl') });
 const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
 const url = String(listener.url);
 let id = 1;
 
-async function post(name: string, body: string): Promise<number> {
+async function post(name: string, body: string): Promise<{ status: number; bytes: number; text: string }> {
   const response = await fetch(url, { method: 'POST', body, signal: AbortSignal.timeout(120_000), headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name } });
-  return (await response.text()).length;
+  const text = await response.text();
+  return { status: response.status, bytes: text.length, text };
 }
-const call = (name: string, args: string): Promise<number> => post(name, `{"jsonrpc":"2.0","id":${id++},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${args},"_meta":${JSON.stringify(META)}}}`);
+const call = (name: string, argsJson: string): Promise<{ status: number; bytes: number; text: string }> =>
+  post(name, `{"jsonrpc":"2.0","id":${id++},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson},"_meta":${JSON.stringify(META)}}}`);
 
 const cases: Record<string, string> = {
   'unknown keys (10,000; 99 KB)': JSON.stringify({ ...FAR, ...Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`unknown_key_${i}`, i])) }),
@@ -36,33 +82,79 @@ const cases: Record<string, string> = {
 };
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-console.log(`stop_arm latency with a hostile call in flight (${rounds} rounds each, ms):`);
-for (const [label, args] of Object.entries(cases)) {
-  const latencies: number[] = [];
-  let answerBytes = 0;
-  for (let r = 0; r < rounds; r++) {
-    const move = call('move_arm_to_pose', JSON.stringify(FAR));
-    while (robot.controller.sim.state !== 'moving') await new Promise((done) => setTimeout(done, 2));
-    const hostile = call('move_arm_to_pose', args);
-    const started = performance.now();
-    await call('stop_arm', '{}');
-    latencies.push(performance.now() - started);
-    answerBytes = Math.max(answerBytes, await hostile);
-    await move;
+
+async function waitForMotion(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (robot.controller.sim.state !== 'moving') {
+    if (Date.now() > deadline) throw new Error('the motion never started');
+    await new Promise((done) => setTimeout(done, 2));
   }
-  latencies.sort((a, b) => a - b);
-  console.log(`  ${label.padEnd(30)} p50 ${percentile(latencies, 0.5).toFixed(1)}  p95 ${percentile(latencies, 0.95).toFixed(1)}  max ${latencies.at(-1)!.toFixed(1)}  (largest hostile answer ${answerBytes} bytes)`);
 }
 
-const samples: number[] = [];
-let calls = 0;
-const end = Date.now() + soakSeconds * 1000;
-const sampler = setInterval(() => samples.push(process.memoryUsage().rss / 2 ** 20), 1000);
-const all = Object.values(cases);
-while (Date.now() < end) { await call('move_arm_to_pose', all[calls % all.length]!); calls++; }
-clearInterval(sampler);
-const warm = samples.slice(Math.min(2, samples.length - 1));
-const growth = warm.at(-1)! - warm[0]!;
-console.log(`soak: ${calls} hostile calls in ${soakSeconds} s; RSS MB ${samples.map((s) => s.toFixed(0)).join(' ')}; growth after warm-up ${growth.toFixed(1)} MB (${Math.abs(growth) <= 64 ? 'flat within 64 MB' : 'NOT flat within 64 MB'})`);
-await listener.close();
-await robot.close();
+async function stopLatencies(): Promise<StopLatencyRow[]> {
+  const rows: StopLatencyRow[] = [];
+  say(`stop_arm latency with a hostile call in flight (${rounds} rounds each, ms):`);
+  for (const [label, hostileArgs] of [['none (baseline: stop during a motion)', undefined] as const, ...Object.entries(cases)]) {
+    const latencies: number[] = [];
+    let answerBytes = 0;
+    let stopErrors = 0;
+    for (let r = 0; r < rounds; r++) {
+      const move = call('move_arm_to_pose', JSON.stringify(FAR));
+      await waitForMotion();
+      const hostile = hostileArgs === undefined ? undefined : call('move_arm_to_pose', hostileArgs);
+      const started = performance.now();
+      const stop = await call('stop_arm', '{}');
+      latencies.push(performance.now() - started);
+      if (stop.status !== 200 || !stop.text.includes('"was_moving"')) stopErrors++;
+      if (hostile !== undefined) answerBytes = Math.max(answerBytes, (await hostile).bytes);
+      await move;
+    }
+    latencies.sort((a, b) => a - b);
+    const row = { label, rounds, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), maxMs: latencies.at(-1)!, hostileAnswerBytes: answerBytes, stopErrors };
+    rows.push(row);
+    say(`  ${label.padEnd(38)} p50 ${row.p50Ms.toFixed(1)}  p95 ${row.p95Ms.toFixed(1)}  max ${row.maxMs.toFixed(1)}  (largest hostile answer ${answerBytes} bytes, stop errors ${stopErrors})`);
+  }
+  return rows;
+}
+
+async function soak(): Promise<SoakFigures> {
+  const samples: number[] = [];
+  let calls = 0;
+  let stopCalls = 0;
+  let httpErrors = 0;
+  const end = Date.now() + soakSeconds * 1000;
+  const sample = (): void => { samples.push(process.memoryUsage().rss / 2 ** 20); };
+  sample();
+  const sampler = setInterval(sample, 1000);
+  const all = Object.values(cases);
+  while (Date.now() < end) {
+    const answer = await call('move_arm_to_pose', all[calls % all.length]!);
+    calls++;
+    if (answer.status !== 200) httpErrors++;
+    if (calls % 4 === 0) {
+      const stop = await call('stop_arm', '{}');
+      stopCalls++;
+      if (stop.status !== 200) httpErrors++;
+    }
+  }
+  clearInterval(sampler);
+  sample();
+  const warm = samples.slice(Math.min(2, samples.length - 1));
+  const growthMb = warm.at(-1)! - warm[0]!;
+  const figures = { seconds: soakSeconds, calls, stopCalls, httpErrors, rssMb: samples.map((s) => Math.round(s * 10) / 10), growthMb, toleranceMb: SOAK_TOLERANCE_MB, flat: Math.abs(growthMb) <= SOAK_TOLERANCE_MB };
+  say(`soak: ${calls} hostile calls and ${stopCalls} stop_arm in ${soakSeconds} s, ${httpErrors} non-200; RSS MB ${samples.map((s) => s.toFixed(0)).join(' ')}; growth after warm-up ${growthMb.toFixed(1)} MB (${figures.flat ? `flat within ${SOAK_TOLERANCE_MB} MB` : `NOT flat within ${SOAK_TOLERANCE_MB} MB`})`);
+  return figures;
+}
+
+try {
+  const output: HostileBenchOutput = {
+    mode: quick ? 'quick' : 'full',
+    ...(only !== 'soak' ? { stop: await stopLatencies() } : {}),
+    ...(only !== 'stop' ? { soak: await soak() } : {}),
+  };
+  if (json) process.stdout.write(`${JSON.stringify(output)}\n`);
+} finally {
+  await listener.close();
+  await robot.close();
+  rmSync(auditDir, { recursive: true, force: true });
+}

@@ -5,6 +5,7 @@ import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js'
 import type { SchemaBenchResult } from './suites/schema-bench.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
+import type { HostileSuiteResult, StopLatencyRow } from './suites/hostile.js';
 import type { ServerId } from './servers.js';
 import { median, ratio } from './stats.js';
 
@@ -33,6 +34,10 @@ export interface BenchReport {
   readonly legacy?: LegacySuiteResult;
   readonly coldStart?: ColdStartResult;
   readonly schema?: SchemaBenchResult;
+  /** stop_arm latency under the hostile corpus (issue 13). */
+  readonly hostile?: HostileSuiteResult;
+  /** RSS soak under hostile calls (issue 13). */
+  readonly soak?: HostileSuiteResult;
   readonly targets: TargetCheck[];
 }
 
@@ -120,7 +125,55 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
     measured: emptyOk ? `${times(emptyRatio)} (${fmt(mwEmpty.rps)} vs ${fmt(mwPlain.rps)} req/s; median of per-round ratios ${times(emptyPaired)})` : 'not measured',
     verdict: !emptyOk ? 'not measured' : (Number.isNaN(emptyPaired) ? emptyRatio : emptyPaired) >= 0.95 ? 'met' : 'MISSED',
   });
+  checks.push(...hostileTargets(report));
   return checks;
+}
+
+/** Issue 13's design targets: stop_arm answers at event-loop scale under hostile load; the soak stays flat. */
+function hostileTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const rows = report.hostile?.stop?.filter((row) => !row.label.startsWith('none')) ?? [];
+  if (report.hostile !== undefined) {
+    const worst = rows.reduce<StopLatencyRow | undefined>((w, row) => (w === undefined || row.p95Ms > w.p95Ms ? row : w), undefined);
+    const failed = rows.reduce((n, row) => n + row.stopErrors, 0);
+    checks.push({
+      target: 'stop_arm under the hostile corpus (a hostile call in flight): p95 < 100 ms (issue 13 design target)',
+      measured: worst === undefined ? report.hostile.error ?? 'not measured' : `worst p95 ${fmt(worst.p95Ms, 1)} ms (${worst.label}), worst max ${fmt(Math.max(...rows.map((r) => r.maxMs)), 1)} ms; ${failed} stop_arm answer(s) not a success`,
+      verdict: worst === undefined ? 'not measured' : worst.p95Ms < 100 && failed === 0 ? 'met' : 'MISSED',
+    });
+  }
+  if (report.soak !== undefined) {
+    const soak = report.soak.soak;
+    checks.push({
+      target: 'soak under hostile calls: RSS flat (last sample within the stated tolerance of the first after warm-up), no non-200 answers',
+      measured: soak === undefined ? report.soak.error ?? 'not measured' : `${fmt(soak.growthMb, 1)} MB growth over ${soak.seconds} s (tolerance ${soak.toleranceMb} MB), ${soak.calls} hostile calls, ${soak.httpErrors} non-200`,
+      verdict: soak === undefined ? 'not measured' : soak.flat && soak.httpErrors === 0 ? 'met' : 'MISSED',
+    });
+  }
+  return checks;
+}
+
+function hostileSections(report: BenchReport): string[] {
+  const out: string[] = [];
+  if (report.hostile !== undefined) {
+    out.push('## stop_arm under hostile input (issue 13)', '', 'The robot arm (approval off, stepped simulator) on loopback HTTP. Each round starts a motion, sends one hostile `move_arm_to_pose` call, then `stop_arm`, and times stop_arm\'s answer while the hostile call is in flight. The first row has no hostile call.', '');
+    if (report.hostile.error !== undefined) out.push(`Not measured: ${report.hostile.error}`, '');
+    else {
+      out.push('| hostile call in flight | rounds | stop_arm p50 ms | p95 ms | max ms | largest hostile answer bytes | stop errors |', '|---|---:|---:|---:|---:|---:|---:|');
+      for (const row of report.hostile.stop ?? []) out.push(`| ${row.label} | ${row.rounds} | ${fmt(row.p50Ms, 1)} | ${fmt(row.p95Ms, 1)} | ${fmt(row.maxMs, 1)} | ${row.hostileAnswerBytes} | ${row.stopErrors} |`);
+      out.push('');
+    }
+  }
+  if (report.soak !== undefined) {
+    out.push('## Soak under hostile calls (issue 13)', '');
+    const soak = report.soak.soak;
+    if (soak === undefined) out.push(`Not measured: ${report.soak.error ?? 'no figures'}`, '');
+    else {
+      out.push(`The four hostile cases back to back for ${soak.seconds} s, a \`stop_arm\` after every fourth; RSS of the process (robot server plus its fetch client) sampled each second. Flat means the last sample is within ${soak.toleranceMb} MB of the first after a 2 s warm-up.`, '');
+      out.push(`${soak.calls} hostile calls, ${soak.stopCalls} stop_arm, ${soak.httpErrors} non-200 answers. RSS MB: ${soak.rssMb.map((m) => m.toFixed(0)).join(' ')}. Growth after warm-up: ${fmt(soak.growthMb, 1)} MB (${soak.flat ? 'flat' : 'NOT flat'}).`, '');
+    }
+  }
+  return out;
 }
 
 function httpTable(suite: HttpSuiteResult, extra?: (outcome: HttpServerOutcome, connections: number) => string, extraHeader?: string): string[] {
@@ -154,7 +207,7 @@ export function renderMarkdown(report: BenchReport): string {
   const busiest = Math.max(run.loadAverageBefore[0] ?? 0, run.loadAverageAfter[0] ?? 0);
   if (busiest > run.cores) out.push(`> **Shared machine was busy** (1-minute load average up to ${busiest.toFixed(2)} on ${run.cores} cores): absolute figures are depressed and noisy; same-run ratios are the meaningful numbers, and even they carry noise.`, '');
 
-  out.push('## Targets (issue 5)', '', '| target | measured | verdict |', '|---|---|---|');
+  out.push('## Targets (issues 5 and 13)', '', '| target | measured | verdict |', '|---|---|---|');
   for (const check of report.targets) out.push(`| ${check.target} | ${check.measured.replace(/\|/g, '\\|').slice(0, 300)} | ${check.verdict} |`);
   out.push('');
 
@@ -231,6 +284,7 @@ export function renderMarkdown(report: BenchReport): string {
     for (const outcome of report.stdio?.servers ?? []) if (outcome.rejection !== undefined) out.push(`| ${LABEL[outcome.id]} (stdio) | a is a string | ${outcome.rejection} |`);
     out.push('');
   }
+  out.push(...hostileSections(report));
   if (report.schema !== undefined) {
     out.push('## Schema engine vs Ajv (`npm run bench:schema`)', '', `Status: ${report.schema.note}.`, '');
     if (report.schema.output !== '') out.push('```text', report.schema.output.slice(0, 20000), '```', '');

@@ -6,6 +6,7 @@
 import { ErrorCode, isJsonObject, META, scanHeaderAnnotations } from '../protocol/index.js';
 import type { HeaderAnnotation, Implementation, JsonObject, ServerCapabilities, ToolDescriptor } from '../protocol/index.js';
 import type { CompiledSchema } from '../schema/index.js';
+import { checkInstanceBudget } from '../schema/instance-budget.js';
 import { McpClientError } from './client-error.js';
 import type { Connection } from './connection.js';
 import type { Exchange } from './exchange.js';
@@ -60,6 +61,25 @@ export function resultTypeOf(result: JsonObject, method: string): 'complete' | '
 }
 
 /** The server's discovery and tool catalog for one client. */
+/**
+ * What one tools/list entry may hold. Every consumer (lint, preview, diff, lowering, validation)
+ * walks the schemas, several of them recursively; a hostile server's 100,000-level schema would
+ * overflow the stack or exhaust the heap there. Real tools sit far inside: the schema engine itself
+ * accepts 64 schema levels (about 130 JSON levels) and 20,000 schema nodes.
+ */
+const TOOL_ENTRY_BUDGET = { maxDepth: 256, maxNodes: 200_000 } as const;
+
+/** Refuses the listing when an entry is over {@link TOOL_ENTRY_BUDGET}, naming it; one iterative pass per entry. */
+function checkToolEntries(tools: readonly unknown[], page: number): void {
+  for (let i = 0; i < tools.length; i++) {
+    const refused = checkInstanceBudget(tools[i], TOOL_ENTRY_BUDGET);
+    if (refused === undefined || refused.keyword !== 'budget') continue;
+    const name = isJsonObject(tools[i]) && typeof (tools[i] as JsonObject).name === 'string' ? ` ${JSON.stringify(((tools[i] as JsonObject).name as string).slice(0, 60))}` : '';
+    const why = refused.message.replace(/^\/: value /, '').replace(/: too (deep|large) to validate within the budget$/, '');
+    throw new McpClientError('protocol', `tools/list: tool${name} (page ${page}, entry ${i}) ${why} (limits: ${TOOL_ENTRY_BUDGET.maxDepth} levels, ${TOOL_ENTRY_BUDGET.maxNodes} values per tool); stopping`, { method: 'tools/list' });
+  }
+}
+
 export class Catalog {
   readonly #connection: Connection;
   readonly #exchange: Exchange;
@@ -216,6 +236,7 @@ export class Catalog {
       pages++;
       resultTypeOf(result, 'tools/list');
       if (!Array.isArray(result.tools)) throw new McpClientError('protocol', `tools/list: result has no "tools" array (page ${pages})`, { method: 'tools/list' });
+      checkToolEntries(result.tools, pages);
       raw.push(...result.tools);
       ttlMs = Math.min(ttlMs, readTtl(result.ttlMs));
       scopes.add(scopeOf(result.cacheScope ?? 'private', 'tools/list'));

@@ -116,3 +116,36 @@ export function idJson(id: JsonRpcId | undefined, exactText?: string): string {
   if (exactText !== undefined) return exactText;
   return id === undefined ? 'null' : JSON.stringify(id);
 }
+
+// Every response this project serialises starts with this prefix (call-pipeline, ProtocolError.toResponse, the legacy wire).
+const REPLY_ID_PREFIX = '{"jsonrpc":"2.0","id":';
+const utf8Text = new TextDecoder('utf-8');
+
+/**
+ * The reply `json` with its id written exactly as the request sent it, when the request's numeric id
+ * lost precision in JSON.parse (an integer beyond 2^53): `{"id":9007199254740993}` is answered with
+ * 9007199254740993, not 9007199254740992. Every other reply is returned unchanged after a check of
+ * its first few characters, so the common path costs no decoding of `request` and no allocation.
+ * `request` is the raw message (HTTP body bytes or a stdio line) the reply answers.
+ */
+export function echoExactId(request: string | Uint8Array, json: string): string {
+  if (!json.startsWith(REPLY_ID_PREFIX)) return json;
+  const start = REPLY_ID_PREFIX.length;
+  const first = json.charCodeAt(start);
+  // A string id (") or a short number is always exact; only a long number or an exponent can be rounded.
+  if (first === 0x22) return json;
+  let end = start;
+  while (end < json.length && end - start < 400) {
+    const c = json.charCodeAt(end);
+    if (c === 0x2c || c === 0x7d) break;
+    end++;
+  }
+  const token = json.slice(start, end);
+  if (token.length < 16 && !/[eE]/.test(token)) return json;
+  const rounded = Number(token);
+  if (!Number.isFinite(rounded) || Number.isSafeInteger(rounded)) return json;
+  const text = typeof request === 'string' ? request : utf8Text.decode(request);
+  const exact = exactIdText(text, rounded);
+  if (exact === undefined || Number(exact) !== rounded) return json;
+  return `${REPLY_ID_PREFIX}${exact}${json.slice(end)}`;
+}

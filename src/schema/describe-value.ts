@@ -119,6 +119,16 @@ export function createDescriber(): (value: unknown) => string {
   };
 }
 
+/**
+ * Request text (a method, a tool name, a version) for an error message: unchanged up to 60
+ * characters, else its first characters, "..." and its length, so a 1 MB method name is not echoed
+ * back. Use {@link renderJson} where the message quotes the value.
+ */
+export function echoText(text: string): string {
+  if (text.length <= MAX_ECHO) return text;
+  return `${text.slice(0, MAX_ECHO - 3)}...${sizeOf(text)}`;
+}
+
 /** A schema value (enum member, const) rendered as short JSON, cut with its size when long. */
 export function renderJson(value: unknown): string {
   if (value === undefined) return 'undefined';

@@ -47,7 +47,7 @@ function refusal(why: string): SchemaError {
 }
 
 function nonFinite(instancePath: string, value: number): SchemaError {
-  const what = Number.isNaN(value) ? 'NaN' : 'a number too large for a double (read as Infinity)';
+  const what = Number.isNaN(value) ? 'NaN' : `a number too large for a double (read as ${String(value)})`;
   return { instancePath, keyword: 'type', message: `${instancePath === '' ? '/' : instancePath}: expected a finite JSON number, got ${what}`, schemaPath: '#' };
 }
 

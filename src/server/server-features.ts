@@ -2,6 +2,7 @@
  * Everything a server offers besides tools: resources, prompts, completion and subscriptions.
  * `createServer` resolves these options once into method routes and capabilities.
  */
+import { echoText, renderJson } from '../schema/describe-value.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -168,7 +169,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
       logger.error('resource read failed', { uri, error: errorMessage(error) });
       return fail(rpcError('featureHandlerFailed', `Internal error: reading ${uri} failed`));
     }
-    if (value === undefined || caching === undefined) return fail(rpcError('unknownResource', `Resource not found: ${uri}`, { data: { uri } }));
+    if (value === undefined || caching === undefined) return fail(rpcError('unknownResource', `Resource not found: ${echoText(uri)}`, { data: { uri } }));
     if (isJsonObject(value) && value.resultType === 'input_required') return inputRequiredStop(s, `resource ${uri}`, value);
     let contents;
     try {
@@ -197,12 +198,12 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     const { name, arguments: rawArgs, inputResponses, requestState } = s.params;
     if (typeof name !== 'string') return badParams('Invalid params: prompts/get needs a string "name"');
     const prompt = prompts.get(name);
-    if (prompt === undefined) return fail(rpcError('unknownPrompt', `Unknown prompt: ${name}`, { data: { name } }));
+    if (prompt === undefined) return fail(rpcError('unknownPrompt', `Unknown prompt: ${echoText(name)}`, { data: { name } }));
     const args: Record<string, string> = {};
     if (rawArgs !== undefined) {
       if (!isJsonObject(rawArgs)) return badParams('Invalid params: prompts/get arguments must be an object of strings');
       for (const [key, value] of Object.entries(rawArgs)) {
-        if (typeof value !== 'string') return badParams(`Invalid params: prompt argument ${key} must be a string`);
+        if (typeof value !== 'string') return badParams(`Invalid params: prompt argument ${echoText(key)} must be a string`);
         args[key] = value;
       }
     }
@@ -284,14 +285,14 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     let completer: Completer | undefined;
     if (ref.type === 'ref/prompt') {
       const prompt = typeof ref.name === 'string' ? prompts.get(ref.name) : undefined;
-      if (prompt === undefined) return fail(rpcError('unknownPrompt', `Unknown prompt: ${String(ref.name)}`, { data: { name: ref.name } }));
+      if (prompt === undefined) return fail(rpcError('unknownPrompt', `Unknown prompt: ${echoText(String(ref.name))}`, { data: { name: ref.name } }));
       completer = prompt.complete[argument.name];
     } else if (ref.type === 'ref/resource') {
       if (typeof ref.uri !== 'string') return badParams('Invalid params: ref/resource needs a string "uri"');
       const template = templates.find((t) => t.descriptor.uriTemplate === ref.uri);
-      if (template === undefined && !fixed.has(ref.uri)) return fail(rpcError('unknownResource', `Resource not found: ${ref.uri}`, { data: { uri: ref.uri } }));
+      if (template === undefined && !fixed.has(ref.uri)) return fail(rpcError('unknownResource', `Resource not found: ${echoText(String(ref.uri))}`, { data: { uri: ref.uri } }));
       completer = template?.complete[argument.name];
-    } else return badParams(`Invalid params: unknown ref type ${JSON.stringify(ref.type)}`);
+    } else return badParams(`Invalid params: unknown ref type ${renderJson(ref.type)}`);
     let values = { values: [] as string[] } as ReturnType<typeof toCompletion>;
     if (completer !== undefined) {
       const chosen: Record<string, string> = {};

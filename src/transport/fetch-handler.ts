@@ -1,8 +1,10 @@
+import { echoExactId } from '../protocol/json-rpc.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { resolveHttpPolicy, sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpOptions } from './http-policy.js';
 import type { HeaderLookup, MessageDispatcher, Reply, SessionEndpoint } from './message-dispatcher.js';
 import { fetchSessionRequest } from './fetch-session.js';
+import { limitResponse } from './response-limit.js';
 
 function toResponse(reply: Reply): Response {
   const headers = new Headers(reply.headers);
@@ -69,11 +71,13 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
           });
           resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }));
         }
-        stream!.enqueue(encoder.encode(sseEvent(JSON.stringify(notification))));
+        stream!.enqueue(encoder.encode(sseEvent(limitResponse(JSON.stringify(notification), policy.maxResponseBytes))));
       };
       dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify }).then(
-        (reply) => {
+        (answer) => {
           request.signal.removeEventListener('abort', onAbort);
+          // The same hard cap as listen(): an answer over maxResponseBytes becomes an error saying so.
+          const reply = answer.body === undefined ? answer : { ...answer, body: limitResponse(echoExactId(body, answer.body), policy.maxResponseBytes) };
           if (stream !== undefined) {
             if (!controller.signal.aborted) {
               if (reply.body !== undefined) stream.enqueue(encoder.encode(sseEvent(reply.body)));

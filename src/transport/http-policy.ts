@@ -28,6 +28,8 @@ export interface HttpOptions {
   headersTimeoutMs?: number;
   /** Time allowed to receive the whole request, body included (ms, default 30 s; node:http `requestTimeout`). */
   requestTimeoutMs?: number;
+  /** An idle keep-alive connection (no request in progress) is closed after this long (ms, default 5 s; node:http `keepAliveTimeout`). */
+  keepAliveTimeoutMs?: number;
 }
 
 /** Options resolved once into checks. */

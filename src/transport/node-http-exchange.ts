@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { echoExactId } from '../protocol/json-rpc.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { sseEvent, SSE_HEADERS, transportErrorReply } from './http-policy.js';
 import type { HttpPolicy } from './http-policy.js';
@@ -160,9 +161,11 @@ export class HttpExchange implements InboundMessage {
     }
   };
 
-  readonly #onReply = (reply: Reply): void => {
+  readonly #onReply = (answer: Reply): void => {
     const res = this.#res;
     if (this.#gone || res.writableEnded) return;
+    // The id is echoed as the client wrote it, whichever era's code built the reply.
+    const reply = answer.body === undefined ? answer : { ...answer, body: echoExactId(this.body, answer.body) };
     if (this.#streaming) {
       if (reply.body !== undefined) res.write(sseEvent(limitResponse(reply.body, this.#policy.maxResponseBytes)));
       res.end();

@@ -39,6 +39,8 @@ export async function listenHttp(dispatcher: MessageDispatcher, options: ListenO
   const server = createHttpServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
     new HttpExchange(dispatcher, policy, req, res).start();
   });
+  // Idle keep-alive connections cost a socket each; an explicit bound, not whatever Node defaults to.
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, limitResponse } from './response-limit.js';
 import type { Readable, Writable } from 'node:stream';
 import { invalidRequest } from '../protocol/protocol-error.js';
-import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
+import { echoExactId, isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { InboundMessage, MessageDispatcher } from './message-dispatcher.js';
 
@@ -155,7 +155,7 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     active++;
     dispatcher.handleMessage(request).then(
       (reply) => {
-        if (!request.aborted && reply.body !== undefined) write(reply.body);
+        if (!request.aborted && reply.body !== undefined) write(echoExactId(text, reply.body));
         settled(request);
       },
       (error: unknown) => {

@@ -73,6 +73,12 @@ describe('HTTP transport bounds', () => {
     } finally {
       await listener.close();
     }
+    // The fetch handler applies the same cap.
+    const viaFetch = createServer({ name: 'hostile', version: '1', tools: [big], http: { maxResponseBytes: 10_000 } });
+    const fetched = await viaFetch.fetch(new Request('http://localhost/mcp', { method: 'POST', body: JSON.stringify(rpc('tools/call', { name: 'big', arguments: { n: 50_000 } }, 78)), headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'big' } }));
+    const fetchedText = await fetched.text();
+    assert.ok(fetchedText.length < 1000, `fetch answer of ${fetchedText.length} bytes`);
+    assert.match(fetchedText, /^\{"jsonrpc":"2\.0","id":78,"error":\{"code":-32603,"message":"Response too large: \d+ bytes exceeds the transport limit of 10000 bytes; nothing of it was sent"\}\}$/);
     assert.equal(limitResponse('{"jsonrpc":"2.0","id":"a\\"b","result":{}}', 10), '{"jsonrpc":"2.0","id":"a\\"b","error":{"code":-32603,"message":"Response too large: 41 bytes exceeds the transport limit of 10 bytes; nothing of it was sent"}}');
   });
 

@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
+import { echoText } from '../../schema/describe-value.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, extend, fail } from './stage.js';
 import type { Stage, ToolFound, Versioned } from './stage.js';
@@ -12,7 +13,7 @@ export const findTool: Stage<'find-tool', Versioned, ToolFound> = {
     const name = params.name;
     if (typeof name !== 'string') return fail(rpcError('invalidCallParams', `Invalid params: tools/call needs a string "name", got ${describeType(name)}`));
     const tool = env.toolsByName.get(name);
-    if (tool === undefined) return fail(rpcError('unknownTool', `Unknown tool: ${name}`));
+    if (tool === undefined) return fail(rpcError('unknownTool', `Unknown tool: ${echoText(name)}`));
     let args: Record<string, unknown> = {}; // OUTCOMES.argumentsAbsent: treated as {}
     if (params.arguments !== undefined) {
       if (!isJsonObject(params.arguments)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(params.arguments)}`));

@@ -1,4 +1,5 @@
 import { HEADER } from '../../protocol/constants.js';
+import { renderJson } from '../../schema/describe-value.js';
 import { decodeHeaderValue } from '../../protocol/x-mcp-header.js';
 import { rpcError } from '../outcomes.js';
 import { fail } from './stage.js';
@@ -15,12 +16,12 @@ export const headers: Stage<'headers', Versioned> = {
     const protocolVersion = header(HEADER.protocolVersion);
     if (protocolVersion === undefined) return fail(rpcError('headerMismatch', 'Header mismatch: missing required header MCP-Protocol-Version'));
     if (protocolVersion.trim() !== s.version) {
-      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${JSON.stringify(protocolVersion.trim())} differs from _meta protocolVersion ${JSON.stringify(s.version)}`));
+      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${renderJson(protocolVersion.trim())} differs from _meta protocolVersion ${renderJson(s.version)}`));
     }
     const method = header(HEADER.method);
     if (method === undefined) return fail(rpcError('headerMismatch', 'Header mismatch: missing required header Mcp-Method'));
     if (method.trim() !== s.method) {
-      return fail(rpcError('headerMismatch', `Header mismatch: Mcp-Method ${JSON.stringify(method.trim())} differs from method ${JSON.stringify(s.method)}`));
+      return fail(rpcError('headerMismatch', `Header mismatch: Mcp-Method ${renderJson(method.trim())} differs from method ${renderJson(s.method)}`));
     }
     const nameParam = NAME_PARAM[s.method];
     if (nameParam === undefined) return s;
@@ -31,7 +32,7 @@ export const headers: Stage<'headers', Versioned> = {
     const decoded = decodeHeaderValue(raw);
     if (!decoded.ok) return fail(rpcError('headerMismatch', `Header mismatch: Mcp-Name ${decoded.reason}`));
     if (decoded.value !== bodyName) {
-      return fail(rpcError('headerMismatch', `Header mismatch: Mcp-Name ${JSON.stringify(decoded.value)} differs from params.${nameParam} ${JSON.stringify(bodyName)}`));
+      return fail(rpcError('headerMismatch', `Header mismatch: Mcp-Name ${renderJson(decoded.value)} differs from params.${nameParam} ${renderJson(bodyName)}`));
     }
     return s;
   },

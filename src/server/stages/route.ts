@@ -1,4 +1,5 @@
 import { rpcError } from '../outcomes.js';
+import { echoText } from '../../schema/describe-value.js';
 import { fail } from './stage.js';
 import type { Stage, Versioned } from './stage.js';
 
@@ -9,7 +10,7 @@ export const route: Stage<'route', Versioned> = {
     const method = s.method;
     if (method === 'tools/call') return s;
     const handler = env.routes.get(method);
-    if (handler === undefined) return fail(rpcError('methodNotFound', `Method not found: ${method}`));
+    if (handler === undefined) return fail(rpcError('methodNotFound', `Method not found: ${echoText(method)}`));
     return handler(s);
   },
 };

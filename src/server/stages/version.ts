@@ -1,4 +1,5 @@
 import { HEADER, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/constants.js';
+import { echoText, renderJson } from '../../schema/describe-value.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { ClientCapabilities } from '../../protocol/wire-types.js';
 import { LOG_LEVELS } from '../log-levels.js';
@@ -16,7 +17,7 @@ export const version: Stage<'version', Enveloped, Versioned> = {
     const params = s.params;
     const meta = params._meta;
     if (s.method === 'initialize' && !(isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string')) {
-      const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'none';
+      const requested = typeof params.protocolVersion === 'string' ? echoText(params.protocolVersion) : 'none';
       return fail(rpcError('legacyInitialize', `Unsupported protocol version: ${requested}; this server supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (no initialize handshake)`, {
         data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested },
       }));
@@ -29,10 +30,10 @@ export const version: Stage<'version', Enveloped, Versioned> = {
     // A header that contradicts the body is a header error whatever the versions are (R-82).
     const headerVersion = s.message.header?.(HEADER.protocolVersion)?.trim();
     if (headerVersion !== undefined && headerVersion !== requested) {
-      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${JSON.stringify(headerVersion)} differs from _meta protocolVersion ${JSON.stringify(requested)}`));
+      return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${renderJson(headerVersion)} differs from _meta protocolVersion ${renderJson(requested)}`));
     }
     if (!SUPPORTED.has(requested)) {
-      return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${requested}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested } }));
+      return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${echoText(requested)}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: echoText(requested) } }));
     }
     const capabilities = meta[META.clientCapabilities];
     if (!isJsonObject(capabilities)) return fail(rpcError('missingMeta', `Invalid params: missing required _meta field ${META.clientCapabilities}`));
@@ -40,7 +41,7 @@ export const version: Stage<'version', Enveloped, Versioned> = {
     const level = meta[META.logLevel];
     if (level !== undefined) {
       logLevel = LOG_LEVELS.indexOf(level as LogLevel);
-      if (logLevel < 0) return fail(rpcError('invalidLogLevel', `Invalid params: unknown ${META.logLevel} ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}`));
+      if (logLevel < 0) return fail(rpcError('invalidLogLevel', `Invalid params: unknown ${META.logLevel} ${renderJson(level)}; use one of ${LOG_LEVELS.join(', ')}`));
     }
     return extend(s, { meta, version: requested, capabilities: capabilities as ClientCapabilities, logLevel });
   },
