@@ -28,6 +28,10 @@ import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
 import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
+import { TaskEngine } from './tasks/task-engine.js';
+import type { TaskOptions } from './tasks/task-engine.js';
+import { taskRoutes } from './tasks/task-routes.js';
+import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -73,6 +77,11 @@ export interface ServerOptions extends ServerFeatureOptions {
   store?: Store;
   /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
   use?: readonly Middleware[];
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`): TTL, poll interval, bounds. It is on, and
+   * advertised, when any tool declares `task` (or when this option is given). Records live in `store`.
+   */
+  tasks?: TaskOptions;
   /** Time source of approvals and the default store (inject one in tests; default `Date`). */
   clock?: Clock;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
@@ -165,8 +174,13 @@ export function createServer(options: ServerOptions): McpServer {
   const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
   if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
   const store = options.store ?? createMemoryStore({ clock: options.clock });
-  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
+  const hasTasks = options.tasks !== undefined || registered.some((t) => t.tool.task !== undefined);
+  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0, hasTasks });
   Object.assign(capabilities, features.capabilities);
+  const tasks = hasTasks
+    ? new TaskEngine(options.tasks ?? {}, { store, clock: options.clock ?? { now: () => Date.now() }, logger, onChange: (record) => features.hub.notifyTask(record.owner, record.taskId, detailedTask(record)) })
+    : undefined;
+  if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
   const discoverStop = precomputed(discover);
@@ -198,6 +212,7 @@ export function createServer(options: ServerOptions): McpServer {
     ],
   ]);
   for (const [method, route] of features.routes) routes.set(method, route);
+  if (tasks !== undefined) for (const [method, route] of taskRoutes(tasks)) routes.set(method, route);
 
   const pipeline = createPipeline({
     tools: registered,
@@ -210,6 +225,7 @@ export function createServer(options: ServerOptions): McpServer {
     signer,
     approvalTtlMs,
     store,
+    tasks,
   });
 
   // Dual era (legacy-*.ts): 2025 sessions are translated onto the same pipeline.
@@ -303,6 +319,7 @@ export function createServer(options: ServerOptions): McpServer {
     async close() {
       if (idleWarm !== undefined) clearTimeout(idleWarm);
       stopWarming?.();
+      await tasks?.close();
       // Open subscriptions end with a result; give those replies a turn to reach the wire before sockets close.
       if (features.hub.size > 0) {
         features.hub.close();

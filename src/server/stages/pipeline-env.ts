@@ -2,6 +2,7 @@ import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { RequestStateSigner } from '../request-state.js';
 import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
+import type { TaskEngine } from '../tasks/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo } from '../tool-types.js';
 import type { RequestState, Stop } from './stage.js';
@@ -40,6 +41,8 @@ export interface PipelineConfig {
   signer: RequestStateSigner;
   approvalTtlMs: number;
   store: Store;
+  /** The tasks extension; undefined when no tool may run as a task. */
+  tasks?: TaskEngine | undefined;
 }
 
 /** The configuration as the stages read it (derived lookups computed once). */
