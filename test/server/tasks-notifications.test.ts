@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryStore, createServer, defineTool } from '../../src/index.js';
+import { createMemoryStore, createServer, defineTool, elicitInput } from '../../src/index.js';
 import type { McpServer } from '../../src/index.js';
 
 type Json = Record<string, any>;
@@ -94,5 +94,34 @@ describe('shutdown', () => {
     const record = (await store.get(`task:${created.taskId}`))?.value as Json;
     assert.equal(record.status, 'failed');
     assert.deepEqual(record.error, { code: -32603, message: 'The server shut down while the task ran' });
+  });
+
+  it('close() also ends a task waiting for input at once (it does not wait out the TTL), and fails it', async () => {
+    const job = defineTool({
+      name: 'job', inputSchema: { type: 'object' }, task: true,
+      run: (_a, ctx) => {
+        const got = ctx.inputs.require({ q: elicitInput({ message: 'Q?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }) });
+        return got.ready ? 'answered' : got.result;
+      },
+    });
+    const store = createMemoryStore();
+    const server = createServer({ name: 's', version: '1', tools: [job], store });
+    const created = (await send(server, 'tools/call', { name: 'job', arguments: {} })).result;
+    for (let i = 0; i < 500 && ((await store.get(`task:${created.taskId}`))?.value as Json).status !== 'input_required'; i++) await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+    const record = (await store.get(`task:${created.taskId}`))?.value as Json;
+    assert.equal(record.status, 'failed');
+    assert.equal(record.inputRequests, undefined);
+  });
+
+  it('two concurrent calls with maxActiveTasks 1: exactly one task, one -31503', async () => {
+    const job = defineTool({ name: 'job', inputSchema: { type: 'object' }, task: true, run: (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('x'), { once: true })) });
+    const server = createServer({ name: 's', version: '1', tools: [job], tasks: { maxActiveTasks: 1 } });
+    try {
+      const replies = await Promise.all([send(server, 'tools/call', { name: 'job', arguments: {} }), send(server, 'tools/call', { name: 'job', arguments: {} })]);
+      assert.deepEqual(replies.map((r) => r.result?.resultType ?? r.error?.code).sort(), [-31503, 'task'].sort());
+    } finally {
+      await server.close();
+    }
   });
 });

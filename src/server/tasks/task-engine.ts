@@ -97,15 +97,20 @@ export class TaskEngine {
       ttlMs: policy.ttlMs ?? this.#ttlMs,
       pollIntervalMs: policy.pollIntervalMs ?? this.#pollIntervalMs,
     };
+    // The slot is taken before the first await, so concurrent calls cannot overshoot maxActiveTasks.
+    const running: Running = { controller: new AbortController(), wake: undefined, latestProgress: undefined, writingProgress: false };
+    this.#running.set(record.taskId, running);
     try {
       // Durable before the answer: a tasks/get right after CreateTaskResult must find it.
-      if (!(await this.records.create(record))) return fail(rpcError('internalFault', 'Internal error'));
+      if (!(await this.records.create(record))) {
+        this.#running.delete(record.taskId);
+        return fail(rpcError('internalFault', 'Internal error'));
+      }
     } catch (error) {
+      this.#running.delete(record.taskId);
       if (error instanceof StoreFullError) return fail(rpcError('taskCapacity', 'Server busy: the task store is full; try again later'));
       throw error;
     }
-    const running: Running = { controller: new AbortController(), wake: undefined, latestProgress: undefined, writingProgress: false };
-    this.#running.set(record.taskId, running);
     void this.#drive(record, running, s, env).finally(() => this.#running.delete(record.taskId));
     return respond(createTaskResult(record));
   }
@@ -251,12 +256,17 @@ export class TaskEngine {
       const remaining = deadline - this.#clock.now();
       if (remaining <= 0) return undefined;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, remaining);
-        running.wake = () => {
+        const signal = running.controller.signal;
+        const done = (): void => {
           clearTimeout(timer);
+          signal.removeEventListener('abort', done);
           running.wake = undefined;
           resolve();
         };
+        const timer = setTimeout(done, remaining);
+        // An abort (tasks/cancel, shutdown) ends the wait at once, not when the TTL runs out.
+        signal.addEventListener('abort', done, { once: true });
+        running.wake = done;
       });
     }
   }
