@@ -175,7 +175,10 @@ describe('a task from creation to its end', () => {
     assert.deepEqual(Object.keys(ack.body.result).filter((k) => k !== '_meta'), ['resultType']);
     assert.equal(ack.body.result.resultType, 'complete');
     await aborted.opened; // the handler's ctx.signal fired
-    const cancelled = await until(url, created.taskId, (t) => t.status === 'cancelled');
+    // The handler's controlled stop still returns; its words join the statusMessage, the status stays cancelled.
+    const cancelled = await until(url, created.taskId, (t) => typeof t.statusMessage === 'string' && t.statusMessage.includes('reported'));
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.statusMessage, 'Cancelled by the client; the tool reported: {"steps":9}');
     assert.equal(cancelled.result, undefined);
     const again = await call(url, 'tasks/cancel', { taskId: created.taskId });
     assert.equal(again.body.result.resultType, 'complete');

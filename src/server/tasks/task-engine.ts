@@ -45,6 +45,11 @@ interface Running {
 
 const CHANNEL = 'toolwright:tasks';
 
+function firstText(result: JsonObject): string | undefined {
+  const block = Array.isArray(result.content) ? (result.content[0] as { type?: unknown; text?: unknown } | undefined) : undefined;
+  return block?.type === 'text' && typeof block.text === 'string' ? block.text.slice(0, 1000) : undefined;
+}
+
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new TypeError(`createServer: tasks.${name} must be a positive integer, got ${String(value)}`);
@@ -215,6 +220,15 @@ export class TaskEngine {
     });
   }
 
+  /** What a cancelled handler said when it stopped (e.g. where the arm came to rest), kept as the statusMessage. */
+  async #closingWords(taskId: string, report: string): Promise<void> {
+    const { record, changed } = await this.records.update(taskId, (current) => {
+      if (current.status !== 'cancelled') return undefined;
+      return { ...current, statusMessage: `${current.statusMessage ?? 'Cancelled'}; the tool reported: ${report}`, lastUpdatedAt: this.#clock.now() };
+    }, true);
+    if (changed && record !== undefined) this.#onChange(record);
+  }
+
   #progress(taskId: string, running: Running, progress: TaskProgress): void {
     running.latestProgress = progress;
     if (running.writingProgress) return;
@@ -282,6 +296,8 @@ export class TaskEngine {
         const stop = await runRound(s, env, { taskId, signal, inputResponses, requestState, redeemed, onProgress: (p) => this.#progress(taskId, running, p) });
         if (signal.aborted || stop.kind === 'cancelled' || stop.kind === 'accepted') {
           await this.#finish(taskId, { status: 'cancelled', statusMessage: 'Cancelled' });
+          const report = stop.kind === 'result' ? firstText(stop.result) : undefined;
+          if (report !== undefined) await this.#closingWords(taskId, report);
           return;
         }
         if (stop.kind === 'error') {

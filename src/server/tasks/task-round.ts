@@ -12,7 +12,7 @@ import { CallContext } from '../call-context.js';
 import { execute } from '../stages/execute.js';
 import { output } from '../stages/output.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
-import { errorMessage, fail } from '../stages/stage.js';
+import { CANCELLED, errorMessage, fail } from '../stages/stage.js';
 import type { Executed, Shaped, Stop } from '../stages/stage.js';
 import { rpcError } from '../outcomes.js';
 import type { ApprovalRecord } from '../approvals.js';
@@ -34,7 +34,9 @@ function taskMessage(original: InboundMessage, input: RoundInput): InboundMessag
     transport: original.transport,
     header: undefined,
     signal: input.signal,
-    isAborted: () => input.signal.aborted,
+    // Not "aborted" for the stages: a cancelled handler still finishes its controlled stop, and what it
+    // returns becomes the cancelled task's statusMessage (the engine decides the status from the signal).
+    isAborted: () => false,
     notify(notification: JsonRpcNotification) {
       // Logs have no stream to go to once the creating request has been answered; progress goes to the task.
       if (notification.method !== 'notifications/progress') return;
@@ -60,6 +62,7 @@ export async function runRound(original: Shaped, env: PipelineEnv, input: RoundI
     redeemed: input.redeemed,
   };
   round.ctx = new CallContext(round, env);
+  if (input.signal.aborted) return CANCELLED;
   try {
     const executed = await execute.run(round, env);
     if (executed !== round) return executed as Stop;

@@ -50,15 +50,16 @@ export class TaskStore {
   /**
    * Applies `change` to the current record and writes it if the record did not change meanwhile
    * (else re-reads and re-applies). `change` returns undefined to leave the record as it is.
-   * Terminal records are never changed. Resolves to the record as written, or as found when not.
+   * Terminal records are not changed unless `terminalToo` (only the cancelled task's closing
+   * statusMessage is). Resolves to the record as written, or as found when not.
    */
-  async update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined): Promise<{ record: TaskRecord | undefined; changed: boolean }> {
+  async update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined, terminalToo = false): Promise<{ record: TaskRecord | undefined; changed: boolean }> {
     const key = keyOf(taskId);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const stored = await this.#store.get(key);
       if (stored === undefined) return { record: undefined, changed: false };
       const current = stored.value as unknown as TaskRecord;
-      if (TERMINAL_STATUSES.has(current.status)) return { record: current, changed: false };
+      if (TERMINAL_STATUSES.has(current.status) && !terminalToo) return { record: current, changed: false };
       const next = change(structuredClone(current));
       if (next === undefined) return { record: current, changed: false };
       const written = await this.#store.compareAndSet(key, stored.version, next as unknown as JsonValue, { ttlMs: next.ttlMs });
