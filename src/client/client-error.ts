@@ -23,7 +23,9 @@ export type ClientErrorKind =
   /** The tool was excluded from `listTools()` because its `x-mcp-header` annotations break the spec. */
   | 'tool_excluded'
   /** The caller passed something unusable (bad target, non-object arguments). */
-  | 'usage';
+  | 'usage'
+  /** The task of a `task: true` call was cancelled (by `cancel()` or otherwise) before it finished. */
+  | 'task_cancelled';
 
 /** Every failure of `toolwright/client` is one of these; `kind` says which. */
 export class McpClientError extends Error {

@@ -48,6 +48,8 @@ export interface ExchangeOptions {
   timeoutMs?: number;
   headers?: Record<string, string>;
   meta?: JsonObject;
+  /** Protocol extensions declared for this request only (modern era), e.g. the tasks extension for a `task: true` call. */
+  extensions?: JsonObject;
   onNotification?: (notification: JsonRpcNotification) => void;
   onRequest?: ServerRequestHandler;
 }
@@ -226,7 +228,7 @@ export class Exchange {
   async #once(method: string, params: JsonObject, options: ExchangeOptions, era: ProtocolEra, handshake = false, retried = false): Promise<JsonObject> {
     const id = this.#nextId++;
     const callerMeta = { ...(isJsonObject(params._meta) ? params._meta : {}), ...options.meta };
-    const meta = era === 'modern' ? { ...callerMeta, ...this.#modernMeta() } : callerMeta;
+    const meta = era === 'modern' ? { ...callerMeta, ...this.#modernMeta(options.extensions) } : callerMeta;
     const fullParams: JsonObject = { ...params };
     if (Object.keys(meta).length > 0) fullParams._meta = meta;
     else delete fullParams._meta;
@@ -235,7 +237,7 @@ export class Exchange {
     if (this.#connection.kind === 'http' && era === 'modern') {
       headers['MCP-Protocol-Version'] = PROTOCOL_VERSION;
       headers['Mcp-Method'] = method;
-      const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+      const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
       if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
     }
     const timeoutMs = options.timeoutMs ?? this.#settings.timeoutMs;
@@ -287,8 +289,10 @@ export class Exchange {
     return message.result;
   }
 
-  #modernMeta(): JsonObject {
-    const meta: JsonObject = { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: this.#settings.capabilities };
+  #modernMeta(extensions: JsonObject | undefined): JsonObject {
+    const declared = this.#settings.capabilities;
+    const capabilities = extensions === undefined ? declared : { ...declared, extensions: { ...(isJsonObject(declared.extensions) ? declared.extensions : {}), ...extensions } };
+    const meta: JsonObject = { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: capabilities as JsonObject };
     if (this.#settings.clientInfo !== false) meta[META.clientInfo] = this.#settings.clientInfo;
     return meta;
   }

@@ -28,3 +28,5 @@ export type { StdioTarget, StdioConnection } from './stdio-connection.js';
 export { createListCache } from './list-cache.js';
 export type { ListCache, ListCacheEntry } from './list-cache.js';
 export { SseReader } from './sse-reader.js';
+export { TASKS_EXTENSION } from './tool-task.js';
+export type { ToolTask, ToolTaskSnapshot, ToolTaskStatus } from './tool-task.js';

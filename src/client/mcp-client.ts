@@ -5,7 +5,8 @@
  */
 import { isJsonObject } from '../protocol/index.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcNotification } from '../protocol/index.js';
-import { callTool } from './call-tool.js';
+import { callTool, callToolAsTask } from './call-tool.js';
+import type { ToolTask } from './tool-task.js';
 import type { CallContext } from './call-tool.js';
 import { Catalog, resultTypeOf } from './catalog.js';
 import { McpClientError } from './client-error.js';
@@ -134,11 +135,12 @@ class Client implements McpClient {
     return this.#catalog.listTools(options);
   }
 
+  callTool(tool: string | CallableTool, args: Record<string, unknown>, options: CallToolOptions & { task: true }): Promise<ToolTask>;
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
   callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
-  async callTool(tool: string | CallableTool, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<unknown>> {
+  async callTool(tool: string | CallableTool, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<unknown> | ToolTask> {
     const name = typeof tool === 'string' ? tool : isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : '';
-    return callTool(this.#call, name, args, options);
+    return options.task === true ? callToolAsTask(this.#call, name, args, options) : callTool(this.#call, name, args, options);
   }
 
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {

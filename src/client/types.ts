@@ -1,3 +1,4 @@
+import type { ToolTask } from './tool-task.js';
 /** The public types of `toolwright/client`: options, results and the client interface. */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type {
@@ -165,6 +166,13 @@ export interface CallToolOptions {
   onInputRequired?: (requests: Record<string, InputRequest>, context: InputRequiredContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Extra `_meta` keys (e.g. `traceparent`). */
   meta?: JsonObject;
+  /**
+   * Declare the tasks extension (`io.modelcontextprotocol/tasks`) on this call and resolve to a
+   * `ToolTask` handle (status, progress events, `cancel()`, `result()`) instead of the result. The
+   * server decides whether the call becomes a task; if it answers at once the handle is completed.
+   * Input requests of the task are answered with `onInputRequired`.
+   */
+  task?: boolean;
 }
 
 /** Options of {@link McpClient.request}. */
@@ -209,6 +217,7 @@ export interface McpClient {
    * Give the tool's descriptor (with its `outputSchema` `as const`) instead of its name and
    * `structuredContent` is typed from the schema; or name the type: `callTool<{ sum: number }>('add')`.
    */
+  callTool(tool: string | CallableTool, args: Record<string, unknown>, options: CallToolOptions & { task: true }): Promise<ToolTask>;
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
   callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
   /** Any request with the standard `_meta` and headers; resolves to the raw `result`. */

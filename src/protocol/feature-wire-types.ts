@@ -106,6 +106,8 @@ export interface SubscriptionFilter {
   resourcesListChanged?: boolean;
   /** URIs whose `notifications/resources/updated` to send. */
   resourceSubscriptions?: string[];
+  /** Tasks (`io.modelcontextprotocol/tasks`) whose `notifications/tasks` to send; only the caller's own tasks are delivered. */
+  taskIds?: string[];
 }
 
 /** `ElicitResult`: the client's answer to an `elicitation/create` input request. */

@@ -30,6 +30,10 @@ import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
 import type { ApprovalQueue } from './operator-approvals.js';
+import { TaskEngine } from './tasks/task-engine.js';
+import type { TaskOptions } from './tasks/task-engine.js';
+import { taskRoutes } from './tasks/task-routes.js';
+import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -75,6 +79,11 @@ export interface ServerOptions extends ServerFeatureOptions {
   store?: Store;
   /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
   use?: readonly Middleware[];
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`): TTL, poll interval, bounds. It is on, and
+   * advertised, when any tool declares `task` (or when this option is given). Records live in `store`.
+   */
+  tasks?: TaskOptions;
   /** Time source of approvals and the default store (inject one in tests; default `Date`). */
   clock?: Clock;
   /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
@@ -173,8 +182,13 @@ export function createServer(options: ServerOptions): McpServer {
     store, clock: options.clock ?? { now: () => Date.now() }, maxTimeoutMs: approvalTtlMs,
     onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),
   });
-  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
+  const hasTasks = options.tasks !== undefined || registered.some((t) => t.tool.task !== undefined);
+  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0, hasTasks });
   Object.assign(capabilities, features.capabilities);
+  const tasks = hasTasks
+    ? new TaskEngine(options.tasks ?? {}, { store, clock: options.clock ?? { now: () => Date.now() }, logger, onChange: (record) => features.hub.notifyTask(record.owner, record.taskId, detailedTask(record)) })
+    : undefined;
+  if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
   const discoverStop = precomputed(discover);
@@ -206,6 +220,7 @@ export function createServer(options: ServerOptions): McpServer {
     ],
   ]);
   for (const [method, route] of features.routes) routes.set(method, route);
+  if (tasks !== undefined) for (const [method, route] of taskRoutes(tasks)) routes.set(method, route);
 
   const pipeline = createPipeline({
     tools: registered,
@@ -219,6 +234,7 @@ export function createServer(options: ServerOptions): McpServer {
     approvalTtlMs,
     store,
     approvals,
+    tasks,
   });
 
   // Dual era (legacy-*.ts): 2025 sessions are translated onto the same pipeline.
@@ -315,6 +331,7 @@ export function createServer(options: ServerOptions): McpServer {
       stopWarming?.();
       const held = server.approvals.pending().length > 0;
       await approvals.close();
+      await tasks?.close();
       const listening = features.hub.size > 0;
       if (listening) features.hub.close();
       // Refused held calls and ended subscriptions answer with a result; give those replies a turn to reach the wire before sockets close.

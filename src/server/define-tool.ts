@@ -2,6 +2,8 @@ import type { Middleware } from './middleware/middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
+import { resolveTaskPolicy } from './tasks/task-policy.js';
+import type { ResolvedTaskPolicy } from './tasks/task-policy.js';
 import type { InferArguments, SchemaInput, Tool, ToolDefinitionInit, ToolHandlers } from './tool-types.js';
 
 /** Raised when a tool definition cannot even be turned into a descriptor (e.g. a schema is not an object). */
@@ -89,6 +91,12 @@ export function defineTool<const I extends SchemaInput, const O extends SchemaIn
     approval: definition.approval as ToolHandlers['approval'],
     run: definition.run as ToolHandlers['run'],
   };
+  let task: ResolvedTaskPolicy | undefined;
+  if (definition.task !== undefined) {
+    const resolved = resolveTaskPolicy(definition.task);
+    if (typeof resolved === 'string') throw new ToolDefinitionError(String(name), resolved);
+    task = resolved;
+  }
   return Object.freeze({
     name,
     descriptor: deepFreeze(descriptor),
@@ -96,6 +104,7 @@ export function defineTool<const I extends SchemaInput, const O extends SchemaIn
     requiredClientCapabilities: definition.requiredClientCapabilities,
     handlers,
     use: Object.freeze(checkToolMiddleware(name, definition.use)),
+    task,
   });
 }
 

@@ -58,6 +58,9 @@ export type {
 export { LEGACY_PROTOCOL_VERSIONS, resolveEras, ErasSettingError } from './eras.js';
 export type { Era, ErasSetting } from './eras.js';
 export type { LegacyWireOptions } from './legacy-wire.js';
+export type { ToolTaskOption } from './tasks/task-policy.js';
+export type { TaskOptions } from './tasks/task-engine.js';
+export type { TaskStatus } from './tasks/task-wire.js';
 export { MemorySessionStore } from './legacy-session-store.js';
 export type { LegacySessionStore, LegacySessionRecord, OpenOutcome } from './legacy-session-store.js';
 export type {

@@ -56,6 +56,11 @@ export const OUTCOMES = {
   rateLimited: { situation: 'the rate-limit middleware found the bucket of this tool/subject empty', kind: 'rpc-error', code: ErrorCode.RateLimited, httpStatus: 429 },
   resultTooLarge: { situation: 'the result-budget middleware refused a result over its budget', kind: 'tool-error' },
   internalFault: { situation: 'a stage, route or middleware threw (details go to the server log only)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
+  // The tasks extension (src/server/tasks/); tested in test/server/tasks-*.test.ts.
+  taskUnknown: { situation: 'tasks/get, tasks/update or tasks/cancel names a task that does not exist, has expired or was created by another subject', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  taskInvalidParams: { situation: 'tasks/get, tasks/update or tasks/cancel params malformed (taskId not a string, inputResponses not an object)', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  taskCapacity: { situation: 'a call would become a task while maxActiveTasks tasks run (or the store is full); nothing ran', kind: 'rpc-error', code: ErrorCode.ServerBusy, httpStatus: 503 },
+  taskCreated: { situation: 'the tool runs as a task for this call', kind: 'result', note: 'CreateTaskResult (resultType "task"); the outcome is read with tasks/get' },
   // The legacy (2025) session wire, legacy-*.ts; tested in test/server/legacy-*.test.ts.
   legacySessionRequired: { situation: 'legacy request or GET/DELETE without Mcp-Session-Id (or initialize with one)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
   legacySessionNotFound: { situation: 'Mcp-Session-Id unknown, expired or deleted', kind: 'rpc-error', code: ErrorCode.SessionNotFound, httpStatus: 404 },

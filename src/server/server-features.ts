@@ -56,6 +56,8 @@ export interface FeatureEnvironment {
   logger: ServerLogger;
   /** Whether the server has any tools (for the tools capability's listChanged flag). */
   hasTools: boolean;
+  /** Whether the server runs tasks (subscriptions then accept `taskIds`). */
+  hasTasks?: boolean;
 }
 
 const LIST_KINDS: readonly ListChangedKind[] = ['tools', 'prompts', 'resources'];
@@ -99,7 +101,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     listChanged.add(kind);
   }
   const hub = new SubscriptionHub();
-  const support = { listChanged, resourceUpdates: options.resourceUpdates === true };
+  const support = { listChanged, resourceUpdates: options.resourceUpdates === true, tasks: env.hasTasks === true };
   const { ttlMs, cacheScope, logger } = env;
 
   if (env.hasTools || listChanged.has('tools')) capabilities.tools = listChanged.has('tools') ? { listChanged: true } : {};
@@ -313,7 +315,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     const accepted = acceptFilter(s.params.notifications, support);
     if ('problem' in accepted) return badParams(accepted.problem);
     const id = s.id as NonNullable<RequestState['id']>;
-    const how = await hub.hold(id, accepted.filter, (n) => s.message.notify(n), s.message.signal);
+    const how = await hub.hold(id, accepted.filter, (n) => s.message.notify(n), s.message.signal, s.auth?.subject ?? '');
     if (how === 'cancelled') return { kind: 'cancelled' };
     return respond({ resultType: 'complete', _meta: { [META.subscriptionId]: id } });
   });

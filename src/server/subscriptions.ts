@@ -27,10 +27,14 @@ export interface ChangeNotifier {
 export interface SubscriptionSupport {
   listChanged: ReadonlySet<ListChangedKind>;
   resourceUpdates: boolean;
+  /** Whether the server runs tasks (then `taskIds` filters are kept). */
+  tasks?: boolean;
 }
 
 interface OpenSubscription {
   id: JsonRpcId;
+  /** The listener's subject ('' when anonymous): task notifications go only to the task's creator. */
+  subject: string;
   filter: SubscriptionFilter;
   notify(notification: JsonRpcNotification): void;
   end(): void;
@@ -61,6 +65,11 @@ export function acceptFilter(raw: unknown, support: SubscriptionSupport): { filt
     if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string')) return { problem: 'Invalid params: notifications.resourceSubscriptions must be an array of URIs' };
     if (support.resourceUpdates && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
   }
+  const taskIds = raw.taskIds;
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === 'string')) return { problem: 'Invalid params: notifications.taskIds must be an array of task ids' };
+    if (support.tasks === true && taskIds.length > 0) filter.taskIds = [...new Set(taskIds as string[])];
+  }
   return { filter };
 }
 
@@ -77,13 +86,14 @@ export class SubscriptionHub implements ChangeNotifier {
    * Acknowledges and holds one listen request until `signal` aborts (client gone: resolves
    * 'cancelled') or the hub closes (resolves 'closed').
    */
-  hold(id: JsonRpcId, filter: SubscriptionFilter, notify: (n: JsonRpcNotification) => void, signal: AbortSignal): Promise<'cancelled' | 'closed'> {
+  hold(id: JsonRpcId, filter: SubscriptionFilter, notify: (n: JsonRpcNotification) => void, signal: AbortSignal, subject = ''): Promise<'cancelled' | 'closed'> {
     const tag = { [META.subscriptionId]: id };
     notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter, _meta: tag } });
     if (signal.aborted) return Promise.resolve('cancelled');
     return new Promise((resolve) => {
       const subscription: OpenSubscription = {
         id,
+        subject,
         filter,
         notify,
         end: () => finish('closed'),
@@ -116,6 +126,17 @@ export class SubscriptionHub implements ChangeNotifier {
       if (subscription.filter.resourceSubscriptions?.includes(uri) !== true) continue;
       const params: JsonObject = { uri, _meta: { [META.subscriptionId]: subscription.id } };
       subscription.notify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params });
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Sends `notifications/tasks` (params: the DetailedTask) to the creator's streams that listen for `taskId`. Returns how many. */
+  notifyTask(owner: string, taskId: string, detail: JsonObject): number {
+    let sent = 0;
+    for (const subscription of this.#open) {
+      if (subscription.subject !== owner || subscription.filter.taskIds?.includes(taskId) !== true) continue;
+      subscription.notify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...detail, _meta: { ...(isJsonObject(detail._meta) ? detail._meta : {}), [META.subscriptionId]: subscription.id } } });
       sent++;
     }
     return sent;

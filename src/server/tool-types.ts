@@ -1,5 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { InputFlow } from './input-flow.js';
+import type { ResolvedTaskPolicy, ToolTaskOption } from './tasks/task-policy.js';
 import type { Middleware } from './middleware/middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject, JsonRpcId, JsonValue } from '../protocol/json-rpc.js';
@@ -181,6 +182,12 @@ export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput
   run: (args: InferArguments<I>, ctx: ToolContext) => RunResultFor<O> | Promise<RunResultFor<O>>;
   /** This tool's own middleware (its own stages), inside the server-wide ones; see `Middleware`. */
   use?: readonly Middleware[];
+  /**
+   * Run calls as tasks (`io.modelcontextprotocol/tasks`) for clients that declare the extension:
+   * `true`, or when and how (see {@link ToolTaskOption}). Server-side only; nothing changes on
+   * `tools/list`. In a task, `ctx.signal` aborts on `tasks/cancel` and `ctx.progress` updates the task.
+   */
+  task?: true | ToolTaskOption<InferArguments<I>>;
 }
 
 /** Handlers of a tool, with arguments erased to what the pipeline passes. */
@@ -202,6 +209,8 @@ export interface Tool<Args = Record<string, unknown>> {
   readonly handlers: ToolHandlers;
   /** The tool's own middleware (`defineTool({ use })`). */
   readonly use: readonly Middleware[];
+  /** How calls run as tasks (`defineTool({ task })`); undefined: never. */
+  readonly task: ResolvedTaskPolicy | undefined;
   /** Type-level only: the handler argument type. */
   readonly [argumentsType]?: Args;
 }

@@ -8,6 +8,7 @@ import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js'
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { callAsTask } from '../call-task.js';
 
 const USAGE = `Usage: toolwright call <target> <tool> ['<json args>'] [options]
        toolwright call --stdio "<command>" <tool> ['<json args>'] [options]
@@ -27,6 +28,8 @@ Options:
   --root <dir>           offer this directory to the server as a root (repeatable): declares the
                          roots capability and answers roots/list (server-filesystem started
                          without a directory takes its allowed directories from these)
+  --task                 run it as a task (io.modelcontextprotocol/tasks) if the server decides so:
+                         status and progress go to stderr, Ctrl-C cancels the task on the server
   --timeout <ms>         request timeout (default 60000)
   --json                 machine-readable output
   -h, --help             show this help
@@ -35,7 +38,7 @@ Exit codes: 0 the tool ran (isError false); 1 the tool reported an error (isErro
 2 bad usage or unusable arguments (not JSON, not an object, not repairable); 3 the call failed:
 JSON-RPC error, HTTP or transport failure (server unreachable or not starting), timeout,
 structuredContent breaking the outputSchema, the tool not listed (with --repair), or the tool
-asking for user input, which this command cannot give.`;
+asking for user input, which this command cannot give; 130 the task was cancelled (Ctrl-C).`;
 
 /** One line for `toolwright --help`. */
 export const summary = 'call one tool directly and show content, structured content, isError and stage outcomes';
@@ -141,6 +144,7 @@ export async function run(argv: string[]): Promise<number> {
         header: { type: 'string', multiple: true },
         root: { type: 'string', multiple: true },
         timeout: { type: 'string' },
+        task: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -190,6 +194,7 @@ export async function run(argv: string[]): Promise<number> {
       } else {
         printPretty(stages, result, error);
       }
+      if (error?.kind === 'task_cancelled') return 130;
       return error !== undefined ? 3 : result?.isError === true ? 1 : 0;
     };
 
@@ -231,7 +236,7 @@ export async function run(argv: string[]): Promise<number> {
     const started = performance.now();
     let result: CallToolResult;
     try {
-      result = await client.callTool(tool, args as Record<string, unknown>);
+      result = values.task === true ? await callAsTask(client, tool, args as Record<string, unknown>) : await client.callTool(tool, args as Record<string, unknown>);
     } catch (error) {
       if (!(error instanceof McpClientError)) throw error;
       const ms = Math.round(performance.now() - started);

@@ -1,5 +1,7 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { rpcError } from '../outcomes.js';
+import { tasksNotDeclared } from '../tasks/task-routes.js';
+import { declaresTasks } from '../tasks/task-wire.js';
 import { fail } from './stage.js';
 import type { Stage, ToolFound } from './stage.js';
 
@@ -18,10 +20,12 @@ export function missingCapabilities(required: Record<string, unknown>, declared:
   return missing;
 }
 
-/** The tool's `requiredClientCapabilities` must be declared on this very request. */
+/** The tool's `requiredClientCapabilities` (and the tasks extension, for task-only tools) must be declared on this very request. */
 export const clientCapabilities: Stage<'client-capabilities', ToolFound> = {
   name: 'client-capabilities',
   run(s) {
+    // A tool that cannot answer synchronously needs the tasks extension on this request (SEP-2663 "Required Capabilities").
+    if (s.tool.tool.task?.support === 'required' && !declaresTasks(s.capabilities)) return tasksNotDeclared(`tool ${s.tool.name} runs only as a task`);
     const required = s.tool.tool.requiredClientCapabilities;
     if (required === undefined) return s;
     const missing = missingCapabilities(required, s.capabilities);

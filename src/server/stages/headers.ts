@@ -5,7 +5,8 @@ import { rpcError } from '../outcomes.js';
 import { fail } from './stage.js';
 import type { Stage, Versioned } from './stage.js';
 
-const NAME_PARAM: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+// SEP-2663 "Routing Headers": the tasks methods carry Mcp-Name: <taskId>.
+const NAME_PARAM: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
 
 /** Streamable HTTP headers must agree with the body; stdio has none. */
 export const headers: Stage<'headers', Versioned> = {

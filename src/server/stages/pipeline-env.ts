@@ -3,6 +3,7 @@ import type { ServerApprovalQueue } from '../operator-approvals.js';
 import type { RequestStateSigner } from '../request-state.js';
 import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
+import type { TaskEngine } from '../tasks/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo } from '../tool-types.js';
 import type { RequestState, Stop } from './stage.js';
@@ -43,6 +44,8 @@ export interface PipelineConfig {
   store: Store;
   /** Calls held open for an operator (`server.approvals`). */
   approvals: ServerApprovalQueue;
+  /** The tasks extension; undefined when no tool may run as a task. */
+  tasks?: TaskEngine | undefined;
 }
 
 /** The configuration as the stages read it (derived lookups computed once). */

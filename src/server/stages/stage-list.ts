@@ -17,6 +17,7 @@ import { paramHeaders } from './param-headers.js';
 import { requestState } from './request-state.js';
 import { route } from './route.js';
 import { shape } from './shape.js';
+import { task } from './task.js';
 import { version } from './version.js';
 import type { PipelineEnv } from './pipeline-env.js';
 import type { AnyState, Received, Stage, Stop } from './stage.js';
@@ -51,6 +52,7 @@ const CHAIN = new StageChain<Received, readonly []>([], [])
   .then(check)
   .then(authorize)
   .then(approval)
+  .then(task) // a call that becomes a task stops here (CreateTaskResult)
   .then(execute)
   .then(output);
 
