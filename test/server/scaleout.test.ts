@@ -119,6 +119,7 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
     assert.ok(killed !== undefined, 'the instance was killed during the load');
     const lost = done.non2xx + done.errors;
     process.stdout.write(`# load through nginx: ${done.requests.total} requests, ${done['2xx']} ok, ${done.non2xx} non-2xx, ${done.errors} errors; at most ${connections} were in flight\n`);
+    process.stdout.write(`# status codes under load: ${JSON.stringify((done as unknown as { statusCodeStats: unknown }).statusCodeStats)}\n`);
     assert.ok(lost <= connections, `lost ${lost} requests; at most the ${connections} in flight may be lost`);
     assert.ok(done['2xx'] >= 3000 - connections);
     for (const [i, pair] of outcomes.entries()) {
