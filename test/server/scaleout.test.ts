@@ -86,6 +86,26 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
     assert.equal(cluster.runs().length, before);
   });
 
+  it('legacy 2025 sessions (no Mcp-Method header) are pinned to the owner through nginx; other instances do not know them', async () => {
+    const legacy = async (url: string, body: Json, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, session: res.headers.get('mcp-session-id'), body: (text === '' ? {} : JSON.parse(text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').filter((l) => l.startsWith('data: ')).pop()!.slice(6) : text)) as Json };
+    };
+    const opened = await legacy(cluster.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    assert.equal(opened.status, 200);
+    assert.ok(opened.session !== null, 'initialize opened a session');
+    const headers = { 'mcp-session-id': opened.session, 'mcp-protocol-version': '2025-11-25' };
+    assert.equal((await legacy(cluster.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
+    for (let i = 1; i <= 6; i++) {
+      const called = await legacy(cluster.url, { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, headers);
+      assert.equal(called.status, 200, JSON.stringify(called.body));
+      assert.deepEqual((called.body.result as Json).structuredContent, { instance: 'i1' });
+    }
+    const elsewhere = await legacy(cluster.instances[1]!.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }, headers);
+    assert.equal(elsewhere.status, 404);
+  });
+
   it('a rate limit is one bucket across instances (5 calls in all, the 6th refused wherever it lands)', async () => {
     const answers: Answer[] = [];
     for (let i = 0; i < 6; i++) answers.push(await send(cluster.instances[i % 3]!.url, callMessage('search', { q: `q${i}` })));
