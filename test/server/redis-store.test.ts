@@ -80,6 +80,36 @@ describe('createRedisStore: URLs and AUTH', { skip }, () => {
   });
 });
 
+describe('createRedisStore: rediss:// (TLS)', { skip }, () => {
+  let redis: RedisProcess & { certPem?: string };
+  before(async () => {
+    redis = await startRedis({ tls: true, password: 'tls-pass' });
+  });
+  after(() => redis?.stop());
+
+  it('connects over TLS with AUTH when given the CA, and works', async () => {
+    assert.match(redis.url, /^rediss:\/\//);
+    const store = createRedisStore({ url: redis.url, tls: { ca: redis.certPem! } });
+    try {
+      await store.ready();
+      assert.equal((await store.claimOnce('tls', { expiresAt: Date.now() + 10_000, value: 'over tls' })).claimed, true);
+      assert.deepEqual((await store.getClaim('tls'))?.value, 'over tls');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a server certificate it cannot verify (no CA given): never ready, calls refused', async () => {
+    const store = createRedisStore({ url: redis.url });
+    try {
+      await assert.rejects(store.ready(1500), (error: unknown) => error instanceof StoreUnavailableError && /self[- ]signed certificate/i.test(error.message));
+      await assert.rejects(store.claimOnce('tls-unverified', { expiresAt: Date.now() + 10_000 }), StoreUnavailableError);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('two instances on one Redis and one secret', { skip }, () => {
   let redis: RedisProcess;
   const stores: RedisStore[] = [];

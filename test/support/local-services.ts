@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,15 +87,29 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port, without persistence, optionally with a password. */
-export async function startRedis(options: { password?: string } = {}): Promise<RedisProcess> {
+/** A self-signed certificate for 127.0.0.1 (it is its own CA), written into `dir`. */
+export function selfSignedCertificate(dir: string): { certFile: string; keyFile: string; certPem: string } {
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  return { certFile, keyFile, certPem: readFileSync(certFile, 'utf8') };
+}
+
+/**
+ * Starts redis-server on a free loopback port, without persistence, optionally with a password,
+ * optionally TLS-only (`tls: true`: a self-signed certificate; the URL is then rediss://).
+ */
+export async function startRedis(options: { password?: string; tls?: boolean } = {}): Promise<RedisProcess & { certPem?: string }> {
   const binary = findBinary('redis-server');
   if (binary === undefined) throw new Error('redis-server is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'tw-redis-'));
   const port = await freePort();
+  const certificate = options.tls === true ? selfSignedCertificate(dir) : undefined;
   let child: ChildProcess;
   async function launch(): Promise<void> {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
+    const ports = certificate === undefined ? ['--port', String(port)] : ['--port', '0', '--tls-port', String(port), '--tls-cert-file', certificate.certFile, '--tls-key-file', certificate.keyFile, '--tls-ca-cert-file', certificate.certFile, '--tls-auth-clients', 'no'];
+    const args = [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
     if (options.password !== undefined) args.push('--requirepass', options.password);
     child = spawn(binary as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForOutput(child, /Ready to accept connections/, `redis-server on ${port}`);
@@ -104,7 +118,8 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
   const auth = options.password !== undefined ? `:${encodeURIComponent(options.password)}@` : '';
   return {
     port,
-    url: `redis://${auth}127.0.0.1:${port}`,
+    url: `${certificate === undefined ? 'redis' : 'rediss'}://${auth}127.0.0.1:${port}`,
+    ...(certificate !== undefined ? { certPem: certificate.certPem } : {}),
     get pid() {
       return child.pid as number;
     },
