@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak,scaleout
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
 //   npm run bench -- --rounds 5 --duration 3
@@ -21,8 +21,9 @@ import { runSchemaBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
+import { runScaleoutSuite } from './lib/suites/scaleout.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'hostile', 'soak'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'hostile', 'soak', 'scaleout'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -175,6 +176,10 @@ async function main(): Promise<void> {
   if (options.only.has('soak')) {
     log(`soak: hostile calls back to back for ${quick ? 10 : 60} s, RSS sampled each second:`);
     report.soak = await runHostileSuite('soak', { quick, log });
+  }
+  if (options.only.has('scaleout')) {
+    log('scale-out: redis-server + toolwright serve --store instances + nginx (docs/scale-out.md):');
+    report.scaleout = await runScaleoutSuite({ quick, durationSec, log });
   }
   if (options.only.has('schema') && !quick) {
     log('schema engine vs Ajv (npm run bench:schema):');

@@ -6,6 +6,7 @@ import type { SchemaBenchResult } from './suites/schema-bench.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
 import type { HostileSuiteResult, StopLatencyRow } from './suites/hostile.js';
+import type { ScaleoutSuiteResult } from './suites/scaleout.js';
 import type { ServerId } from './servers.js';
 import { median, ratio } from './stats.js';
 
@@ -38,6 +39,8 @@ export interface BenchReport {
   readonly hostile?: HostileSuiteResult;
   /** RSS soak under hostile calls (issue 13). */
   readonly soak?: HostileSuiteResult;
+  /** Scale-out figures (bench/lib/suites/scaleout.ts): nginx hop, Redis claim, 1 vs 3 instances. */
+  readonly scaleout?: ScaleoutSuiteResult;
   readonly targets: TargetCheck[];
 }
 
@@ -288,6 +291,22 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.schema !== undefined) {
     out.push('## Schema engine vs Ajv (`npm run bench:schema`)', '', `Status: ${report.schema.note}.`, '');
     if (report.schema.output !== '') out.push('```text', report.schema.output.slice(0, 20000), '```', '');
+  }
+  if (report.scaleout !== undefined) {
+    const so = report.scaleout;
+    out.push('## Scale-out: nginx + Redis + instances (docs/scale-out.md)', '');
+    if (so.skipped !== undefined) out.push(`Skipped: ${so.skipped}.`, '');
+    else {
+      out.push('Instances run under tsx (compare these figures with each other). c=1 latencies of `read_state`, one Redis claim (`SET NX PXAT GET`) per approval.', '');
+      out.push('| path | n | p50 ms | p99 ms |', '|---|---|---|---|');
+      for (const [label, f] of [['direct to an instance', so.direct], ['through nginx (3 instances)', so.throughNginx], ['Redis claimOnce', so.claimRedis], ['memory claimOnce', so.claimMemory]] as const) {
+        if (f !== undefined) out.push(`| ${label} | ${f.n} | ${f.p50Ms.toFixed(3)} | ${f.p99Ms.toFixed(3)} |`);
+      }
+      out.push('', `nginx hop (p50 difference): ${fmt(so.nginxHopP50Ms, 3)} ms.`, '');
+      out.push('| instances behind nginx | connections | req/s | p50 ms | p99 ms | non-2xx | errors |', '|---|---|---|---|---|---|---|');
+      for (const t of so.throughput ?? []) out.push(`| ${t.instances} | ${t.connections} | ${fmt(t.rps)} | ${t.p50Ms} | ${t.p99Ms} | ${t.non2xx} | ${t.errors} |`);
+      out.push('', 'nginx, Redis, autocannon and every instance share this machine\'s cores (and its load average, above): a difference between 1 and 3 instances here is not a scaling figure; docs/scale-out.md says how it should scale.', '');
+    }
   }
   return out.join('\n');
 }

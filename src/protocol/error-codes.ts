@@ -24,7 +24,7 @@ export const ErrorCode = {
   SessionNotFound: -31404,
   /** Toolwright: a server-to-client request of the legacy wire got no answer in time. */
   InputTimeout: -31408,
-  /** Toolwright: no room for a new legacy session; live ones are never evicted (HTTP 503). */
+  /** Toolwright: no room for a new legacy session (live ones are never evicted), or the shared store is down (HTTP 503). */
   ServerBusy: -31503,
 } as const;
 

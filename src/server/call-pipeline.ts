@@ -17,6 +17,7 @@ import type { PipelineConfig, PipelineEnv } from './stages/pipeline-env.js';
 import { STAGE_LIST } from './stages/stage-list.js';
 import { errorMessage, fail, receive } from './stages/stage.js';
 import type { AnyState, Stop, ToolFound } from './stages/stage.js';
+import { StoreUnavailableError } from './store/store.js';
 
 const CANCELLED_OUTCOME: CallOutcome = { kind: 'cancelled' };
 
@@ -61,6 +62,11 @@ function emit(env: PipelineEnv, s: AnyState, stage: StageEvent['stage'], stop: S
 }
 
 function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): Stop {
+  // A shared store that is down is not a bug of this server: say so (503), and nothing ran.
+  if (error instanceof StoreUnavailableError) {
+    env.logger.error(`stage ${name} refused: ${error.message}`, { tool: s.tool?.name });
+    return fail(rpcError('storeUnavailable', 'Service unavailable: the shared store cannot be reached; nothing was done; retry shortly'));
+  }
   env.logger.error(`stage ${name} failed`, { error: errorMessage(error), stack: error instanceof Error ? error.stack : undefined, tool: s.tool?.name });
   return fail(rpcError('internalFault', 'Internal error'));
 }

@@ -26,6 +26,7 @@ import type { ServerFeatureOptions } from './server-features.js';
 import type { ChangeNotifier } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
+import { getProcessStore } from './store/process-store.js';
 import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
@@ -74,7 +75,8 @@ export interface ServerOptions extends ServerFeatureOptions {
   approvalTtlMs?: number;
   /**
    * Memory shared across requests: single-use approvals, rate limits (default: an in-memory store
-   * for this process). Several instances behind one endpoint need one shared store.
+   * for this process, or the one given by `toolwright serve --store`). Several instances behind one
+   * endpoint need one shared store, e.g. `createRedisStore({ url })`.
    */
   store?: Store;
   /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
@@ -177,7 +179,7 @@ export function createServer(options: ServerOptions): McpServer {
   const signer = new RequestStateSigner(options.requestStateSecret, options.clock);
   const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
   if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
-  const store = options.store ?? createMemoryStore({ clock: options.clock });
+  const store = options.store ?? getProcessStore() ?? createMemoryStore({ clock: options.clock });
   const approvals = createApprovalQueue({
     store, clock: options.clock ?? { now: () => Date.now() }, maxTimeoutMs: approvalTtlMs,
     onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),

@@ -48,8 +48,8 @@ export { refuse, rateLimit, auditLog, verifyAuditLog, resultBudget, lenientCoerc
 export type {
   Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions,
 } from './middleware/index.js';
-export { createMemoryStore, StoreFullError } from './store/index.js';
-export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
+export { createMemoryStore, createRedisStore, StoreFullError, StoreUnavailableError } from './store/index.js';
+export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions, RedisStore, RedisStoreOptions } from './store/index.js';
 export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from './approvals.js';
 export type {
   ApprovalQueue, ApprovalQueueEvent, AwaitOperatorOptions, DecideResult, OperatorDecision, OperatorDecisionInit, OperatorRefusalReason,

@@ -55,6 +55,7 @@ export const OUTCOMES = {
   middlewareRefused: { situation: 'a middleware refused the call with a result', kind: 'tool-error' },
   rateLimited: { situation: 'the rate-limit middleware found the bucket of this tool/subject empty', kind: 'rpc-error', code: ErrorCode.RateLimited, httpStatus: 429 },
   resultTooLarge: { situation: 'the result-budget middleware refused a result over its budget', kind: 'tool-error' },
+  storeUnavailable: { situation: 'the shared store (Redis) cannot be reached for a call that needs it: approvals, rate limits (fails closed; nothing ran)', kind: 'rpc-error', code: ErrorCode.ServerBusy, httpStatus: 503 },
   internalFault: { situation: 'a stage, route or middleware threw (details go to the server log only)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   // The tasks extension (src/server/tasks/); tested in test/server/tasks-*.test.ts.
   taskUnknown: { situation: 'tasks/get, tasks/update or tasks/cancel names a task that does not exist, has expired or was created by another subject', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },

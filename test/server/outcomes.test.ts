@@ -386,9 +386,9 @@ describe('outcome table', () => {
     }
   });
 
-  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features, of middleware and of operator approvals are tested with those features)', () => {
-    // approvalTimedOut: test/server/operator-approval.test.ts (timeout, cancel, close).
-    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut']);
+  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features, of middleware, of operator approvals and of the shared store are tested with those features)', () => {
+    // approvalTimedOut: test/server/operator-approval.test.ts (timeout, cancel, close); storeUnavailable: the Redis store tests.
+    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut', 'storeUnavailable']);
     // The legacy (2025) session wire's rows are driven by test/server/legacy-http-sessions.test.ts, which checks its own coverage.
     const legacyRows = (name: string): boolean => (name.startsWith('legacy') && name !== 'legacyInitialize') || name.startsWith('task'); // task rows: test/server/tasks-*.test.ts
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name) && !legacyRows(name)).sort());

@@ -5,9 +5,9 @@ import * as toolwright from '../../src/index.js';
 
 const PUBLIC = [
   'ErasSettingError', 'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'MemorySessionStore', 'resolveEras', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
-  'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreFullError', 'TRUNCATION_META_KEY',
+  'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreFullError', 'StoreUnavailableError', 'TRUNCATION_META_KEY',
   'ToolDefinitionError', 'audio', 'auditLog', 'canonicalJson', 'checkToolDefinition', 'compileUriTemplate', 'completeFrom',
-  'createFetchHandler', 'createMemoryStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',
+  'createFetchHandler', 'createMemoryStore', 'createRedisStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',
   'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isTool', 'jwtAuthorizer', 'lenientCoercion',
   'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
   'tracing', 'verifyAuditLog',

@@ -9,11 +9,15 @@ import type { ErasSetting } from '../../server/eras.js';
 import { PROTOCOL_VERSION } from '../../protocol/constants.js';
 import { ServerDefinitionError } from '../../server/tool-registry.js';
 import type { Tool } from '../../server/tool-types.js';
+import { createRedisStore } from '../../server/store/redis-store.js';
+import type { RedisStore } from '../../server/store/redis-store.js';
+import { setProcessStore } from '../../server/store/process-store.js';
+import { STATE_SECRET_ENV } from '../../server/request-state.js';
 import { UsageError } from '../usage-error.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 
-const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio] [--eras <list>]
+const HELP = `Usage: toolwright serve <module> [--http <port> [--host <addr>] [--path </mcp>]] [--stdio] [--eras <list>] [--store <url>]
 
 Serves the module's default export: a server from createServer() or an array of tools from defineTool().
 
@@ -26,6 +30,10 @@ Options:
   --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
   --eras <list>          Protocol eras served: both (default), modern (2026-07-28 only), legacy
                          (2025 initialize sessions only), or a list such as 2026-07-28,2025
+  --store <url>          Shared store for approvals and rate limits: redis://[user:pass@]host:port
+                         or rediss://... (TLS); default: this process's memory. For several
+                         instances behind one load balancer, also give all of them the same
+                         TOOLWRIGHT_STATE_SECRET (16+ bytes) in the environment.
   -h, --help             Show this help
 
 Logs go to stderr. With --stdio the process exits when stdin closes.
@@ -84,6 +92,7 @@ export async function run(argv: string[]): Promise<number> {
         'allow-host': { type: 'string', multiple: true },
         stdio: { type: 'boolean' },
         eras: { type: 'string' },
+        store: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -118,6 +127,23 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`toolwright serve: --${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
+  }
+
+  let store: RedisStore | undefined;
+  if (values.store !== undefined && values.store !== 'memory') {
+    try {
+      store = createRedisStore({ url: values.store, onError: (error) => process.stderr.write(`toolwright: ${error.message}\n`) });
+    } catch (error) {
+      process.stderr.write(`toolwright serve: --store: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    // Not reachable yet is not fatal: calls that need the store are refused until it is, the rest is served.
+    await store.ready().then(
+      () => process.stderr.write(`toolwright: store ${store!.label}\n`),
+      (error: unknown) => process.stderr.write(`toolwright: warning: ${error instanceof Error ? error.message : String(error)}; serving anyway, calls that need the store are refused until it is back\n`),
+    );
+    if (process.env[STATE_SECRET_ENV] === undefined) process.stderr.write(`toolwright: warning: ${STATE_SECRET_ENV} is not set: approvals issued by this instance are not accepted by other instances\n`);
+    setProcessStore(store);
   }
 
   let server: McpServer;
@@ -161,6 +187,7 @@ export async function run(argv: string[]): Promise<number> {
   const reason = await Promise.race(stopped);
   process.stderr.write(`toolwright: stopping (${reason})\n`);
   await server.close();
+  await store?.close();
   // Signal listeners and stdin keep the event loop alive; the server is closed, so leave now.
   process.exit(0);
 }

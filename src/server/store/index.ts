@@ -1,7 +1,9 @@
 /** The store behind approvals, rate limits, tasks and sessions: the interface and its in-memory default. */
 export { createMemoryStore } from './memory-store.js';
 export type { MemoryStoreOptions } from './memory-store.js';
-export { StoreFullError } from './store.js';
+export { createRedisStore } from './redis-store.js';
+export type { RedisStore, RedisStoreOptions } from './redis-store.js';
+export { StoreFullError, StoreUnavailableError } from './store.js';
 export type {
   Store,
   Clock,

@@ -98,6 +98,18 @@ export interface Store {
   close?(): Promise<void>;
 }
 
+/**
+ * Thrown (rejected) by a shared store that cannot be reached right now (connection down, refused
+ * AUTH, no answer in time). Callers must treat the operation as not done: a call that needs the
+ * store is refused (approvals fail closed), and the store reconnects by itself.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(readonly backend: string, reason: string, options?: { cause?: unknown }) {
+    super(`store unavailable: ${backend}: ${reason}`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Thrown when a bounded store is full of live entries it must not drop (claims, records): it fails closed. */
 export class StoreFullError extends Error {
   constructor(readonly space: 'claims' | 'records', readonly maxEntries: number) {

@@ -18,11 +18,17 @@ export interface RateLimitOptions {
   appliesTo?: (toolName: string) => boolean;
 }
 
+/** The rate-limit middleware, with its rule readable (e.g. by `toolwright gateway nginx` for `limit_req`). */
+export interface RateLimitMiddleware extends Middleware {
+  readonly name: 'rate-limit';
+  readonly rule: Readonly<{ capacity: number; refillPerSecond: number; per: 'tool-and-subject' | 'tool' | 'subject' }>;
+}
+
 /**
  * @example
  * defineTool({ name: 'search', ..., use: [rateLimit({ capacity: 10, refillPerSecond: 1 })] })
  */
-export function rateLimit(options: RateLimitOptions): Middleware {
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
   const { capacity, refillPerSecond } = options;
   if (!(Number.isFinite(capacity) && capacity >= 1)) throw new RangeError(`rateLimit: capacity must be a number >= 1, got ${String(capacity)}`);
   if (!(Number.isFinite(refillPerSecond) && refillPerSecond > 0)) throw new RangeError(`rateLimit: refillPerSecond must be a positive number, got ${String(refillPerSecond)}`);
@@ -31,6 +37,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const rule = { capacity, refillPerSecond };
   return {
     name: 'rate-limit',
+    rule: Object.freeze({ capacity, refillPerSecond, per }),
     ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
     async handle(call, next) {
       // JSON-encoded parts: a tool name can never collide with a subject that contains the separator.

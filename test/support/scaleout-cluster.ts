@@ -1,0 +1,105 @@
+/**
+ * A scale-out deployment on loopback, all real processes: one redis-server, N `toolwright serve
+ * --store redis://...` instances sharing TOOLWRIGHT_STATE_SECRET, and nginx configured by
+ * `toolwright gateway nginx`. Used by test/server/scaleout.test.ts and the scaleout bench.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startNginx, startRedis, stopChild, waitForOutput } from './local-services.js';
+import type { NginxProcess, RedisProcess } from './local-services.js';
+import { repoPath, TSX_LOADER } from './repo-paths.js';
+
+/** The tools module every instance serves. */
+export const SCALEOUT_TOOLS = repoPath('test', 'fixtures', 'servers', 'scaleout-tools.ts');
+const CLI = repoPath('src', 'cli', 'main.ts');
+
+/** One `toolwright serve` instance. */
+export interface Instance {
+  readonly id: string;
+  readonly port: number;
+  /** Its own endpoint, bypassing nginx. */
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+/** The running deployment. */
+export interface Cluster {
+  readonly redis: RedisProcess;
+  readonly nginx: NginxProcess;
+  /** The endpoint through nginx. */
+  readonly url: string;
+  readonly instances: Instance[];
+  /** Every run of the device tool, one `instance target` line each, from all instances. */
+  runs(): string[];
+  /** SIGKILL of instance `index`. */
+  kill(index: number): Promise<void>;
+  /** Starts instance `index` again on its port. */
+  restart(index: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts redis, `count` instances and nginx in front (the first instance owns the device). */
+export async function startCluster(count: number, options: { secret?: string } = {}): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'tw-scaleout-'));
+  const runLog = join(dir, 'runs.log');
+  const secret = options.secret ?? 'scale-out-shared-secret-0123456789abcdef';
+  const redis = await startRedis();
+  const instances: Instance[] = [];
+
+  async function launch(id: string, port: number): Promise<Instance> {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'serve', SCALEOUT_TOOLS, '--http', String(port), '--store', redis.url], {
+      env: { ...process.env, TOOLWRIGHT_STATE_SECRET: secret, TOOLWRIGHT_INSTANCE_ID: id, SCALEOUT_RUN_LOG: runLog },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await waitForOutput(child, /at http:\/\/\S+\n/, `instance ${id}`, 30_000);
+    // Keep reading its output so a full pipe never blocks it.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return { id, port, url: `http://127.0.0.1:${port}/mcp`, child };
+  }
+
+  try {
+    const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+    instances.push(...(await Promise.all(ports.map((port, i) => launch(`i${i + 1}`, port)))));
+    const gatewayPort = await freePort();
+    const generated = spawnSync(process.execPath, [
+      '--import', TSX_LOADER, CLI, 'gateway', 'nginx', SCALEOUT_TOOLS,
+      ...instances.flatMap((i) => ['--upstream', `127.0.0.1:${i.port}`]),
+      '--owner', `127.0.0.1:${instances[0]!.port}`, '--listen', `127.0.0.1:${gatewayPort}`, '--foreground',
+    ], { encoding: 'utf8' });
+    if (generated.status !== 0) throw new Error(`toolwright gateway nginx failed: ${generated.stderr}`);
+    const nginx = await startNginx(generated.stdout, gatewayPort);
+    return {
+      redis,
+      nginx,
+      url: `${nginx.url}/mcp`,
+      instances,
+      runs: () => {
+        try {
+          return readFileSync(runLog, 'utf8').split('\n').filter((l) => l !== '');
+        } catch {
+          return [];
+        }
+      },
+      kill: (index) => stopChild(instances[index]!.child),
+      async restart(index) {
+        const old = instances[index]!;
+        instances[index] = await launch(old.id, old.port);
+      },
+      async stop() {
+        await nginx.stop();
+        for (const instance of instances) await stopChild(instance.child);
+        await redis.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const instance of instances) await stopChild(instance.child);
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
