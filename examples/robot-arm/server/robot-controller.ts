@@ -64,6 +64,8 @@ interface ActiveMotion {
   readonly motionId: string;
   readonly planId: string;
   stopReason: MotionReport['status'] | null;
+  /** Why an operator-side stop (e.g. shutdown) ended it; told to the motion's client. */
+  stopDetail: string | null;
   done: Promise<MotionReport> | null;
 }
 
@@ -167,7 +169,7 @@ export class RobotController {
       return { stage, code: started.code, message: started.message };
     }
     this.plans.delete(plan.id);
-    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, done: null };
+    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
     this.active = entry;
     const done = this.drive(entry, plan, options);
     entry.done = done;
@@ -195,7 +197,11 @@ export class RobotController {
     let stoppingTimeS = 0;
     let stoppingDistanceMm = 0;
     let wasMoving = false;
-    if (active !== null) active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
+    if (active !== null) {
+      active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
+      // A stop no client asked for (shutdown): the client of the motion is told why it ended.
+      if (source === 'operator') active.stopDetail ??= reason;
+    }
     if (mode === 'emergency') {
       wasMoving = this.sim.state === 'moving' || this.sim.state === 'stopping';
       this.latch(reason, source);
@@ -307,6 +313,7 @@ export class RobotController {
       finalJointsDeg: status.jointsDeg,
       finalTcpMm: { x: status.tcp.x, y: status.tcp.y, z: status.tcp.z },
       ...(status.fault !== null && outcome === 'protective_stop' ? { detail: status.fault.message } : {}),
+      ...(entry.stopDetail !== null && outcome === 'stopped' ? { detail: entry.stopDetail } : {}),
       ...(this.estop !== null && outcome !== 'completed' ? { detail: this.estop.reason } : {}),
     };
   }
