@@ -1,4 +1,4 @@
-import { elicitInput, type InputRequiredInit, type ToolContext } from 'toolwright';
+import { elicitInput, type Approver, type InputRequiredInit, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
@@ -37,6 +37,8 @@ export interface ApprovalDecision {
   readonly decision: 'approved' | 'declined' | 'not_required' | 'asked' | 'refused';
   readonly planHash: string;
   readonly reason: string;
+  /** Who approved, as the toolkit's approval mechanism redeemed it (approved decisions only). */
+  readonly approvedBy?: Approver;
 }
 
 export type ApprovalVerdict =
@@ -115,7 +117,7 @@ export class ApprovalGate {
     }
     const answer = got.responses.approval;
     if (answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true) {
-      return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation' } };
+      return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation', ...(got.approval !== undefined ? { approvedBy: got.approval.approvedBy } : {}) } };
     }
     const how = answer.action === 'accept' ? 'did not tick approve' : answer.action === 'decline' ? 'declined' : 'cancelled';
     return refuse('approval_declined', `the user ${how} the approval`, 'declined');

@@ -5,6 +5,7 @@ import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
 import { ApprovalGate, type ApprovalMode } from './approval-gate.js';
 import { AuditLog } from './audit-log.js';
+import { latchPathFor, LatchFile } from './estop-latch-file.js';
 import { RobotController } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { realTimePacer, type SimPacer } from './sim-pacer.js';
@@ -81,8 +82,12 @@ const INSTRUCTIONS = [
 export function createRobotServer(options: RobotServerOptions = {}): RobotServer {
   const readOnly = options.readOnly === true;
   const sim = new RobotSimulation({ ...options.simulation, preset: options.preset ?? 'ur5e' });
+  const auditLogPath = options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`);
+  // Opened first: the log's lock makes this process the only one using the latch file beside it.
+  const audit = new AuditLog(auditLogPath);
   const controller = new RobotController({
     sim,
+    latchStore: new LatchFile(latchPathFor(auditLogPath)),
     pacer: options.pacer ?? realTimePacer(1),
     ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
     ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
@@ -91,9 +96,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
   const approval = new ApprovalGate(options.approval ?? 'always');
-  const audit = new AuditLog(options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`));
   const deps: RobotDeps = { controller, approval, audit };
-  audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, read_only: readOnly, pid: process.pid });
+  audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];

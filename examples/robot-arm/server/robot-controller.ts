@@ -5,6 +5,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { SafetyMonitor, type SafetyViolation } from './safety-monitor.js';
 import type { Refusal } from './safety-stages.js';
 import type { SimPacer } from './sim-pacer.js';
+import type { LatchStore } from './estop-latch-file.js';
 
 /** How a motion ended. */
 export interface MotionReport {
@@ -54,6 +55,8 @@ export interface RobotControllerOptions {
   readonly now?: () => number;
   /** Wall-clock slack before the watchdog calls the driver stalled, ms (default 5000). */
   readonly watchdogWallSlackMs?: number;
+  /** Where the e-stop latch survives restarts (default: memory only, lost with the process). */
+  readonly latchStore?: LatchStore;
 }
 
 /** The one motion that may run; `done` resolves when the arm is at rest again. */
@@ -61,6 +64,8 @@ interface ActiveMotion {
   readonly motionId: string;
   readonly planId: string;
   stopReason: MotionReport['status'] | null;
+  /** Why an operator-side stop (e.g. shutdown) ended it; told to the motion's client. */
+  stopDetail: string | null;
   done: Promise<MotionReport> | null;
 }
 
@@ -86,6 +91,7 @@ export class RobotController {
   private active: ActiveMotion | null = null;
   private reserved = false;
   private readonly wallSlackMs: number;
+  private readonly latchStore: LatchStore | undefined;
 
   constructor(options: RobotControllerOptions) {
     this.sim = options.sim;
@@ -97,6 +103,14 @@ export class RobotController {
     this.wallSlackMs = options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS;
     this.monitor = new SafetyMonitor(this.sim);
     this.monitor.onViolation((v) => this.onViolation(v));
+    this.latchStore = options.latchStore;
+    // A latch saved by an earlier process holds again before any command is accepted.
+    const saved = this.latchStore?.load() ?? null;
+    if (saved !== null) {
+      this.sim.emergencyStop();
+      this.estop = saved;
+      this.monitor.setHoldStill(true);
+    }
   }
 
   /** Increments on every stop; an approval asked for under an older epoch is void. */
@@ -155,7 +169,7 @@ export class RobotController {
       return { stage, code: started.code, message: started.message };
     }
     this.plans.delete(plan.id);
-    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, done: null };
+    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
     this.active = entry;
     const done = this.drive(entry, plan, options);
     entry.done = done;
@@ -183,7 +197,11 @@ export class RobotController {
     let stoppingTimeS = 0;
     let stoppingDistanceMm = 0;
     let wasMoving = false;
-    if (active !== null) active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
+    if (active !== null) {
+      active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
+      // A stop no client asked for (shutdown): the client of the motion is told why it ended.
+      if (source === 'operator') active.stopDetail ??= reason;
+    }
     if (mode === 'emergency') {
       wasMoving = this.sim.state === 'moving' || this.sim.state === 'stopping';
       this.latch(reason, source);
@@ -210,6 +228,8 @@ export class RobotController {
   clearEmergencyStop(operator: string): boolean {
     if (this.estop === null && this.sim.state !== 'estop') return false;
     if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('clearEmergencyStop needs the operator\'s name for the audit log');
+    // Cleared on disk first: if that fails, the reset fails and the arm stays latched.
+    this.latchStore?.save(null);
     this.estop = null;
     this.sim.operatorResetEmergencyStop();
     this.monitor.setHoldStill(false);
@@ -231,7 +251,16 @@ export class RobotController {
 
   private latch(reason: string, source: EmergencyStopInfo['source']): void {
     this.sim.emergencyStop();
-    if (this.estop === null) this.estop = { reason, source, at: new Date().toISOString() };
+    if (this.estop === null) {
+      const latched: EmergencyStopInfo = { reason, source, at: new Date().toISOString() };
+      this.estop = latched;
+      try {
+        this.latchStore?.save(latched);
+      } catch (error) {
+        // The arm is already stopped; say (in status and refusals) that a restart would lose the latch.
+        this.estop = { ...latched, reason: `${reason} (not saved to disk: ${(error as Error).message}; a restart would clear it)` };
+      }
+    }
     this.monitor.setHoldStill(true);
   }
 
@@ -284,6 +313,7 @@ export class RobotController {
       finalJointsDeg: status.jointsDeg,
       finalTcpMm: { x: status.tcp.x, y: status.tcp.y, z: status.tcp.z },
       ...(status.fault !== null && outcome === 'protective_stop' ? { detail: status.fault.message } : {}),
+      ...(entry.stopDetail !== null && outcome === 'stopped' ? { detail: entry.stopDetail } : {}),
       ...(this.estop !== null && outcome !== 'completed' ? { detail: this.estop.reason } : {}),
     };
   }

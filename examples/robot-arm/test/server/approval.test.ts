@@ -59,7 +59,7 @@ describe('approval: a human approves the exact plan through an input_required el
     assert.equal(approved.body.result?.structuredContent?.status, 'completed', JSON.stringify(approved.body));
     assert.notDeepEqual(h.robot.controller.sim.jointsDeg, before);
     const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call').at(-1)!;
-    assert.deepEqual(record.approval, { decision: 'approved', planHash: hash, reason: 'approved by the user through elicitation' });
+    assert.deepEqual(record.approval, { decision: 'approved', planHash: hash, reason: 'approved by the user through elicitation', approvedBy: { kind: 'client-user', subject: '', via: 'elicitation' } });
     assert.equal(record.plan_hash, hash);
   });
 

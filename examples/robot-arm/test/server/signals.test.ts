@@ -63,10 +63,12 @@ describe('signals to npm start', () => {
       npm.child.kill('SIGTERM');
       const response = await motion;
       assert.equal(response.status, 200);
-      const body = await response.json() as { id: number; result: { isError?: boolean; structuredContent: { status: string } } };
+      const body = await response.json() as { id: number; result: { isError?: boolean; content: Array<{ text: string }>; structuredContent: { status: string; detail?: string } } };
       assert.equal(body.id, 7);
       assert.equal(body.result.isError, true);
       assert.equal(body.result.structuredContent.status, 'stopped');
+      assert.equal(body.result.structuredContent.detail, 'server shutting down');
+      assert.match(body.result.content[0]!.text, /^Motion motion-\S+ did not complete: stopped \(server shutting down\)\. TCP stopped at /);
       assert.deepEqual(await npm.exited, [0, null]);
       assert.match(npm.stderr(), /robot-arm: stopping \(SIGTERM\)/);
       const log = readAuditLog(path);
