@@ -170,7 +170,7 @@ interface Waiting {
   readonly pending: PendingApproval;
   readonly held: HeldCall;
   readonly resolve: (decision: OperatorDecision) => void;
-  readonly timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout;
   readonly heartbeat: NodeJS.Timeout | undefined;
   readonly onAbort: () => void;
 }
@@ -236,6 +236,15 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
     return ended.filter(Boolean).length;
   }
 
+  /** The deadline timer: times the call out when the server clock says so, else waits the rest. */
+  function onDeadline(id: string): void {
+    const entry = waiting.get(id);
+    if (entry === undefined) return;
+    const left = entry.pending.deadline - clock.now();
+    if (left <= 0) void end(id, 'timeout');
+    else entry.timer = setTimeout(onDeadline, left, id).unref();
+  }
+
   function awaitOperator(held: HeldCall, request: AwaitOperatorOptions): Promise<OperatorDecision> {
     if (typeof request !== 'object' || request === null || typeof request.summary !== 'string' || request.summary === '') {
       throw new TypeError('approvals.awaitOperator: summary must be a non-empty string');
@@ -261,7 +270,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
     });
     if (held.signal.aborted) return Promise.resolve(refusal(pending, 'cancelled', undefined));
     return new Promise<OperatorDecision>((resolve) => {
-      const timer = setTimeout(() => void expireDue(), timeoutMs).unref();
+      const timer = setTimeout(onDeadline, timeoutMs, pending.id).unref();
       let beats = 0;
       const beat = (): void => held.progress(++beats, undefined, `waiting for an operator to approve ${pending.tool}`);
       const heartbeat = setInterval(beat, progressIntervalMs).unref();

@@ -280,3 +280,46 @@ describe('operator approvals when the server closes', () => {
     assert.deepEqual(runs, []);
   });
 });
+
+describe('operator approvals with the real clock', () => {
+  it('the deadline timer refuses the call by itself when nobody decides', async () => {
+    const runs: string[] = [];
+    const brief = defineTool({
+      name: 'brief',
+      inputSchema: { type: 'object' },
+      run: async (_args, ctx) => {
+        const decision = await ctx.approvals.awaitOperator({ summary: 'Go?', timeoutMs: 25 });
+        if (!decision.approved) return decision.result;
+        runs.push('brief');
+        return 'went';
+      },
+    });
+    const server = createServer({ name: 'timer', version: '1', tools: [brief] });
+    try {
+      const listener = await server.listen({ port: 0 });
+      const settled = next(server.approvals, 'settled');
+      const res = await post(listener.url, rpc('tools/call', { name: 'brief', arguments: {} }));
+      assert.deepEqual(resultOf(res.body).content, [{ type: 'text', text: 'No operator decided on the call of brief within 25 ms; it was not executed.' }]);
+      const event = await settled;
+      assert.deepEqual(event.type === 'settled' ? event.outcome : undefined, { approved: false, reason: 'timeout', by: undefined });
+      assert.deepEqual(server.approvals.pending(), []);
+      assert.deepEqual(runs, []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a timeout above the server approvalTtlMs is refused before anything waits', async () => {
+    const greedy = defineTool({ name: 'greedy', inputSchema: { type: 'object' }, run: async (_args, ctx) => (await ctx.approvals.awaitOperator({ summary: 'Go?', timeoutMs: 60_001 })).approved ? 'went' : 'no' });
+    const server = createServer({ name: 'ttl', version: '1', tools: [greedy], approvalTtlMs: 60_000 });
+    try {
+      const listener = await server.listen({ port: 0 });
+      const result = resultOf((await post(listener.url, rpc('tools/call', { name: 'greedy', arguments: {} }))).body);
+      assert.equal(result.isError, true);
+      assert.match((result.content as { text: string }[])[0]!.text, /timeoutMs must be an integer from 1 to 60000 \(the server's approvalTtlMs\), got 60001/);
+      assert.deepEqual(server.approvals.pending(), []);
+    } finally {
+      await server.close();
+    }
+  });
+});
