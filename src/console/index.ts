@@ -23,5 +23,7 @@ import { createWorkbench } from './workbench.js';
 export function createWorkbenchConsole(server: McpServer, options: { token?: string; subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void } = {}): ConsoleMount {
   const channel = new LiveChannel();
   const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  // Lint and provider mapping run now, at start, so the first page load does not wait for them.
+  workbench.catalog();
   return createConsoleMount({ ...(options.token !== undefined ? { token: options.token } : {}), title: `${server.name}: Toolwright console`, pages: [workbench.page], routes: workbench.routes, channel });
 }

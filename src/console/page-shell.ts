@@ -25,7 +25,7 @@ export function renderShell(input: { title: string; token: string; pages: readon
     .map((p) => `<a href="/console?${q}&amp;tab=${p.id}"${p.id === input.current ? ' aria-current="page"' : ''} data-testid="tab-${p.id}">${escapeHtml(p.title)}</a>`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="console-token" content="${escapeHtml(input.token)}"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head>
+<link rel="icon" href="data:,"><meta name="console-token" content="${escapeHtml(input.token)}"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head>
 <body><header><h1>${escapeHtml(input.title)}</h1><nav>${nav}</nav><span id="live" class="muted" data-testid="live-status">connecting…</span></header>
 <main id="app" data-testid="app"></main><script type="module" src="/console/assets/${input.current}.js?${q}"></script></body></html>`;
 }

@@ -120,8 +120,11 @@ export function createWorkbench(options: WorkbenchOptions): Workbench {
     const id = `console-${++sequence}`;
     const stages: WorkbenchCall['stages'] = [];
     const notifications: JsonRpcNotification[] = [];
+    // authenticate and decode run before the id is read, so their events carry none; they run
+    // synchronously inside handleMessage, so those emitted during that synchronous call are this one's.
+    let synchronous = true;
     const unsubscribe = options.subscribeStageEvents?.((event) => {
-      if (event.requestId === id) {
+      if (event.requestId === id || (synchronous && event.requestId === undefined)) {
         const { transport: _transport, ...rest } = event;
         stages.push(rest);
       }
@@ -136,7 +139,7 @@ export function createWorkbench(options: WorkbenchOptions): Workbench {
     const started = performance.now();
     let response: unknown;
     try {
-      const reply = await server.handleMessage({
+      const pending = server.handleMessage({
         body: JSON.stringify(message),
         transport: 'stdio',
         header: undefined,
@@ -146,6 +149,8 @@ export function createWorkbench(options: WorkbenchOptions): Workbench {
           notifications.push(n);
         },
       });
+      synchronous = false;
+      const reply = await pending;
       response = reply.body === undefined ? undefined : (JSON.parse(reply.body) as unknown);
     } finally {
       unsubscribe?.();

@@ -8,14 +8,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_MISSING = `${CHROMIUM_PATH} is not installed (apt-get install -y chromium); console browser tests skipped`;
 
 /** A browser and its profile directory; `close()` ends the browser and removes the profile. */
 export interface LaunchedChromium {
-  browser: Browser;
+  /** A persistent context on a fresh profile (playwright's way to pass --user-data-dir). */
+  context: BrowserContext;
+  newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -26,15 +28,16 @@ export async function launchChromium(): Promise<LaunchedChromium | undefined> {
     return undefined;
   }
   const profile = mkdtempSync(join(tmpdir(), 'toolwright-chromium-'));
-  const browser = await chromium.launch({
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   return {
-    browser,
+    context,
+    newPage: () => context.newPage(),
     async close() {
-      await browser.close();
+      await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
