@@ -1,4 +1,16 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+type CountTokens = typeof import('gpt-tokenizer/encoding/o200k_base').countTokens;
+
+// Loaded on first use, never at import: the o200k_base tables cost seconds of start-up and ~70 MB
+// of memory, and a server imports this module (through the result-budget middleware) whether or
+// not any tool ever counts a token. Same lazy pattern as src/schema/lazy-deps.ts.
+const requireLazily = createRequire(import.meta.url);
+let countTokens: CountTokens | undefined;
+function tokenizer(): CountTokens {
+  countTokens ??= (requireLazily('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
+  return countTokens;
+}
 
 // Tool text is untrusted: a description may contain "<|endoftext|>" or another special-token
 // spelling, which gpt-tokenizer refuses by default (it throws). Counted as the plain text it is.
@@ -15,7 +27,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * ```
  */
 export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
+  return text.length === 0 ? 0 : tokenizer()(text, PLAIN_TEXT);
 }
 
 /**

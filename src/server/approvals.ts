@@ -5,6 +5,8 @@
  * `ctx.inputs.require(..., { singleUse: true })` seal a single-use `requestState`
  * (request-state.ts); the pipeline's `request-state` stage redeems it here, claiming its nonce in the
  * store before any handler runs, so a replay (even two at once) is refused with nothing executed.
+ * The third entry point, an operator deciding a held-open call out of band, claims in the same
+ * store under `approval:operator:<id>` (operator-approvals.ts).
  */
 import type { JsonValue } from '../protocol/json-rpc.js';
 import type { ProtocolError } from '../protocol/protocol-error.js';
@@ -14,13 +16,24 @@ import type { RequestStateSigner } from './request-state.js';
 import { StoreFullError } from './store/store.js';
 import type { Store } from './store/store.js';
 
-/** Who approved. Today the client's user, through a form elicitation. */
-export interface Approver {
+/** The client's user approved, through a form elicitation. */
+export interface ClientUserApprover {
   readonly kind: 'client-user';
   /** The authenticated subject of the request that carried the answer ('' when anonymous). */
   readonly subject: string;
   readonly via: 'elicitation';
 }
+
+/** An out-of-band operator approved (or declined) a held-open call through `server.approvals` (operator-approvals.ts). */
+export interface OperatorApprover {
+  readonly kind: 'operator';
+  /** Who decided, as the console named them. */
+  readonly operator: string;
+  readonly via: 'console';
+}
+
+/** Who approved. */
+export type Approver = ClientUserApprover | OperatorApprover;
 
 /** What the store keeps about one redeemed approval (and `ctx.inputs` hands back once ready). */
 export interface ApprovalRecord {
@@ -75,7 +88,7 @@ export function redeemRequestState(signer: RequestStateSigner, store: Store, bin
   if (claims.call !== binding.call || claims.sub !== binding.sub || claims.args !== digestArguments(binding.args)) {
     return { ok: false, error: stateError(DIFFERENT_CALL) };
   }
-  const approvedBy: Approver = { kind: 'client-user', subject: binding.sub, via: 'elicitation' };
+  const approvedBy: ClientUserApprover = { kind: 'client-user', subject: binding.sub, via: 'elicitation' };
   const value: JsonValue = { call: claims.call, approves: claims.approves ?? '', approvedBy: { kind: approvedBy.kind, subject: approvedBy.subject, via: approvedBy.via } };
   return store.claimOnce(`approval:${claims.nonce}`, { expiresAt: claims.exp, value }).then(
     (claim): Redemption => claim.claimed

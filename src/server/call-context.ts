@@ -4,6 +4,8 @@ import type { ClientCapabilities } from '../protocol/wire-types.js';
 import { createInputFlow } from './input-flow.js';
 import type { InputFlow } from './input-flow.js';
 import { LOG_LEVELS } from './log-levels.js';
+import { defaultApprovalDigest } from './approvals.js';
+import type { ToolApprovals } from './operator-approvals.js';
 import type { PipelineEnv } from './stages/pipeline-env.js';
 import type { Redeemed } from './stages/stage.js';
 import type { AuthInfo, LogLevel, ToolContext } from './tool-types.js';
@@ -17,6 +19,7 @@ export class CallContext implements ToolContext {
   readonly #env: PipelineEnv;
   #last = -Infinity;
   #inputs: InputFlow | undefined;
+  #approvals: ToolApprovals | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly auth: AuthInfo | undefined;
   readonly requestMeta: Readonly<JsonObject>;
@@ -59,6 +62,19 @@ export class CallContext implements ToolContext {
       requestState: s.requestState,
       ttlMs: this.#env.approvalTtlMs,
       redeemed: s.redeemed,
+    }));
+  }
+
+  get approvals(): ToolApprovals {
+    const s = this.#s;
+    const call = `tools/call ${this.toolName}`;
+    return (this.#approvals ??= this.#env.approvals.forCall({
+      call,
+      tool: this.toolName,
+      defaultDigest: defaultApprovalDigest(call, s.args),
+      subject: s.auth?.subject ?? '',
+      signal: s.message.signal,
+      progress: (progress, total, text) => this.progress(progress, total, text),
     }));
   }
 

@@ -177,8 +177,10 @@ function toReply(s: AnyState, stop: Stop, resultMeta: JsonObject): Reply {
         stop.result._meta = { ...(isJsonObject(stop.result._meta) ? stop.result._meta : {}), ...s.view.notes, ...resultMeta };
         delete stop.json;
       }
-      // A result stop only comes from a stage after `envelope`, so the id is known.
-      return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, stop.json) };
+      // A result stop only comes from a stage after `envelope`, so the id is known. Without
+      // pre-serialized JSON the object is exactly what the body holds, so it travels along.
+      if (stop.json !== undefined) return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, stop.json) };
+      return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, undefined), result: stop.result };
     case 'error': {
       const reply: Reply = { status: stop.error.httpStatus, body: JSON.stringify(stop.error.toResponse(s.id)) };
       if (stop.error.headers !== undefined) reply.headers = stop.error.headers;

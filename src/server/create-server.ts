@@ -28,6 +28,8 @@ import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
 import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
+import { createApprovalQueue } from './operator-approvals.js';
+import type { ApprovalQueue } from './operator-approvals.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerFeatureOptions {
@@ -116,7 +118,9 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
   readonly eras: ReadonlySet<Era>;
   /** Web-standard handler sharing the same pipeline. */
   fetch(request: Request): Promise<Response>;
-  /** Closes every listener and stdio connection this server opened. */
+  /** Calls held open for an out-of-band operator (`ctx.approvals.awaitOperator`, `approver: 'operator'`): list, decide, listen. */
+  readonly approvals: ApprovalQueue;
+  /** Closes every listener and stdio connection this server opened (calls waiting for an operator are refused first). */
   close(): Promise<void>;
 }
 
@@ -165,6 +169,10 @@ export function createServer(options: ServerOptions): McpServer {
   const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
   if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
   const store = options.store ?? createMemoryStore({ clock: options.clock });
+  const approvals = createApprovalQueue({
+    store, clock: options.clock ?? { now: () => Date.now() }, maxTimeoutMs: approvalTtlMs,
+    onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),
+  });
   const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0 });
   Object.assign(capabilities, features.capabilities);
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
@@ -210,6 +218,7 @@ export function createServer(options: ServerOptions): McpServer {
     signer,
     approvalTtlMs,
     store,
+    approvals,
   });
 
   // Dual era (legacy-*.ts): 2025 sessions are translated onto the same pipeline.
@@ -267,6 +276,7 @@ export function createServer(options: ServerOptions): McpServer {
     notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
     notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
     eras,
+    approvals,
     handleMessage: (message) => defaultDispatcher.handleMessage(message),
     async listen({ eras: served, ...listenOptions } = {}) {
       const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...options.http, ...listenOptions });
@@ -303,11 +313,12 @@ export function createServer(options: ServerOptions): McpServer {
     async close() {
       if (idleWarm !== undefined) clearTimeout(idleWarm);
       stopWarming?.();
-      // Open subscriptions end with a result; give those replies a turn to reach the wire before sockets close.
-      if (features.hub.size > 0) {
-        features.hub.close();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      const held = server.approvals.pending().length > 0;
+      await approvals.close();
+      const listening = features.hub.size > 0;
+      if (listening) features.hub.close();
+      // Refused held calls and ended subscriptions answer with a result; give those replies a turn to reach the wire before sockets close.
+      if (held || listening) await new Promise<void>((resolve) => setImmediate(resolve));
       for (const wire of httpWires.values()) wire.close();
       for (const connection of connections) connection.close();
       connections.clear();

@@ -50,7 +50,11 @@ export type {
 } from './middleware/index.js';
 export { createMemoryStore, StoreFullError } from './store/index.js';
 export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions } from './store/index.js';
-export type { ApprovalRecord, Approver } from './approvals.js';
+export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from './approvals.js';
+export type {
+  ApprovalQueue, ApprovalQueueEvent, AwaitOperatorOptions, DecideResult, OperatorDecision, OperatorDecisionInit, OperatorRefusalReason,
+  PendingApproval, SettledOutcome, ToolApprovals,
+} from './operator-approvals.js';
 export { LEGACY_PROTOCOL_VERSIONS, resolveEras, ErasSettingError } from './eras.js';
 export type { Era, ErasSetting } from './eras.js';
 export type { LegacyWireOptions } from './legacy-wire.js';

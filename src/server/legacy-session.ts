@@ -264,8 +264,7 @@ export class LegacySessionWire {
         forwarded.parsed = { jsonrpc: '2.0', id, method, params: current };
         const answer = await this.#modern(forwarded);
         if (answer.body === undefined) return answer;
-        const parsed = JSON.parse(answer.body) as JsonObject;
-        const result = parsed.result;
+        const result = answer.result ?? (JSON.parse(answer.body) as JsonObject).result;
         if (!isJsonObject(result)) {
           // Errors keep their code; only authentication keeps its HTTP status (2025 clients read the body otherwise).
           return answer.status === 401 || answer.status === 403 ? answer : { status: 200, body: answer.body };

@@ -2,7 +2,8 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { InputFlow } from './input-flow.js';
 import type { Middleware } from './middleware/middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
-import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId, JsonValue } from '../protocol/json-rpc.js';
+import type { ToolApprovals } from './operator-approvals.js';
 import type {
   ClientCapabilities,
   ContentBlock,
@@ -83,6 +84,8 @@ export interface ToolContext {
   readonly transport: 'http' | 'stdio';
   /** Multi round-trip input: ask the client for elicitation, sampling or roots (see `InputFlow`). */
   readonly inputs: InputFlow;
+  /** Approval of this call by an out-of-band operator, holding the call open (see `ToolApprovals`). */
+  readonly approvals: ToolApprovals;
 }
 
 /** A business-rule violation reported by `check`. */
@@ -135,7 +138,7 @@ export type RunResultFor<O> = [O] extends [undefined]
   ? ToolRunResult | void
   : TypedToolResultInit<InferOutput<O>> | ToolErrorResultInit | InputRequiredInit;
 
-/** A request for human approval, shown to the user through an elicitation. */
+/** A request for human approval: shown to the client's user through an elicitation, or to an operator. */
 export interface ApprovalRequest {
   /** What the user is asked to approve, in plain words. */
   message: string;
@@ -144,6 +147,16 @@ export interface ApprovalRequest {
    * valid only if the retried call produces the same digest. Default: tool name + canonical arguments.
    */
   digest?: string;
+  /**
+   * Who approves. `elicitation` (default): the client's user, through an `input_required` form;
+   * `operator`: the call is held open until an operator decides through `server.approvals`;
+   * `either`: elicitation when the request declares the capability, else the operator.
+   */
+  approver?: 'elicitation' | 'operator' | 'either';
+  /** For an operator: how long the call is held open (default 45000 ms; see `AwaitOperatorOptions`). */
+  timeoutMs?: number;
+  /** For an operator: JSON shown with the message (e.g. a plan). */
+  details?: JsonValue;
 }
 
 /** Everything `defineTool` accepts. */

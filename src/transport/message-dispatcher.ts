@@ -1,4 +1,4 @@
-import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcNotification } from '../protocol/json-rpc.js';
 
 /** Case-insensitive header read (the argument is always lower-case). */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;
@@ -32,6 +32,12 @@ export interface Reply {
   body: string | undefined;
   /** Extra HTTP response headers. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The `result` member `body` serializes, when the producer still holds it as an object. An
+   * in-process caller that needs the value (the 2025 translator) reads it instead of parsing `body`
+   * back; transports ignore it. Treat it as read-only.
+   */
+  result?: JsonObject;
 }
 
 /** Anything that turns inbound messages into replies; a Toolwright server is one. */

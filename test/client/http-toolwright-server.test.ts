@@ -1,10 +1,11 @@
 /** The client against our own server over real HTTP on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connect, McpClientError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
 import type { ClientWarning, McpClient, ProgressUpdate } from '../../src/client/index.js';
 import type { HttpListener } from '../../src/index.js';
 import { cancellationLog, createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
+import { rejectsWith } from './rejects-with.js';
 
 const server = createEverythingServer({ logger: { error: () => {} }, pageSize: 5, listTtlMs: 30_000 });
 let listener: HttpListener;
@@ -23,16 +24,6 @@ after(async () => {
   await server.close();
 });
 
-async function rejectsWith(promise: Promise<unknown>, expected: Partial<Record<'kind' | 'code' | 'httpStatus' | 'message' | 'method', unknown>>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpClientError, `expected McpClientError, got ${String(error)}`);
-    for (const [key, value] of Object.entries(expected)) assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('client over HTTP against the Toolwright server', () => {
   it('discovers the server', async () => {

@@ -1,10 +1,11 @@
 /** The client's wire behaviour and every error path, against scripted answers from a real HTTP server on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { connect, createListCache, McpClientError } from '../../src/client/index.js';
+import { connect, createListCache } from '../../src/client/index.js';
 import type { ClientOptions, ClientWarning, McpClient } from '../../src/client/index.js';
 import { replyError, replyResult, startScriptedServer } from './scripted-http-server.js';
 import type { RecordedRequest, ScriptedServer } from './scripted-http-server.js';
+import { rejectsWith } from './rejects-with.js';
 
 let server: ScriptedServer;
 const clients: McpClient[] = [];
@@ -24,16 +25,6 @@ after(async () => {
   await server.close();
 });
 
-async function rejectsWith(promise: Promise<unknown>, expected: Record<string, unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpClientError, `expected McpClientError, got ${String(error)}`);
-    for (const [key, value] of Object.entries(expected)) assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
 
 const list = (tools: unknown[], extra: Record<string, unknown> = {}) => ({ resultType: 'complete', tools, ttlMs: 60_000, cacheScope: 'public', ...extra });
 const REGION_TOOL = {

@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { connect, McpClientError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
 import type { ClientOptions, McpClient } from '../../src/client/index.js';
 import { replyError, replyResult, startScriptedServer } from './scripted-http-server.js';
 import type { RecordedRequest, ScriptedServer } from './scripted-http-server.js';
+import { rejectsWith } from './rejects-with.js';
 
 let server: ScriptedServer;
 const clients: McpClient[] = [];
@@ -28,16 +29,6 @@ after(async () => {
   await server.close();
 });
 
-async function rejectsWith(promise: Promise<unknown>, expected: Record<string, unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpClientError, `expected McpClientError, got ${String(error)}`);
-    for (const [key, value] of Object.entries(expected)) assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
 
 const TOOLS = [{ name: 'add', inputSchema: { type: 'object' } }];
 const isModern = (r: RecordedRequest): boolean => r.headers['mcp-protocol-version'] === '2026-07-28';

@@ -1,9 +1,10 @@
 /** The client over stdio: our server as a real child process, and scripted children for the error paths. */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { connect, McpClientError } from '../../src/client/index.js';
+import { connect } from '../../src/client/index.js';
 import type { ClientOptions, McpClient, ProgressUpdate, StdioTarget } from '../../src/client/index.js';
 import { REPO_ROOT } from '../support/repo-paths.js';
+import { rejectsWith } from './rejects-with.js';
 
 const clients: McpClient[] = [];
 after(async () => {
@@ -23,16 +24,6 @@ const ours = (env: Record<string, string> = {}): StdioTarget => ({
 });
 const scripted = (mode: string): StdioTarget => ({ command: process.execPath, args: ['test/client/scripted-stdio-server.mjs', mode], cwd: REPO_ROOT, stderr: 'capture' });
 
-async function rejectsWith(promise: Promise<unknown>, expected: Record<string, unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpClientError, `expected McpClientError, got ${String(error)}`);
-    for (const [key, value] of Object.entries(expected)) assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
 
 async function waitFor(check: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));

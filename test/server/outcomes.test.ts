@@ -386,8 +386,9 @@ describe('outcome table', () => {
     }
   });
 
-  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features and of middleware are tested with those features)', () => {
-    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge']);
+  it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features, of middleware and of operator approvals are tested with those features)', () => {
+    // approvalTimedOut: test/server/operator-approval.test.ts (timeout, cancel, close).
+    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut']);
     // The legacy (2025) session wire's rows are driven by test/server/legacy-http-sessions.test.ts, which checks its own coverage.
     const legacyRows = (name: string): boolean => name.startsWith('legacy') && name !== 'legacyInitialize';
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name) && !legacyRows(name)).sort());

@@ -23,9 +23,13 @@ export interface LegacyServerOutcome {
   error?: string;
   /** Calls per second per round (initialize included in the time), all sessions together. */
   readonly httpCallsPerSec: number[];
+  /** stdio, per round: the session's calls after a warm-up of the same number of calls (the target's figure). */
   readonly stdioCallsPerSec: number[];
+  /** stdio, per round: the first `callsPerSession` calls of a fresh process, right after initialize. */
+  readonly stdioColdCallsPerSec: number[];
   medianHttp?: number;
   medianStdio?: number;
+  medianStdioCold?: number;
 }
 
 export interface LegacySuiteResult {
@@ -100,35 +104,47 @@ async function measureHttp(server: ServerUnderTest, options: LegacySuiteOptions)
   }
 }
 
-async function measureStdio(server: ServerUnderTest, options: LegacySuiteOptions): Promise<number> {
+/**
+ * One stdio session = one server process, so its first calls also pay the process's warm-up (JIT,
+ * validator code generation) that a bare responder barely has; over HTTP the server process is
+ * warm from earlier sessions. Both figures are kept: `cold` is the first `callsPerSession` calls
+ * after initialize, `warm` the same number after as many untimed warm-up calls on the same session.
+ */
+async function measureStdio(server: ServerUnderTest, options: LegacySuiteOptions): Promise<{ cold: number; warm: number }> {
   const session = new StdioSession(server.legacyStdioScript ?? server.stdioScript, ['--tools', '1'], server.nodeFlags ?? []);
   try {
     // Timed from the initialize answer: before it, the time is the process's cold start (the cold suite measures that).
     const init = JSON.parse(await within(session.exchange(INITIALIZE(1)), 15000, `${server.id} legacy initialize`)) as { result?: { protocolVersion?: string } };
     if (init.result?.protocolVersion === undefined) throw new WrongAnswerError(`initialize over stdio did not negotiate a version: ${JSON.stringify(init).slice(0, 300)}`);
     session.child.stdin?.write(`${INITIALIZED}\n`);
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < options.callsPerSession; i++) {
-      const id = 100 + i;
-      checkLegacySum(JSON.parse(await within(session.exchange(CALL(id)), 30000, `${server.id} legacy stdio call`)) as ReturnType<typeof parseRpcBody>, id);
-    }
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    return options.callsPerSession / seconds;
+    let id = 100;
+    const block = async (): Promise<number> => {
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < options.callsPerSession; i++, id++) {
+        checkLegacySum(JSON.parse(await within(session.exchange(CALL(id)), 30000, `${server.id} legacy stdio call`)) as ReturnType<typeof parseRpcBody>, id);
+      }
+      return options.callsPerSession / (Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    const cold = await block();
+    await block(); // warm-up, untimed
+    return { cold, warm: await block() };
   } finally {
     await session.close();
   }
 }
 
 export async function runLegacySuite(servers: readonly ServerUnderTest[], options: LegacySuiteOptions): Promise<LegacySuiteResult> {
-  const outcomes: LegacyServerOutcome[] = servers.map((server) => ({ id: server.id, httpCallsPerSec: [], stdioCallsPerSec: [] }));
+  const outcomes: LegacyServerOutcome[] = servers.map((server) => ({ id: server.id, httpCallsPerSec: [], stdioCallsPerSec: [], stdioColdCallsPerSec: [] }));
   for (let round = 0; round < options.rounds; round++) {
     for (const [index, server] of servers.entries()) {
       const outcome = outcomes[index]!;
       if (outcome.error !== undefined) continue;
       try {
         outcome.httpCallsPerSec.push(await measureHttp(server, options));
-        outcome.stdioCallsPerSec.push(await measureStdio(server, options));
-        options.log(`  legacy round ${round + 1}: ${server.id} HTTP ${outcome.httpCallsPerSec.at(-1)!.toFixed(0)} calls/s, stdio ${outcome.stdioCallsPerSec.at(-1)!.toFixed(0)} calls/s`);
+        const stdio = await measureStdio(server, options);
+        outcome.stdioCallsPerSec.push(stdio.warm);
+        outcome.stdioColdCallsPerSec.push(stdio.cold);
+        options.log(`  legacy round ${round + 1}: ${server.id} HTTP ${outcome.httpCallsPerSec.at(-1)!.toFixed(0)} calls/s, stdio ${stdio.warm.toFixed(0)} calls/s (first ${options.callsPerSession} of the process: ${stdio.cold.toFixed(0)} calls/s)`);
       } catch (error) {
         outcome.error = error instanceof Error ? error.message : String(error);
         options.log(`  legacy: ${server.id} NOT MEASURED: ${outcome.error}`);
@@ -139,6 +155,7 @@ export async function runLegacySuite(servers: readonly ServerUnderTest[], option
     if (outcome.error !== undefined) continue;
     outcome.medianHttp = median(outcome.httpCallsPerSec);
     outcome.medianStdio = median(outcome.stdioCallsPerSec);
+    outcome.medianStdioCold = median(outcome.stdioColdCallsPerSec);
   }
   return { sessions: options.sessions, callsPerSession: options.callsPerSession, rounds: options.rounds, servers: outcomes };
 }

@@ -7,11 +7,33 @@ import type { ApprovalRequest } from '../tool-types.js';
 import { fail, respond, toolStop } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';
 
-function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped | Stop {
+function canElicitForm(s: Shaped): boolean {
+  const elicitation = s.capabilities.elicitation;
+  return isJsonObject(elicitation) && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
+}
+
+/** Holds the call open until an operator decides (operator-approvals.ts). */
+async function askOperator(s: Shaped, request: ApprovalRequest): Promise<Shaped | Stop> {
+  const decision = await s.ctx.approvals.awaitOperator({
+    summary: request.message,
+    ...(request.digest !== undefined ? { digest: request.digest } : {}),
+    ...(request.details !== undefined ? { details: request.details } : {}),
+    ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+  });
+  if (decision.approved) return s;
+  return toolStop({ resultType: 'complete', ...decision.result });
+}
+
+function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped | Stop | Promise<Shaped | Stop> {
   if (request === null || request === undefined) return s;
   const tool = s.tool;
-  const elicitation = s.capabilities.elicitation;
-  if (!isJsonObject(elicitation) || (Object.keys(elicitation).length > 0 && elicitation.form === undefined)) {
+  const approver = request.approver ?? 'elicitation';
+  if (approver !== 'elicitation' && approver !== 'operator' && approver !== 'either') {
+    throw new TypeError(`approval hook of ${tool.name}: approver must be "elicitation", "operator" or "either", got ${JSON.stringify(approver)}`);
+  }
+  // A retry carrying a requestState is an elicitation round in progress; only a fresh call goes to the operator.
+  if (approver === 'operator' || (approver === 'either' && !canElicitForm(s) && s.requestState === undefined)) return askOperator(s, request);
+  if (!canElicitForm(s)) {
     return fail(rpcError('missingClientCapability', `Missing required client capability: elicitation (tool ${tool.name} needs human approval)`, {
       data: { requiredCapabilities: { elicitation: { form: {} } } },
     }));
@@ -46,7 +68,8 @@ function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped 
 
 /**
  * The tool's `approval` hook: a human approves this very call (single use, bound to the tool's
- * digest, this subject, before expiry) through a form elicitation before `run` (approvals.ts).
+ * digest, this subject, before expiry) before `run` (approvals.ts): the client's user through a
+ * form elicitation, or an operator while the call is held open (`approver`).
  */
 export const approval: Stage<'approval', Shaped> = {
   name: 'approval',

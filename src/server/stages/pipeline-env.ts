@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ServerApprovalQueue } from '../operator-approvals.js';
 import type { RequestStateSigner } from '../request-state.js';
 import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
@@ -40,6 +41,8 @@ export interface PipelineConfig {
   signer: RequestStateSigner;
   approvalTtlMs: number;
   store: Store;
+  /** Calls held open for an operator (`server.approvals`). */
+  approvals: ServerApprovalQueue;
 }
 
 /** The configuration as the stages read it (derived lookups computed once). */
