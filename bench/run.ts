@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
 import { runBounded } from './lib/processes.js';
 import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js';
-import { COMPILED_DIR, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
+import { COMPILED_DIR, EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
 import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
 import { runSchemaBench } from './lib/suites/schema-bench.js';
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   }
   if (options.only.has('middleware')) {
     log('HTTP tools/call with the middleware chain:');
-    const chain = [...SERVERS.filter((s) => s.id !== 'sdk'), MIDDLEWARE_SERVER];
+    const chain = [...SERVERS.filter((s) => s.id !== 'sdk'), EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER];
     report.middleware = await runHttpSuite(chain, { name: 'middleware', workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds, durationSec, warmupSec: settings.warmupSec, log });
   }
   if (options.only.has('catalog')) {

@@ -42,7 +42,7 @@ export interface TargetCheck {
   readonly verdict: 'met' | 'MISSED' | 'not measured';
 }
 
-const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright', 'toolwright-middleware': 'Toolwright + rate limit, audit, budget' };
+const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright', 'toolwright-middleware': 'Toolwright + rate limit, audit, budget', 'toolwright-empty-chain': 'Toolwright, empty chain (use: [])' };
 
 const fmt = (value: number | undefined, digits = 0): string => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
@@ -109,6 +109,17 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
     measured: mwOk ? `${times(mwRatio)} (${fmt(mwOn.rps)} vs ${fmt(mwBare.rps)} req/s; without middleware ${mwPlain === undefined ? '—' : `${fmt(mwPlain.rps)} req/s, ${times(ratio(mwPlain.rps, mwBare.rps))}`})` : 'not measured',
     verdict: !mwOk ? 'not measured' : mwRatio >= 0.6 ? 'met' : 'MISSED',
   });
+  // "Costs nothing measurable": the empty chain within run-to-run noise of no chain, judged on the
+  // per-round ratios (the servers take turns each round) so drift of the machine cancels out.
+  const mwEmpty = find(report.middleware, 'toolwright-empty-chain')?.byConcurrency['32'];
+  const emptyOk = mwEmpty !== undefined && mwPlain !== undefined;
+  const emptyRatio = emptyOk ? ratio(mwEmpty.rps, mwPlain.rps) : Number.NaN;
+  const emptyPaired = emptyOk ? pairedRatio(mwEmpty.rounds.map((r) => r.rps), mwPlain.rounds.map((r) => r.rps)) : Number.NaN;
+  checks.push({
+    target: 'HTTP tools/call, c=32, empty middleware chain (use: []) vs none: req/s ≥ 0.95× (no measurable cost)',
+    measured: emptyOk ? `${times(emptyRatio)} (${fmt(mwEmpty.rps)} vs ${fmt(mwPlain.rps)} req/s; median of per-round ratios ${times(emptyPaired)})` : 'not measured',
+    verdict: !emptyOk ? 'not measured' : (Number.isNaN(emptyPaired) ? emptyRatio : emptyPaired) >= 0.95 ? 'met' : 'MISSED',
+  });
   return checks;
 }
 
@@ -152,7 +163,7 @@ export function renderMarkdown(report: BenchReport): string {
     out.push(...httpTable(report.httpCall), '');
   }
   if (report.middleware !== undefined) {
-    out.push('## HTTP `tools/call` with the middleware chain', '', 'Same call with rate limit (token bucket on the in-memory store), audit (hash-chained JSONL, no fsync) and a result budget on every call, next to Toolwright without middleware.', '');
+    out.push('## HTTP `tools/call` with the middleware chain', '', 'Same call with rate limit (token bucket on the in-memory store), audit (hash-chained JSONL, no fsync) and a result budget on every call, next to Toolwright without middleware and with an empty chain (`use: []`).', '');
     out.push(...httpTable(report.middleware), '');
   }
   if (report.httpCatalog !== undefined) {

@@ -3,19 +3,23 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-export type ServerId = 'bare' | 'sdk' | 'toolwright' | 'toolwright-middleware';
+export type ServerId = 'bare' | 'sdk' | 'toolwright' | 'toolwright-middleware' | 'toolwright-empty-chain';
 
 export interface ServerUnderTest {
   readonly id: ServerId;
   readonly label: string;
   /** Compiled HTTP server program. */
   readonly httpScript: string;
+  /** Arguments choosing the configuration of `httpScript` (e.g. `--variant middleware`). */
+  readonly httpArgs?: readonly string[];
   /** Compiled stdio server program. */
   readonly stdioScript: string;
   /** Whether the server validates arguments against the schema (the bare reference does not). */
   readonly validates: boolean;
   /** Programs serving 2025-era clients, when they differ (the SDK's modern programs reject them). */
   readonly legacyHttpScript?: string;
+  /** Arguments of `legacyHttpScript`. */
+  readonly legacyHttpArgs?: readonly string[];
   readonly legacyStdioScript?: string;
   /** Node flags to start its programs with (tests run the TypeScript sources via `--import tsx`). */
   readonly nodeFlags?: readonly string[];
@@ -32,14 +36,20 @@ function compiled(name: string): string {
 
 export const SERVERS: readonly ServerUnderTest[] = [
   { id: 'bare', label: 'bare node:http / stdio (no validation)', httpScript: compiled('bare-http'), stdioScript: compiled('bare-stdio'), validates: false },
-  { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), legacyHttpScript: compiled('sdk-legacy-http'), legacyStdioScript: compiled('sdk-legacy-stdio'), validates: true },
+  { id: 'sdk', label: 'official SDK v2 2.4.0', httpScript: compiled('sdk-http'), stdioScript: compiled('sdk-stdio'), legacyHttpScript: compiled('sdk-http'), legacyHttpArgs: ['--variant', 'legacy'], legacyStdioScript: compiled('sdk-legacy-stdio'), validates: true },
   { id: 'toolwright', label: 'Toolwright', httpScript: compiled('toolwright-http'), stdioScript: compiled('toolwright-stdio'), validates: true },
 ];
 
 /** Toolwright with rate limit + audit (no fsync) + result budget on every call (the `middleware` suite only). */
 export const MIDDLEWARE_SERVER: ServerUnderTest = {
   id: 'toolwright-middleware', label: 'Toolwright + rate limit, audit (no fsync), result budget',
-  httpScript: compiled('toolwright-middleware-http'), stdioScript: compiled('toolwright-stdio'), validates: true,
+  httpScript: compiled('toolwright-http'), httpArgs: ['--variant', 'middleware'], stdioScript: compiled('toolwright-stdio'), validates: true,
+};
+
+/** Toolwright with `use: []` (the `middleware` suite only): an empty chain must cost nothing measurable. */
+export const EMPTY_CHAIN_SERVER: ServerUnderTest = {
+  id: 'toolwright-empty-chain', label: 'Toolwright with an empty middleware chain (use: [])',
+  httpScript: compiled('toolwright-http'), httpArgs: ['--variant', 'empty-chain'], stdioScript: compiled('toolwright-stdio'), validates: true,
 };
 
 /** Why Toolwright cannot be measured in this checkout, or null when its build is present. */

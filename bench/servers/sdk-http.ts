@@ -1,15 +1,18 @@
 // Official SDK v2 over Streamable HTTP in its stateless 2026-07-28 mode (`createMcpHandler`,
-// one McpServer per request), mounted on node:http. The SDK's Node adapter lives in the separate
+// one McpServer per request), mounted on node:http. `--variant legacy` serves 2025-era clients
+// instead, with the handler's default legacy posture ('stateless': a fresh McpServer per legacy
+// request, no sessions); the catalog and the bridge are the same. The SDK's Node adapter lives in the separate
 // `@modelcontextprotocol/node` package, which is not a dependency here, so this file bridges
 // node:http to the handler's web-standard `fetch` face itself: buffer the body, build a Request,
 // copy the Response back. That bridge is a few microseconds next to the SDK's own work.
 import { createServer, type IncomingMessage } from 'node:http';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { announceReady, exitOnSignal, parseServerArgs } from '../shared/server-args.js';
+import { announceReady, chooseVariant, exitOnSignal, parseServerArgs } from '../shared/server-args.js';
 import { prepareSdkCatalog, sdkServerFactory } from './sdk-catalog.js';
 
 const args = parseServerArgs(process.argv.slice(2));
-const handler = createMcpHandler(sdkServerFactory(prepareSdkCatalog(args.tools), 'sdk-http'), { legacy: 'reject' });
+const legacy = chooseVariant(args, ['default', 'legacy']) === 'legacy';
+const handler = createMcpHandler(sdkServerFactory(prepareSdkCatalog(args.tools), legacy ? 'sdk-legacy-http' : 'sdk-http'), { legacy: legacy ? 'stateless' : 'reject' });
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();

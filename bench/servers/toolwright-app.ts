@@ -30,11 +30,11 @@ interface ToolwrightModule {
   resultBudget(options: { maxTokens: number }): unknown;
 }
 
-/** The middleware chain of the `middleware` suite: every call is rate-limited, audited and budgeted. */
-export interface MiddlewareChoice {
-  /** Audit log file (fsync off). */
-  auditPath: string;
-}
+/**
+ * The middleware of the `middleware` suite: `chain`, every call rate-limited, audited (to
+ * `auditPath`, fsync off) and budgeted; `empty`, `use: []`.
+ */
+export type MiddlewareChoice = { kind: 'chain'; auditPath: string } | { kind: 'empty' };
 
 const distEntry = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 
@@ -54,6 +54,7 @@ export async function createToolwrightServer(name: string, catalogSize: number, 
     }),
   );
   if (middleware === undefined) return toolwright.createServer({ name, version: '1.0.0', tools });
+  if (middleware.kind === 'empty') return toolwright.createServer({ name, version: '1.0.0', tools, use: [] });
   // A bucket large enough never to refuse under load: the cost measured is the store round trip.
   const use = [
     toolwright.rateLimit({ capacity: 1e9, refillPerSecond: 1e9 }),

@@ -38,7 +38,19 @@ test('targets: a server that failed verification is "not measured", never a numb
   const checks = checkTargets({ run, httpCall: suite([server('bare', 1000, 10, 60000), failed]) });
   assert.equal(checks[0]!.verdict, 'not measured');
   assert.equal(checks[0]!.measured, 'exited before READY');
-  assert.deepEqual(checks.map((c) => c.verdict), ['not measured', 'not measured', 'not measured', 'not measured', 'not measured', 'not measured', 'not measured', 'not measured']);
+  assert.deepEqual(checks.map((c) => c.verdict), Array(9).fill('not measured'));
+});
+
+test('middleware targets: the chain >= 0.60x bare, and an empty chain >= 0.95x no chain (per-round ratios)', () => {
+  const targets = (plain: number, empty: number, chain: number) =>
+    checkTargets({ run, middleware: suite([server('bare', 1000, 10, 60000), server('toolwright', plain, 20, 90000), server('toolwright-empty-chain', empty, 20, 90000), server('toolwright-middleware', chain, 20, 90000)]) })
+      .filter((c) => c.target.includes('middleware') || c.target.includes('rate limit'))
+      .map((c) => [c.target, c.verdict]);
+  assert.deepEqual(targets(800, 760, 600), [
+    ['HTTP tools/call, c=32, rate limit + audit (no fsync) + result budget: req/s ≥ 0.60× bare', 'met'],
+    ['HTTP tools/call, c=32, empty middleware chain (use: []) vs none: req/s ≥ 0.95× (no measurable cost)', 'met'],
+  ]);
+  assert.deepEqual(targets(800, 759, 599).map(([, verdict]) => verdict), ['MISSED', 'MISSED']);
 });
 
 test('legacy targets: HTTP >= 0.60x and stdio >= 0.80x bare, from the same run', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from '../../src/index.js';
+import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
 import type { ApprovalMode } from './server/approval-gate.js';
 import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';

@@ -1,15 +1,13 @@
+/**
+ * The lint budgets' view of token counts. Counting is the one counter, `countTextTokens`
+ * (host/token-estimate.ts: OpenAI's `o200k_base`, GPT-4o and later). Other providers tokenise
+ * differently (Claude and Gemini counts typically land within about ±20% for English; CJK text
+ * varies more), and every provider wraps tools in its own template, so these are estimates of what
+ * the definition costs, not exact billing. This module adds only the cheap byte bound and the
+ * per-tool cache the budgets need.
+ */
 import { countTextTokens } from '../host/token-estimate.js';
 import type { WireTool } from './types.js';
-
-/**
- * Token counts use OpenAI's `o200k_base` encoding (GPT-4o and later) through gpt-tokenizer.
- * Other providers tokenise differently (Claude and Gemini counts typically land within about
- * ±20% for English; CJK text varies more), and every provider wraps tools in its own template,
- * so these are estimates of what the definition costs, not exact billing.
- */
-export function estimateTokens(text: string): number {
-  return countTextTokens(text);
-}
 
 /**
  * True when `text` certainly has at most `max` tokens, decided without tokenising: every BPE token
@@ -35,7 +33,7 @@ export function surelyWithinTokens(text: string, max: number): boolean {
 export function estimateToolTokens(tool: WireTool): number {
   let tokens = perTool.get(tool);
   if (tokens === undefined) {
-    tokens = estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    tokens = countTextTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
     perTool.set(tool, tokens);
   }
   return tokens;

@@ -25,6 +25,7 @@ import { legacyCapabilities, legacyRequestParams, legacyServerInfo, toLegacyResu
 import { ForwardedMessage } from './legacy-forwarded.js';
 import { rpcError } from './outcomes.js';
 import type { ListChangedKind, SubscriptionHub } from './subscriptions.js';
+import { isLogLevel, LOG_LEVELS } from './log-levels.js';
 
 /** What the legacy wire needs to know about the server. */
 export interface LegacyServerInfo {
@@ -45,7 +46,6 @@ export interface LegacySessionSettings {
 /** Sends one serialized JSON-RPC message outside any request; false when nobody is listening. */
 export type SessionChannel = (json: string) => boolean;
 
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const MODERN_ONLY_METHODS = new Set(['server/discover', 'subscriptions/listen']);
 const NO_CONTENT: Reply = { status: 202, body: undefined };
 
@@ -203,7 +203,7 @@ export class LegacySessionWire {
       case 'ping':
         return resultReply(id, {});
       case 'logging/setLevel': {
-        if (typeof params.level !== 'string' || !LOG_LEVELS.includes(params.level)) {
+        if (!isLogLevel(params.level)) {
           return errorReply(rpcError('legacyInvalidParams', `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`), id);
         }
         session.record = { ...session.record, logLevel: params.level };

@@ -79,10 +79,3 @@ export function legacyRequestParams(method: string, params: JsonObject, revision
   }
   return params;
 }
-
-/** The client capability an input request needs, for the pipeline's checks. */
-export const INPUT_CAPABILITY: Readonly<Record<string, string>> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};

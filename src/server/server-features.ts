@@ -12,7 +12,7 @@ import type { MethodRoute, RequestState, ServerLogger, Stop } from './call-pipel
 import { toCompletion } from './completion.js';
 import type { Completer } from './completion.js';
 import { redeemRequestState } from './approvals.js';
-import { createInputFlow } from './input-flow.js';
+import { capabilityFor, createInputFlow } from './input-flow.js';
 import type { Store } from './store/store.js';
 import type { InputFlow } from './input-flow.js';
 import { rpcError } from './outcomes.js';
@@ -254,7 +254,7 @@ export function resolveServerFeatures(options: ServerFeatureOptions, env: Featur
     if (requests !== undefined) {
       if (!isJsonObject(requests)) return fail(rpcError('featureHandlerFailed', `Internal error: ${what} returned malformed inputRequests`));
       for (const request of Object.values(requests) as InputRequest[]) {
-        const capability = request?.method === 'elicitation/create' ? 'elicitation' : request?.method === 'sampling/createMessage' ? 'sampling' : request?.method === 'roots/list' ? 'roots' : undefined;
+        const capability = capabilityFor(request);
         if (capability === undefined) return fail(rpcError('featureHandlerFailed', `Internal error: ${what} returned an input request with an unknown method`));
         if (s.capabilities[capability] === undefined) missing[capability] = {};
       }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateTokens, surelyWithinTokens } from '../../src/lint/token-estimator.js';
+import { countTextTokens } from '../../src/host/token-estimate.js';
+import { surelyWithinTokens } from '../../src/lint/token-estimator.js';
 
 const texts = [
   '', 'a', 'Moves the arm to a pose.', 'x'.repeat(300), ' '.repeat(120), '机械臂移动到目标位姿，单位毫米。', '🤖🤖🤖 robot', 'é'.repeat(50),
@@ -17,7 +18,7 @@ test('surelyWithinTokens never claims a budget that the tokenizer would exceed',
     for (const max of [0, 1, 5, 10, 50, 100, 300, bytes, bytes - 1]) {
       if (max < 0 || !surelyWithinTokens(text, max)) continue;
       claims++;
-      assert.ok(estimateTokens(text) <= max, `${JSON.stringify(text)} within ${max}`);
+      assert.ok(countTextTokens(text) <= max, `${JSON.stringify(text)} within ${max}`);
     }
   }
   assert.ok(claims >= texts.length - 1, `only ${claims} claims checked`);
@@ -34,10 +35,10 @@ test('surelyWithinTokens: true up to the UTF-8 length of plain text, false above
 test('special-token spellings in tool text are counted as plain text, never thrown on', () => {
   // As special tokens each spelling would be one token; as text, '<|', the word and '|>' are at least three.
   for (const special of ['<|endoftext|>', '<|im_start|>', '<|endofprompt|>']) {
-    const count = estimateTokens(special);
+    const count = countTextTokens(special);
     assert.ok(count >= 3 && count <= special.length, `${special}: ${count} tokens`);
   }
   const text = 'Moves the arm. <|endoftext|> <|im_start|>system';
   // Inside a description they are counted too, not dropped.
-  assert.ok(estimateTokens(text) >= estimateTokens('Moves the arm.  system') + 6, `${estimateTokens(text)} tokens`);
+  assert.ok(countTextTokens(text) >= countTextTokens('Moves the arm.  system') + 6, `${countTextTokens(text)} tokens`);
 });

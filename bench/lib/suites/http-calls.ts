@@ -164,7 +164,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       const outcome = outcomes[index]!;
       let started: RunningHttpServer | undefined;
       try {
-        started = await startHttpServer(server.httpScript, ['--port', '0', '--tools', String(options.catalogSize)], [...(server.nodeFlags ?? []), ...(options.nodeFlags ?? [])]);
+        started = await startHttpServer(server.httpScript, [...(server.httpArgs ?? []), '--port', '0', '--tools', String(options.catalogSize)], [...(server.nodeFlags ?? []), ...(options.nodeFlags ?? [])]);
         const body = await verify(server, started, options, outcome);
         running.set(server.id, { server, process: started, body, outcome });
         options.log(`  ${options.name}: ${server.id} verified (${outcome.answerBytes} B answer)`);

@@ -90,7 +90,7 @@ async function httpSession(port: number, agent: Agent, calls: number): Promise<v
 }
 
 async function measureHttp(server: ServerUnderTest, options: LegacySuiteOptions): Promise<number> {
-  const running = await startHttpServer(server.legacyHttpScript ?? server.httpScript, ['--port', '0', '--tools', '1'], server.nodeFlags ?? []);
+  const running = await startHttpServer(server.legacyHttpScript ?? server.httpScript, [...((server.legacyHttpScript === undefined ? server.httpArgs : server.legacyHttpArgs) ?? []), '--port', '0', '--tools', '1'], server.nodeFlags ?? []);
   const agent = new Agent({ keepAlive: true, maxSockets: options.sessions });
   try {
     await within(httpSession(running.port, agent, 20), 30000, `${server.id} legacy HTTP warm-up`);

@@ -1,4 +1,4 @@
-import { elicitInput, type InputRequiredInit, type ToolContext } from '../../../src/index.js';
+import { elicitInput, type InputRequiredInit, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 

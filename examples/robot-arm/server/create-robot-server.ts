@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createServer, type McpServer, type StageEvent, type Tool } from '../../../src/index.js';
+import { createServer, type McpServer, type StageEvent, type Tool } from 'toolwright';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
 import { ApprovalGate, type ApprovalMode } from './approval-gate.js';
@@ -15,6 +15,7 @@ import { graspObjectForceControlTool } from './tools/grasp-object-force-control.
 import { moveArmToPoseTool } from './tools/move-arm-to-pose.js';
 import { planTrajectoryTool } from './tools/plan-trajectory.js';
 import { readFtSensorTool } from './tools/read-ft-sensor.js';
+import { ROBOT_MIDDLEWARE_PREFIX } from './robot-tool.js';
 import { releaseObjectTool } from './tools/release-object.js';
 import { stopArmTool } from './tools/stop-arm.js';
 
@@ -100,6 +101,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
 
   const onStageEvent = (event: StageEvent): void => {
     if (event.method !== 'tools/call' || event.outcome === 'pass') return;
+    // The robot's own middleware (safety steps and audit) writes the tool_call record itself.
+    if (event.stage.startsWith(`middleware:${ROBOT_MIDDLEWARE_PREFIX}`)) return;
     // Tool code audits its own calls (stage execute); record only what ended before it or around it.
     if ((event.stage === 'execute' && event.outcome !== 'cancelled') || (event.stage === 'output' && event.outcome !== 'error')) return;
     audit.append({
@@ -107,7 +110,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
       tool: event.tool ?? null,
       request_id: event.requestId ?? null,
       transport: event.transport,
-      stage: event.stage === 'shape' ? 'schema' : event.stage,
+      stage: event.stage,
       outcome: event.outcome,
       ...(event.code !== undefined ? { code: event.code } : {}),
       ...(event.detail !== undefined ? { detail: event.detail } : {}),

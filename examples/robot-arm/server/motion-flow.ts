@@ -1,4 +1,4 @@
-import type { ToolContext, ToolRunResult } from '../../../src/index.js';
+import type { ToolContext, ToolRunResult } from 'toolwright';
 import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../src/index.js';
+import { canonicalJson } from 'toolwright';
 import type { TcpPose } from '../sim/forward-kinematics.js';
 import type { Trajectory } from '../sim/trajectory.js';
 

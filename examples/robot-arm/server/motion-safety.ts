@@ -169,25 +169,3 @@ export function checkPathClear(world: RobotSimulation, plan: MotionPlan): Refusa
       return { stage: 'collision', code: check.code, message: check.message };
   }
 }
-
-/** Runs the planning stages in order; the first refusal wins. */
-export function planAndCheck(world: RobotSimulation, request: PlanRequest, onPass: (stage: Refusal['stage'], detail?: string) => void): MotionPlan | Refusal {
-  const envelope = checkTargetsInEnvelope(world, request.targets);
-  if (envelope !== null) return envelope;
-  onPass('workspace_envelope');
-  const plan = planFromCurrentPose(world, request);
-  if ('stage' in plan) return plan;
-  onPass('ik_and_joint_limits', `${plan.trajectory.segments.length} segment(s), ${plan.trajectory.durationS.toFixed(2)} s`);
-  return checkPlanned(world, plan, onPass);
-}
-
-/** The stages after IK, for a plan made earlier (execute_trajectory re-checks against the scene as it is now). */
-export function checkPlanned(world: RobotSimulation, plan: MotionPlan, onPass: (stage: Refusal['stage'], detail?: string) => void): MotionPlan | Refusal {
-  const caps = checkCaps(world, plan);
-  if (caps !== null) return caps;
-  onPass('speed_and_acceleration', `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`);
-  const clear = checkPathClear(world, plan);
-  if (clear !== null) return clear;
-  onPass('collision', `${plan.trajectory.samples.length} samples clear`);
-  return plan;
-}

@@ -1,10 +1,11 @@
 /**
- * The safety pipeline's stage names, in the order every motion call passes them. `schema` is the
- * Toolwright server's own inputSchema check; the rest run in the tool code (motion-safety.ts,
- * approval-gate.ts, robot-controller.ts) and each refusal names its stage.
+ * The safety pipeline's stage names, in the order every motion call passes them: the one list. `shape`
+ * is the Toolwright pipeline's own inputSchema stage, recorded under its Toolwright name; the gating stages after it are the tool's safety
+ * steps, run by one runner (robot-tool.ts); `approval` and `execute` are the tool body (motion-flow.ts);
+ * `audit` closes every call. Each refusal names its stage.
  */
 export const SAFETY_STAGES = [
-  'schema',
+  'shape',
   'finite_and_range',
   'state_gate',
   'workspace_envelope',
@@ -17,6 +18,11 @@ export const SAFETY_STAGES = [
 ] as const;
 
 export type SafetyStage = (typeof SAFETY_STAGES)[number];
+
+/** The stages a tool's safety steps belong to: after the schema check, before approval. */
+export const GATING_STAGES = ['finite_and_range', 'state_gate', 'workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration', 'collision'] as const satisfies readonly SafetyStage[];
+
+export type GatingStage = (typeof GATING_STAGES)[number];
 
 /** How one stage ended for one call. */
 export interface StageRecord {
@@ -34,7 +40,7 @@ export interface Refusal {
 
 /** The stage outcomes of one call, in order (goes into the audit record). */
 export class StageTrail {
-  readonly records: StageRecord[] = [{ stage: 'schema', outcome: 'pass' }];
+  readonly records: StageRecord[] = [{ stage: 'shape', outcome: 'pass' }];
 
   pass(stage: SafetyStage, detail?: string): void {
     this.records.push(detail === undefined ? { stage, outcome: 'pass' } : { stage, outcome: 'pass', detail });

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { packageVersion, parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import type { CommandIo } from '../command-args.js';
 import { diffCatalogs } from '../../diff/compare-catalogs.js';
 import { DiffTargetError, isGitRevision, loadDiffSide, loadTargetAtRevision } from '../../diff/load-catalog.js';
 import type { DiffSide, TargetLoader } from '../../diff/load-catalog.js';
@@ -29,54 +29,27 @@ Every change is classified per tool and JSON pointer as breaking, compatible, mo
 unknown (see docs/diff.md). Exit codes: 0 nothing breaks, 1 something breaks, 2 bad usage or an
 unreadable target.`;
 
+export type { CommandIo };
+
 /** One line for `toolwright --help`. */
 export const summary = 'classify the changes between two tool catalogs (breaking, compatible, model-facing)';
-
-/** Where the command writes. */
-export interface CommandIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
-}
-
-async function packageVersion(): Promise<string> {
-  try {
-    const text = await readFile(new URL('../../../package.json', import.meta.url), 'utf8');
-    return (JSON.parse(text) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 /**
  * `toolwright diff`: compares two catalogs. Returns the exit code: 0 nothing breaks, 1 something
  * breaks, 2 bad usage or an unreadable target.
  */
-export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const { stdout, stderr } = io;
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', default: 'pretty' },
-        pin: { type: 'string' },
-        'old-stdio': { type: 'string' },
-        'new-stdio': { type: 'string' },
-        header: { type: 'string', multiple: true, default: [] },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    stderr.write(`toolwright diff: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('diff', USAGE, argv, {
+    format: { type: 'string', default: 'pretty' },
+    pin: { type: 'string' },
+    'old-stdio': { type: 'string' },
+    'new-stdio': { type: 'string' },
+    header: { type: 'string', multiple: true, default: [] },
+    timeout: { type: 'string' },
+  }, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   try {
     const format = values.format as string;
     if (format !== 'pretty' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be pretty, json or sarif; got ${JSON.stringify(format)}`);

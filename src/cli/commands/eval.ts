@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import type { CommandIo } from '../command-args.js';
 import { DiffTargetError, loadDiffSide } from '../../diff/load-catalog.js';
 import type { TargetLoader } from '../../diff/load-catalog.js';
 import { CaseFileError, parseCaseFile } from '../../eval/cases.js';
@@ -36,15 +37,10 @@ Options:
 Exit codes: 0 every case passed (interview: no mismatch), 1 some did not, 2 bad usage, an
 unreadable target or case file, or a model that could not be reached at all.`;
 
+export type { CommandIo };
+
 /** One line for `toolwright --help`. */
 export const summary = 'run a regression set of requests against a real model, or interview it about each tool';
-
-/** Where the command writes. */
-export interface CommandIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env?: Record<string, string | undefined>;
-}
 
 function positiveInteger(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -56,30 +52,16 @@ function positiveInteger(value: string | undefined, name: string, fallback: numb
 /**
  * `toolwright eval`: the regression set and the interview. Returns the exit code (see USAGE).
  */
-export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const { stdout, stderr } = io;
   const env = io.env ?? process.env;
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        target: { type: 'string' }, stdio: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
-        trials: { type: 'string' }, compare: { type: 'string' }, interview: { type: 'boolean', default: false },
-        format: { type: 'string', default: 'table' }, timeout: { type: 'string' }, header: { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    stderr.write(`toolwright eval: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('eval', USAGE, argv, {
+    target: { type: 'string' }, stdio: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
+    trials: { type: 'string' }, compare: { type: 'string' }, interview: { type: 'boolean', default: false },
+    format: { type: 'string', default: 'table' }, timeout: { type: 'string' }, header: { type: 'string', multiple: true, default: [] },
+  }, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   try {
     const format = values.format as string;
     if (format !== 'table' && format !== 'json') throw new UsageError(`--format must be table or json; got ${JSON.stringify(format)}`);

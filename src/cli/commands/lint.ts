@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import type { LoadedToolTarget } from '../load-tool-target.js';
 import { lintTools } from '../../lint/engine.js';
@@ -16,6 +15,8 @@ import { buildSarif } from '../../lint/reporters/sarif.js';
 import { locateJsonPointers } from '../../lint/json-locator.js';
 import type { LintConfig } from '../../lint/types.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { packageVersion, parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import type { CommandIo } from '../command-args.js';
 
 const USAGE = `Usage: toolwright lint <target> [options]
        toolwright lint --stdio "<command>" [options]
@@ -38,20 +39,12 @@ Options:
 
 Exit codes: 0 no errors, 1 errors found, 2 bad usage or unreadable target.`;
 
+export type { CommandIo };
+
 /** One line for `toolwright --help`. */
 export const summary = 'judge tool definitions (spec, quality, budgets, security) before a model sees them';
 
-
 const DEFAULT_CONFIG_FILE = 'toolwright.lint.json';
-
-async function packageVersion(): Promise<string> {
-  try {
-    const text = await readFile(new URL('../../../package.json', import.meta.url), 'utf8');
-    return (JSON.parse(text) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 async function readJsonFile(path: string, what: string): Promise<unknown> {
   let text: string;
@@ -78,7 +71,6 @@ async function loadConfig(path: string | undefined): Promise<LintConfig | undefi
     throw error;
   }
 }
-
 
 function listRules(): string {
   const width = Math.max(...BUILTIN_RULES.map((r) => r.id.length));
@@ -115,46 +107,26 @@ function rewriteFileText(loaded: Extract<LoadedToolTarget['source'], { kind: 'fi
   return `${JSON.stringify(replaced, null, indent)}\n`;
 }
 
-/** Where the command writes; the process streams unless a caller (a test, an embedding tool) passes others. */
-export interface CommandIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
-}
-
 /**
  * `toolwright lint`: judges tool definitions before a model sees them. Returns the exit code:
  * 0 no errors, 1 errors found, 2 bad usage or unreadable target.
  */
-export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const { stdout, stderr } = io;
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', default: 'pretty' },
-        config: { type: 'string' },
-        pin: { type: 'string' },
-        'update-pin': { type: 'boolean', default: false },
-        fix: { type: 'boolean', default: false },
-        stdio: { type: 'string' },
-        header: { type: 'string', multiple: true, default: [] },
-        provider: { type: 'string' },
-        timeout: { type: 'string' },
-        'list-rules': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    stderr.write(`toolwright lint: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('lint', USAGE, argv, {
+    format: { type: 'string', default: 'pretty' },
+    config: { type: 'string' },
+    pin: { type: 'string' },
+    'update-pin': { type: 'boolean', default: false },
+    fix: { type: 'boolean', default: false },
+    stdio: { type: 'string' },
+    header: { type: 'string', multiple: true, default: [] },
+    provider: { type: 'string' },
+    timeout: { type: 'string' },
+    'list-rules': { type: 'boolean', default: false },
+  }, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (values['list-rules']) {
     stdout.write(listRules());
     return 0;

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { HostError, mapTools, PROVIDER_NAMES, PROFILES } from '../../host/index.js';
 import type { LossEntry, MappedCatalog, ProviderName, StrictMode, ToolDescriptor } from '../../host/index.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 
 const USAGE = `Usage: toolwright preview <target> --provider <name> [options]
        toolwright preview --stdio "<command>" --provider <name> [options]
@@ -31,7 +31,6 @@ or unreadable target.`;
 /** One line for `toolwright --help`. */
 export const summary = 'show exactly what a model provider receives for each tool, and what is lost';
 
-
 function parseStrict(value: string | undefined): StrictMode | undefined {
   if (value === undefined) return undefined;
   if (value === 'auto') return 'auto';
@@ -39,7 +38,6 @@ function parseStrict(value: string | undefined): StrictMode | undefined {
   if (value === 'false') return false;
   throw new UsageError(`--strict must be auto, true or false (got ${JSON.stringify(value)})`);
 }
-
 
 function formatLoss(entry: LossEntry): string {
   return `    ${entry.action.padEnd(22)} ${(entry.pointer || '(root)')} ${entry.keyword}${entry.note ? `: ${entry.note}` : ''}`;
@@ -72,33 +70,19 @@ function formatPretty(catalog: MappedCatalog, allKeywords: boolean): string {
 
 /** `toolwright preview`: prints the provider JSON, the loss report and token estimates. */
 export async function run(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        provider: { type: 'string' },
-        strict: { type: 'string' },
-        prefix: { type: 'string' },
-        tool: { type: 'string', multiple: true },
-        'all-keywords': { type: 'boolean' },
-        json: { type: 'boolean' },
-        stdio: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }) as { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] });
-  } catch (error) {
-    process.stderr.write(`toolwright preview: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('preview', USAGE, argv, {
+    provider: { type: 'string' },
+    strict: { type: 'string' },
+    prefix: { type: 'string' },
+    tool: { type: 'string', multiple: true },
+    'all-keywords': { type: 'boolean' },
+    json: { type: 'boolean' },
+    stdio: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
+  }, PROCESS_IO);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   try {
     const provider = values.provider as string | undefined;
     if (provider === undefined) throw new UsageError(`missing --provider (one of: ${PROVIDER_NAMES.join(', ')})`);

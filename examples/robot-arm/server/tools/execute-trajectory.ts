@@ -1,13 +1,11 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { approveAndRun, motionResult } from '../motion-flow.js';
-import { checkPlanned, checkTargetsInEnvelope } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { isRefusal } from '../safety-stages.js';
-import { audited, refusalResult } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
 
 /** `execute_trajectory`: runs a stored plan after re-checking it against the arm and scene as they are now. */
 export function executeTrajectoryTool(deps: RobotDeps): Tool {
-  return defineTool({
+  return robotTool(deps, {
     name: 'execute_trajectory',
     title: 'Execute trajectory',
     description:
@@ -23,28 +21,28 @@ export function executeTrajectoryTool(deps: RobotDeps): Tool {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'execute_trajectory', async (raw, ctx, record) => {
-      const planId = raw.plan_id as string;
-      record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate('motion');
-      if (gate !== null) return refusalResult(record.trail.refuse(gate));
-      const plan = deps.controller.plans.get(planId);
-      if (plan === undefined) {
-        return refusalResult(record.trail.refuse({ stage: 'state_gate', code: 'unknown_plan', message: `no plan ${planId}: it was never made, already executed, or expired (plans last 10 minutes); call plan_trajectory` }));
-      }
-      record.trail.pass('state_gate');
-      record.planHash = plan.hash;
-      const envelope = checkTargetsInEnvelope(deps.controller.sim, plan.targets);
-      if (envelope !== null) return refusalResult(record.trail.refuse(envelope));
-      record.trail.pass('workspace_envelope');
-      record.trail.pass('ik_and_joint_limits', `solved when ${plan.id} was planned`);
-      const checked = checkPlanned(deps.controller.sim, plan, (stage, detail) => record.trail.pass(stage, detail));
-      if (isRefusal(checked)) return refusalResult(record.trail.refuse(checked));
+    steps: (s) => [
+      s.finiteArguments(),
+      s.stateGate(() => 'motion'),
+      s.rule('state_gate', (call) => {
+        const plan = deps.controller.plans.get(call.args.plan_id);
+        if (plan === undefined) return { stage: 'state_gate', code: 'unknown_plan', message: `no plan ${call.args.plan_id}: it was never made, already executed, or expired (plans last 10 minutes); call plan_trajectory` };
+        call.plan = plan;
+        return undefined;
+      }),
+      // Re-checked against the arm and the scene as they are now; inverse kinematics was solved when planned.
+      s.targetsInEnvelope((call) => s.planOf(call).targets),
+      { stage: 'ik_and_joint_limits', check: (call) => `solved when ${s.planOf(call).id} was planned` },
+      s.withinCaps(),
+      s.pathClear(),
+    ],
+    async run({ ctx, record, plan }) {
+      if (plan === undefined) throw new Error('execute_trajectory: no plan after the state gate');
       const outcome = await approveAndRun(deps, ctx, record, plan);
       if ('result' in outcome) return outcome.result;
       const result = motionResult(outcome.report, { plan_hash: plan.hash });
       record.summary = result.structuredContent;
       return result;
-    }),
+    },
   });
 }

@@ -1,11 +1,11 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { audited } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
 
 /** `get_device_status`: the arm's state, pose, gripper, e-stop latch and configured limits. */
 export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  return defineTool({
+  return robotTool(deps, {
     name: 'get_device_status',
     title: 'Get device status',
     description:
@@ -13,7 +13,8 @@ export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }
       'Use when starting a task, after stop_arm, or after a motion tool was refused; not for object positions (use get_object_pose). Read-only: never moves the arm and cannot change any limit.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'get_device_status', (_args, _ctx, record) => {
+    steps: () => [],
+    run({ record }) {
       const controller = deps.controller;
       const sim = controller.sim;
       const s = sim.status();
@@ -47,6 +48,6 @@ export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }
         content: [{ type: 'text', text: `${sim.preset.displayName}: ${s.state}${estop !== null ? ' (emergency stop latched)' : ''}; TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame); holding ${s.heldObjectId ?? 'nothing'}.` }],
         structuredContent: summary,
       };
-    }),
+    },
   });
 }

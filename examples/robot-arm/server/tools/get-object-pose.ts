@@ -1,12 +1,12 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { defaultGripForceN } from '../../sim/gripper.js';
 import { OBJECT_LABELS } from '../../sim/scene-objects.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { audited } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
 
 /** `get_object_pose`: camera detections as data only (numbers and fixed-vocabulary labels). */
 export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  return defineTool({
+  return robotTool(deps, {
     name: 'get_object_pose',
     title: 'Get object pose',
     description:
@@ -24,11 +24,12 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'get_object_pose', (raw, _ctx, record) => {
+    steps: () => [],
+    run({ args, record }) {
       deps.controller.settleSensors();
       const all = deps.controller.sim.captureCamera();
-      const objectId = raw.object_id as string | undefined;
-      const label = raw.label as string | undefined;
+      const objectId = args.object_id;
+      const label = args.label;
       const found = all.filter((d) => (objectId === undefined || d.id === objectId) && (label === undefined || d.label === label));
       record.trail.pass('execute', `${found.length} detection(s)`);
       if (objectId !== undefined && found.length === 0) {
@@ -54,6 +55,6 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
       record.summary = { count: objects.length };
       const lines = objects.map((o) => `${o.id} (${o.label}) at (${o.position_mm.x_mm}, ${o.position_mm.y_mm}, ${o.position_mm.z_mm}) mm, yaw ${o.yaw_deg}°, ${o.condition}${o.in_gripper ? ', in gripper' : ''}, ${o.max_grip_force_n === null ? 'robust' : `fragile: at most ${o.max_grip_force_n} N`}`);
       return { content: [{ type: 'text', text: objects.length === 0 ? 'No matching objects.' : lines.join('\n') }], structuredContent: summary };
-    }),
+    },
   });
 }

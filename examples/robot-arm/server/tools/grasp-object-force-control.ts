@@ -1,30 +1,49 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } from '../../sim/gripper.js';
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
-import { checkRange, findNonFinite, planAndCheck } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { isRefusal } from '../safety-stages.js';
-import { audited, refusalResult } from '../tool-call-record.js';
+import type { Refusal } from '../safety-stages.js';
+import { robotTool } from '../robot-tool.js';
+import { refusalResult } from '../tool-call-record.js';
 import { positionSchema, type PositionArg } from '../tool-schemas.js';
 
-interface GraspArgs {
-  target_position: PositionArg;
-  force_n?: number;
-  grasp_strategy?: 'parallel' | 'suction' | 'adaptive';
-  timeout_seconds?: number;
-}
 
 /** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */
 export const MAX_APPROACH_MM = 150;
 /** Approach speed as a fraction of the caps: slow near objects. */
 const APPROACH_SPEED = 0.3;
 
+type GraspArgs = { readonly target_position: PositionArg; readonly force_n?: number | undefined; readonly grasp_strategy?: 'parallel' | 'suction' | 'adaptive' | undefined };
+
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
   const preset = deps.controller.sim.preset;
   const g = preset.gripper;
-  return defineTool({
+  /** The object the jaws would close on, the force used and the force it needs (a pure lookup in the scene). */
+  const graspFor = (args: GraspArgs) => {
+    const t = args.target_position;
+    const target = deps.controller.sim.objects().find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
+    const classDefault = target !== undefined ? defaultGripForceN(target, g) : g.defaultForceN;
+    const force = args.force_n ?? classDefault;
+    const required = target !== undefined ? requiredGripForceN(target, args.grasp_strategy ?? 'parallel') : undefined;
+    return { target, force: force ?? g.minForceN, noSafeForce: force === null, required };
+  };
+  /** Stage `finite_and_range` for the force against the object's limit and what holding it needs. */
+  const forceRule = (args: GraspArgs): Refusal | undefined => {
+    const { target, force, noSafeForce, required } = graspFor(args);
+    const strategy = args.grasp_strategy ?? 'parallel';
+    if (target === undefined) return undefined;
+    if (noSafeForce) return { stage: 'finite_and_range', code: 'no_safe_force', message: `${target.id} tolerates at most ${target.maxGripForceN} N, below the gripper's ${g.minForceN} N minimum: no grip force is safe for it` };
+    if (target.maxGripForceN !== null && force > target.maxGripForceN) {
+      return { stage: 'finite_and_range', code: 'force_above_object_limit', message: `force_n ${force} N is above the ${target.maxGripForceN} N that ${target.id} (${target.label}) tolerates (rule: the commanded force may not exceed the object's max_grip_force_n, for every strategy; nothing was touched)` };
+    }
+    if (required !== undefined && force < required) {
+      return { stage: 'finite_and_range', code: 'force_too_low', message: `force_n ${force} N cannot hold ${target.id}: ${strategy} needs at least ${required.toFixed(1)} N (weight × 2 safety factor${strategy === 'suction' ? '' : `, friction ${target.frictionCoefficient}`}); nothing was touched` };
+    }
+    return undefined;
+  };
+  return robotTool(deps, {
     name: 'grasp_object_force_control',
     title: 'Grasp object with force control',
     description:
@@ -44,65 +63,54 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'grasp_object_force_control', async (raw, ctx, record) => {
-      const args = raw as unknown as GraspArgs;
-      const sim = deps.controller.sim;
-      const timeout = args.timeout_seconds ?? 10;
-      const strategy = args.grasp_strategy ?? 'parallel';
-      const bad = findNonFinite(args);
-      const range = bad !== null
-        ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` }
-        : (args.force_n !== undefined ? checkRange('force_n', args.force_n, g.minForceN, g.maxForceN, 'N') : null) ?? checkRange('timeout_seconds', timeout, 1, 60, 's');
-      if (range !== null) return refusalResult(record.trail.refuse(range));
-      // The object the jaws close on may touch the fingertips; everything else keeps its clearance.
-      const t = args.target_position;
-      const target = sim.objects().find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
-      const classDefault = target !== undefined ? defaultGripForceN(target, g) : g.defaultForceN;
-      if (classDefault === null && args.force_n === undefined) {
-        return refusalResult(record.trail.refuse({ stage: 'finite_and_range', code: 'no_safe_force', message: `${target!.id} tolerates at most ${target!.maxGripForceN} N, below the gripper's ${g.minForceN} N minimum: no grip force is safe for it` }));
-      }
-      const force = args.force_n ?? classDefault!;
-      if (target !== undefined && target.maxGripForceN !== null && force > target.maxGripForceN) {
-        return refusalResult(record.trail.refuse({ stage: 'finite_and_range', code: 'force_above_object_limit', message: `force_n ${force} N is above the ${target.maxGripForceN} N that ${target.id} (${target.label}) tolerates (rule: the commanded force may not exceed the object's max_grip_force_n, for every strategy; nothing was touched)` }));
-      }
-      const required = target !== undefined ? requiredGripForceN(target, strategy) : undefined;
-      if (required !== undefined && force < required) {
-        return refusalResult(record.trail.refuse({ stage: 'finite_and_range', code: 'force_too_low', message: `force_n ${force} N cannot hold ${target!.id}: ${strategy} needs at least ${required.toFixed(1)} N (weight × 2 safety factor${strategy === 'suction' ? '' : `, friction ${target!.frictionCoefficient}`}); nothing was touched` }));
-      }
-      record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate('motion');
-      if (gate !== null) return refusalResult(record.trail.refuse(gate));
-      if (sim.heldObjectId !== null) {
-        return refusalResult(record.trail.refuse({ stage: 'state_gate', code: 'already_holding', message: `the gripper already holds ${sim.heldObjectId}; call release_object first` }));
-      }
-      record.trail.pass('state_gate');
-      const tcp = sim.tcp;
-      const approach = Math.hypot(t.x_mm - tcp.x, t.y_mm - tcp.y, t.z_mm - tcp.z);
-      if (approach > MAX_APPROACH_MM) {
-        return refusalResult(record.trail.refuse({
+    steps: (s) => [
+      s.finiteArguments(),
+      s.inRange('force_n', (args) => args.force_n, g.minForceN, g.maxForceN, 'N'),
+      s.inRange('timeout_seconds', (args) => args.timeout_seconds ?? 10, 1, 60, 's'),
+      s.rule('finite_and_range', ({ args }) => forceRule(args)),
+      s.stateGate(() => 'motion'),
+      s.rule('state_gate', () => {
+        const held = deps.controller.sim.heldObjectId;
+        return held === null ? undefined : { stage: 'state_gate', code: 'already_holding', message: `the gripper already holds ${held}; call release_object first` };
+      }),
+      s.rule('workspace_envelope', ({ args }) => {
+        const t = args.target_position;
+        const tcp = deps.controller.sim.tcp;
+        const approach = Math.hypot(t.x_mm - tcp.x, t.y_mm - tcp.y, t.z_mm - tcp.z);
+        if (approach <= MAX_APPROACH_MM) return undefined;
+        return {
           stage: 'workspace_envelope',
           code: 'approach_too_long',
           message: `the target is ${approach.toFixed(1)} mm from the TCP; the grasp approach is limited to ${MAX_APPROACH_MM} mm. Call move_arm_to_pose to bring the gripper just above the object first`,
-        }));
-      }
-      const plan = planAndCheck(sim, {
-        kind: 'grasp_approach',
-        targets: [t],
-        speedFraction: APPROACH_SPEED,
-        timeScaling: 'quintic',
-        path: 'linear',
-        toolContactObjectIds: target !== undefined ? [target.id] : [],
-        gripperAction: {
-          force_n: force,
-          strategy,
-          ...(target !== undefined ? { object_id: target.id, object_max_force_n: target.maxGripForceN, required_force_n: Math.round(required! * 1000) / 1000 } : {}),
-          ...(args.force_n === undefined && target !== undefined ? { default_for_class: target.label } : {}),
-        },
-      }, (stage, detail) => record.trail.pass(stage, detail));
-      if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
-      if (plan.trajectory.durationS > timeout) {
-        return refusalResult(record.trail.refuse({ stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${plan.trajectory.durationS.toFixed(2)} s at the approach speed, longer than timeout_seconds = ${timeout} s` }));
-      }
+        };
+      }),
+      ...s.planningSteps(({ args }) => {
+        const { target, force, required } = graspFor(args);
+        return {
+          kind: 'grasp_approach',
+          targets: [args.target_position],
+          speedFraction: APPROACH_SPEED,
+          timeScaling: 'quintic',
+          path: 'linear',
+          toolContactObjectIds: target !== undefined ? [target.id] : [],
+          gripperAction: {
+            force_n: force,
+            strategy: args.grasp_strategy ?? 'parallel',
+            ...(target !== undefined && required !== undefined ? { object_id: target.id, object_max_force_n: target.maxGripForceN, required_force_n: Math.round(required * 1000) / 1000 } : {}),
+            ...(args.force_n === undefined && target !== undefined ? { default_for_class: target.label } : {}),
+          },
+        };
+      }).flatMap((step) => (step.stage !== 'speed_and_acceleration' ? [step] : [step, s.rule('speed_and_acceleration', (call) => {
+        const timeout = call.args.timeout_seconds ?? 10;
+        const durationS = s.planOf(call).trajectory.durationS;
+        return durationS <= timeout ? undefined : { stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${durationS.toFixed(2)} s at the approach speed, longer than timeout_seconds = ${timeout} s` };
+      })])),
+    ],
+    async run({ args, ctx, record, plan }) {
+      if (plan === undefined) throw new Error('grasp_object_force_control: no plan after the planning stages');
+      const sim = deps.controller.sim;
+      const strategy = args.grasp_strategy ?? 'parallel';
+      const { force } = graspFor(args);
       return deps.controller.exclusive(async () => {
         const outcome = await approveAndRun(deps, ctx, record, plan);
         if ('result' in outcome) return outcome.result;
@@ -127,6 +135,6 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
         record.summary = summary;
         return { content: [{ type: 'text', text: `Grasp failed (${grasp.code}): ${grasp.message}` }], structuredContent: summary, isError: true };
       });
-    }),
+    },
   });
 }

@@ -1,19 +1,10 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
-import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
+import { objectsAtFingertips } from '../motion-safety.js';
 import type { MotionPlan } from '../motion-plan.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { isRefusal } from '../safety-stages.js';
-import { audited, refusalResult } from '../tool-call-record.js';
-import { ORIENTATION_SCHEMA, positionSchema, speedSchema, type OrientationArg, type PositionArg } from '../tool-schemas.js';
-
-interface MoveArgs {
-  target_position: PositionArg;
-  orientation?: OrientationArg;
-  speed?: number;
-  path?: 'linear' | 'joint';
-  dry_run?: boolean;
-}
+import { robotTool } from '../robot-tool.js';
+import { ORIENTATION_SCHEMA, positionSchema, speedSchema } from '../tool-schemas.js';
 
 /** A summary of a checked plan for results (dry runs and plan_trajectory). */
 export function planSummary(plan: MotionPlan): Record<string, unknown> {
@@ -33,7 +24,7 @@ export function planSummary(plan: MotionPlan): Record<string, unknown> {
 /** `move_arm_to_pose`: one checked, approved move of the TCP to a pose. */
 export function moveArmToPoseTool(deps: RobotDeps): Tool {
   const preset = deps.controller.sim.preset;
-  return defineTool({
+  return robotTool(deps, {
     name: 'move_arm_to_pose',
     title: 'Move arm to pose',
     description:
@@ -54,27 +45,21 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'move_arm_to_pose', async (raw, ctx, record) => {
-      const args = raw as unknown as MoveArgs;
-      const speed = args.speed ?? 0.5;
-      const bad = findNonFinite(args);
-      const range = bad !== null ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` } : checkRange('speed', speed, 0.1, 1, '(fraction of the speed caps)');
-      if (range !== null) return refusalResult(record.trail.refuse(range));
-      record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate(args.dry_run === true ? 'plan' : 'motion');
-      if (gate !== null) return refusalResult(record.trail.refuse(gate));
-      record.trail.pass('state_gate');
-      const target = { ...args.target_position, ...(args.orientation !== undefined ? { orientation: args.orientation } : {}) };
-      const plan = planAndCheck(deps.controller.sim, {
+    steps: (s) => [
+      s.finiteArguments(),
+      s.inRange('speed', (args) => args.speed ?? 0.5, 0.1, 1, '(fraction of the speed caps)'),
+      s.stateGate((args) => (args.dry_run === true ? 'plan' : 'motion')),
+      ...s.planningSteps(({ args }) => ({
         kind: 'pose',
-        targets: [target],
-        speedFraction: speed,
+        targets: [{ ...args.target_position, ...(args.orientation !== undefined ? { orientation: args.orientation } : {}) }],
+        speedFraction: args.speed ?? 0.5,
         timeScaling: 'trapezoidal',
         path: args.path ?? 'linear',
         toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
-      }, (stage, detail) => record.trail.pass(stage, detail));
-      if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
-      record.planHash = plan.hash;
+      })),
+    ],
+    async run({ args, ctx, record, plan }) {
+      if (plan === undefined) throw new Error('move_arm_to_pose: no plan after the planning stages');
       if (args.dry_run === true) {
         record.trail.skip('approval', 'dry run');
         record.trail.skip('execute', 'dry run');
@@ -87,6 +72,6 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
       const result = motionResult(outcome.report);
       record.summary = result.structuredContent;
       return result;
-    }),
+    },
   });
 }

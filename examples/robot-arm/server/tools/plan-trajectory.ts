@@ -1,23 +1,16 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
-import { checkRange, findNonFinite, objectsAtFingertips, planAndCheck } from '../motion-safety.js';
+import type { Tool } from 'toolwright';
+import { objectsAtFingertips } from '../motion-safety.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { isRefusal } from '../safety-stages.js';
-import { audited, refusalResult } from '../tool-call-record.js';
-import { TIME_SCALING_SCHEMA, positionSchema, speedSchema, type PositionArg } from '../tool-schemas.js';
+import { robotTool } from '../robot-tool.js';
+import { TIME_SCALING_SCHEMA, positionSchema, speedSchema } from '../tool-schemas.js';
 import { planSummary } from './move-arm-to-pose.js';
-
-interface PlanArgs {
-  waypoints: PositionArg[];
-  speed?: number;
-  time_scaling?: 'trapezoidal' | 'quintic';
-}
 
 export const MAX_WAYPOINTS = 16;
 
 /** `plan_trajectory`: checks a multi-point path and stores it as a plan; moves nothing. */
 export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
   const preset = deps.controller.sim.preset;
-  return defineTool({
+  return robotTool(deps, {
     name: 'plan_trajectory',
     title: 'Plan trajectory',
     description:
@@ -44,26 +37,21 @@ export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean })
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'plan_trajectory', (raw, _ctx, record) => {
-      const args = raw as unknown as PlanArgs;
-      const speed = args.speed ?? 0.5;
-      const bad = findNonFinite(args);
-      const range = bad !== null ? { stage: 'finite_and_range' as const, code: 'non_finite', message: `${bad} must be a finite number` } : checkRange('speed', speed, 0.1, 1, '(fraction of the speed caps)');
-      if (range !== null) return refusalResult(record.trail.refuse(range));
-      record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate('plan');
-      if (gate !== null) return refusalResult(record.trail.refuse(gate));
-      record.trail.pass('state_gate');
-      const plan = planAndCheck(deps.controller.sim, {
+    steps: (s) => [
+      s.finiteArguments(),
+      s.inRange('speed', (args) => args.speed ?? 0.5, 0.1, 1, '(fraction of the speed caps)'),
+      s.stateGate(() => 'plan'),
+      ...s.planningSteps(({ args }) => ({
         kind: 'waypoints',
         targets: args.waypoints,
-        speedFraction: speed,
+        speedFraction: args.speed ?? 0.5,
         timeScaling: args.time_scaling ?? 'trapezoidal',
         path: 'linear',
         toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
-      }, (stage, detail) => record.trail.pass(stage, detail));
-      if (isRefusal(plan)) return refusalResult(record.trail.refuse(plan));
-      record.planHash = plan.hash;
+      })),
+    ],
+    run({ args, record, plan }) {
+      if (plan === undefined) throw new Error('plan_trajectory: no plan after the planning stages');
       const { expiresAt } = deps.controller.plans.put(plan);
       record.trail.skip('approval', 'planning only; approval is asked by execute_trajectory');
       record.trail.skip('execute', 'planning only');
@@ -73,6 +61,6 @@ export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean })
         content: [{ type: 'text', text: `Planned ${plan.id} (hash ${plan.hash.slice(0, 16)}): ${args.waypoints.length} waypoints, ${plan.trajectory.durationS.toFixed(2)} s. Nothing moved; call execute_trajectory with this plan_id to run it.` }],
         structuredContent: summary,
       };
-    }),
+    },
   });
 }

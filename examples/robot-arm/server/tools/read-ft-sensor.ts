@@ -1,13 +1,13 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { FT_AXES, type FtAxis, type FtFilter } from '../../sim/force-torque-sensor.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { audited } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
 
 /** `read_ft_sensor`: the wrist force/torque sensor, filtered. */
 export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
   const spec = deps.controller.sim.preset.ftSensor;
-  return defineTool({
+  return robotTool(deps, {
     name: 'read_ft_sensor',
     title: 'Read force/torque sensor',
     description:
@@ -27,9 +27,10 @@ export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): 
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'read_ft_sensor', (raw, _ctx, record) => {
-      const filter = (raw.filter ?? 'kalman') as FtFilter;
-      const axes = (raw.axes ?? FT_AXES) as FtAxis[];
+    steps: () => [],
+    run({ args, record }) {
+      const filter: FtFilter = args.filter ?? 'kalman';
+      const axes: readonly FtAxis[] = args.axes ?? FT_AXES;
       deps.controller.settleSensors();
       const reading = deps.controller.sim.readForceTorque({ filter, axes });
       const status = deps.controller.sim.status();
@@ -48,6 +49,6 @@ export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): 
       record.summary = summary;
       const text = axes.map((a) => `${a}=${values[a]!.toFixed(2)} ${a.startsWith('F') ? 'N' : 'N·m'}`).join(', ');
       return { content: [{ type: 'text', text: `F/T (${filter}) at t=${reading.timeMs.toFixed(0)} ms: ${text}${reading.saturated ? ' (saturated)' : ''}.` }], structuredContent: summary };
-    }),
+    },
   });
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, defineTool, type Tool } from '../../../../src/index.js';
+import { canonicalJson, type Tool } from 'toolwright';
 import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
 import type { ApprovalSubject } from '../approval-gate.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { audited, refusalResult } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
+import { refusalResult } from '../tool-call-record.js';
 
 type Landing = Extract<ReleasePlan, { ok: true }>;
 
@@ -36,7 +37,7 @@ function describeRelease(deps: RobotDeps, landing: Landing, subject: ApprovalSub
  * and a human approves the landing under the same rule as motions.
  */
 export function releaseObjectTool(deps: RobotDeps): Tool {
-  return defineTool({
+  return robotTool(deps, {
     name: 'release_object',
     title: 'Release object',
     description:
@@ -45,21 +46,25 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       'A human approves where it will land. Does not move the arm. Not needed when the gripper holds nothing (get_device_status shows what is held).',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'release_object', (_args, ctx, record) => {
-      record.trail.pass('finite_and_range');
-      const gate = deps.controller.stateGate('gripper');
-      if (gate !== null) return refusalResult(record.trail.refuse(gate));
-      record.trail.pass('state_gate');
+    steps: (s) => [
+      s.finiteArguments(),
+      s.stateGate(() => 'gripper'),
+      s.rule('collision', () => {
+        const landing = deps.controller.sim.planRelease();
+        if (landing.ok) return `lands on the table after ${landing.dropHeightMm.toFixed(1)} mm`;
+        return landing.code === 'not_holding' ? 'nothing held' : { stage: 'collision', code: landing.code, message: landing.message };
+      }),
+    ],
+    skipReason: 'the arm does not move',
+    run({ ctx, record }) {
       const sim = deps.controller.sim;
+      // Computed again from the same state: nothing can move the arm or the object between the step and here.
       const landing = sim.planRelease();
-      if (!landing.ok && landing.code === 'not_holding') {
+      if (!landing.ok) {
         record.trail.pass('execute', 'nothing held');
         record.summary = { released: false };
         return { content: [{ type: 'text', text: 'The gripper holds nothing; it is open. Nothing changed.' }], structuredContent: { released: false } };
       }
-      for (const stage of ['workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration'] as const) record.trail.skip(stage, 'the arm does not move');
-      if (!landing.ok) return refusalResult(record.trail.refuse({ stage: 'collision', code: landing.code, message: landing.message }));
-      record.trail.pass('collision', `lands on the table after ${landing.dropHeightMm.toFixed(1)} mm`);
       const subject = releaseSubject(landing, sim.jointsDeg);
       record.planHash = subject.hash;
       const verdict = deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
@@ -80,6 +85,6 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
         content: [{ type: 'text', text: `Released ${released.objectId}; it dropped ${released.dropHeightMm.toFixed(1)} mm and rests at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm (base frame)${released.broke ? '; it broke' : ''}.` }],
         structuredContent: summary,
       };
-    }),
+    },
   });
 }

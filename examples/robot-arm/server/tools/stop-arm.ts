@@ -1,11 +1,11 @@
-import { defineTool, type Tool } from '../../../../src/index.js';
+import type { Tool } from 'toolwright';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
-import { audited } from '../tool-call-record.js';
+import { robotTool } from '../robot-tool.js';
 
 /** `stop_arm`: never gated, idempotent; cancels the running motion and every pending approval. */
 export function stopArmTool(deps: RobotDeps): Tool {
-  return defineTool({
+  return robotTool(deps, {
     name: 'stop_arm',
     title: 'Stop arm',
     description:
@@ -20,9 +20,11 @@ export function stopArmTool(deps: RobotDeps): Tool {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: audited<Record<string, unknown>>(deps, 'stop_arm', async (raw, _ctx, record) => {
-      const mode = raw.mode === 'emergency' ? 'emergency' : 'controlled';
-      for (const stage of ['finite_and_range', 'state_gate', 'workspace_envelope', 'ik_and_joint_limits', 'speed_and_acceleration', 'collision', 'approval'] as const) record.trail.skip(stage, 'stop_arm is never gated');
+    steps: () => [],
+    skipReason: 'stop_arm is never gated',
+    async run({ args, record }) {
+      const mode = args.mode === 'emergency' ? 'emergency' : 'controlled';
+      record.trail.skip('approval', 'stop_arm is never gated');
       const stop = await deps.controller.stop(mode, mode === 'emergency' ? 'emergency stop requested through stop_arm' : 'stop requested through stop_arm');
       const tcp = deps.controller.sim.tcp;
       record.trail.pass('execute', `${mode} stop${stop.wasMoving ? ` of ${stop.stoppedMotionId}` : ' (arm was not moving)'}`);
@@ -41,6 +43,6 @@ export function stopArmTool(deps: RobotDeps): Tool {
       const what = stop.wasMoving ? `Stopped ${stop.stoppedMotionId} (${mode}).` : 'The arm was not moving; it is holding position.';
       const latch = stop.emergencyStopLatched ? ' Emergency stop is latched: an operator must clear it before the arm can move again.' : '';
       return { content: [{ type: 'text', text: `${what} TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame).${latch}` }], structuredContent: summary };
-    }),
+    },
   });
 }

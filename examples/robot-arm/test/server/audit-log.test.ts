@@ -126,7 +126,7 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       assert.ok(log.tornLines <= 1);
       const refused = log.records.find((r) => r.request_id === 104)!;
       assert.equal(refused.type, 'call_refused_by_server');
-      assert.equal(refused.stage, 'schema');
+      assert.equal(refused.stage, 'shape');
       const envelope = log.records.find((r) => r.request_id === 103)!;
       assert.ok((envelope.stages as Array<{ stage: string; outcome: string }>).some((s) => s.stage === 'workspace_envelope' && s.outcome === 'refused'), JSON.stringify(envelope));
       assert.ok(!log.records.some((r) => r.type === 'server_stop'), 'the process really died without a clean shutdown');

@@ -29,7 +29,7 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
     assert.deepEqual(joints(h), before);
     const last = readAuditLog(h.auditPath).records.at(-1)!;
     assert.equal(last.type, 'call_refused_by_server');
-    assert.equal(last.stage, 'schema');
+    assert.equal(last.stage, 'shape');
   });
 
   it('schema: out-of-range values are refused, not clamped (speed 1.5, force 40 N, z below 0, 1e999)', async () => {
@@ -103,7 +103,7 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
     const record = readAuditLog(h.auditPath).records.at(-1)!;
     assert.equal(record.tool, 'move_arm_to_pose');
     const stages = (record.stages as Array<{ stage: string; outcome: string }>).map((s) => `${s.stage}:${s.outcome}`);
-    assert.deepEqual(stages, ['schema:pass', 'finite_and_range:pass', 'state_gate:pass', 'workspace_envelope:pass', 'ik_and_joint_limits:pass', 'speed_and_acceleration:pass', 'collision:refused', 'audit:pass']);
+    assert.deepEqual(stages, ['shape:pass', 'finite_and_range:pass', 'state_gate:pass', 'workspace_envelope:pass', 'ik_and_joint_limits:pass', 'speed_and_acceleration:pass', 'collision:refused', 'audit:pass']);
   });
 
   it('dry_run checks everything and moves nothing', async () => {
@@ -211,7 +211,7 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
       assert.deepEqual(refusalOf(dryRun), { stage: 'state_gate', code: 'rate_limited', message });
       const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call').at(-2)!;
       assert.equal(record.tool, 'plan_trajectory');
-      assert.deepEqual((record.stages as Array<{ stage: string; outcome: string }>).map((s) => `${s.stage}:${s.outcome}`), ['schema:pass', 'finite_and_range:pass', 'state_gate:refused', 'audit:pass']);
+      assert.deepEqual((record.stages as Array<{ stage: string; outcome: string }>).map((s) => `${s.stage}:${s.outcome}`), ['shape:pass', 'finite_and_range:pass', 'state_gate:refused', 'audit:pass']);
       assert.deepEqual(joints(h), before);
       // Motions are not starved by planning: the stored plan still runs.
       const run = await h.call('execute_trajectory', { plan_id: first.body.result?.structuredContent?.plan_id as string });

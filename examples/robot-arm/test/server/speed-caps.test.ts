@@ -81,7 +81,7 @@ describe('speed_and_acceleration: a stored plan over a cap is refused by execute
     const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call').at(-1)!;
     assert.equal(record.tool, 'execute_trajectory');
     assert.deepEqual((record.stages as Array<{ stage: string; outcome: string }>).map((s) => `${s.stage}:${s.outcome}`), [
-      'schema:pass', 'finite_and_range:pass', 'state_gate:pass', 'workspace_envelope:pass', 'ik_and_joint_limits:pass', 'speed_and_acceleration:refused', 'audit:pass',
+      'shape:pass', 'finite_and_range:pass', 'state_gate:pass', 'workspace_envelope:pass', 'ik_and_joint_limits:pass', 'speed_and_acceleration:refused', 'audit:pass',
     ]);
     assert.ok(!readAuditLog(h.auditPath).records.some((r) => r.type === 'motion_start'), 'no motion started');
   }

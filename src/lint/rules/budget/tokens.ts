@@ -1,4 +1,5 @@
-import { estimateTokens, estimateToolTokens, surelyWithinTokens } from '../../token-estimator.js';
+import { countTextTokens } from '../../../host/token-estimate.js';
+import { estimateToolTokens, surelyWithinTokens } from '../../token-estimator.js';
 import { isObject } from '../../tool-view.js';
 import type { LintRule } from '../../types.js';
 
@@ -24,7 +25,7 @@ function overBudget(text: string, maxTokens: number, maxCjkChars: number): Budge
   const measured = measure(text);
   if (measured.cjk) return measured.size > maxCjkChars ? { cjk: true, used: measured.size, limit: maxCjkChars, unit: 'characters' } : undefined;
   if (surelyWithinTokens(text, maxTokens)) return undefined;
-  const tokens = estimateTokens(text);
+  const tokens = countTextTokens(text);
   return tokens > maxTokens ? { cjk: false, used: tokens, limit: maxTokens, unit: 'tokens' } : undefined;
 }
 
