@@ -10,6 +10,8 @@ export { LiveChannel } from './live-channel.js';
 export type { LiveChannelOptions } from './live-channel.js';
 export { createWorkbench } from './workbench.js';
 export type { Workbench, WorkbenchCall, WorkbenchCatalog, WorkbenchOptions, WorkbenchTool, ProviderView } from './workbench.js';
+export { createApprovalRoutes } from './approval-routes.js';
+export type { ApprovalRoutes } from './approval-routes.js';
 export { createStageEventFanout } from './stage-event-fanout.js';
 export type { StageEventFanout } from './stage-event-fanout.js';
 import type { McpServer } from '../server/create-server.js';

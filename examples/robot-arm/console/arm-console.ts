@@ -6,11 +6,9 @@
  * last console page goes away while the arm moves, the arm is stopped (e-stop latched, reset by the
  * operator), as when a pendant's enabling switch is released.
  */
-import type { McpServer } from '../../../src/server/create-server.js';
-import type { StageEvent } from '../../../src/server/stage-events.js';
-import { createConsoleMount, createWorkbench, LiveChannel } from '../../../src/console/index.js';
-import type { ConsoleMount, ConsoleReply } from '../../../src/console/index.js';
-import { createApprovalRoutes } from '../../../src/console/approval-routes.js';
+import type { McpServer, StageEvent } from 'toolwright';
+import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
+import type { ConsoleMount, ConsoleReply } from 'toolwright/console';
 import type { ArmFeed, ArmState } from './arm-feed.js';
 
 /** Options of {@link createArmConsole}. */
