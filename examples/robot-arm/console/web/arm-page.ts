@@ -1,7 +1,6 @@
 /** Browser entry of the robot arm tab: live view, approval queue, e-stop, audit tail (bundled at start). */
-// Browser code: bundled by esbuild from these relative sources (the console's own browser helpers are not a package export).
-import { api, connectLive, h } from '../../../../src/console/web/console-client.js';
-import type { PendingApproval, ApprovalQueueEvent } from '../../../../src/server/operator-approvals.js';
+import { api, connectLive, h } from 'toolwright/console/web';
+import type { PendingApproval, ApprovalQueueEvent } from 'toolwright';
 import { isPlannedMotion } from '../arm-feed.js';
 import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification } from '../arm-feed.js';
 import { ArmViews } from './arm-views.js';
