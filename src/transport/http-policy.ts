@@ -43,6 +43,12 @@ export interface HttpPolicy {
   /** See {@link HttpOptions.writeTimeoutMs}. */
   readonly writeTimeoutMs: number;
   /**
+   * The Host and Origin rules alone (strict Host parsing, the Host allow-list, the Origin
+   * allow-list): a refusal, else undefined. `preflight` runs it; routes mounted beside the MCP
+   * endpoint (the operator console) run it too, so both answer the same browsers.
+   */
+  checkHostAndOrigin(header: HeaderLookup): Reply | undefined;
+  /**
    * A reply when the request must be refused before its body is read, else undefined. `sessions`:
    * the dispatcher answers GET and DELETE too (legacy sessions), which carry no body.
    */
@@ -100,8 +106,25 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
     }
   }
 
+  function checkHostAndOrigin(header: HeaderLookup): Reply | undefined {
+    const hostHeader = header('host');
+    if (hostHeader !== undefined && parseHostHeader(hostHeader) === undefined) {
+      return transportErrorReply(400, `Bad request: malformed Host header ${JSON.stringify(hostHeader.slice(0, 200))}`);
+    }
+    if (hostSet !== undefined) {
+      const host = hostHeader;
+      if (host === undefined || !hostSet.has(hostName(host))) {
+        return transportErrorReply(403, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
+      }
+    }
+    const origin = header('origin');
+    if (origin !== undefined && !originAllowed(origin)) return transportErrorReply(403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    return undefined;
+  }
+
   return {
     path,
+    checkHostAndOrigin,
     maxBodyBytes,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     writeTimeoutMs: options.writeTimeoutMs ?? 30_000,
@@ -113,18 +136,8 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
           ? transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST, GET and DELETE`, { Allow: 'GET, POST, DELETE' })
           : transportErrorReply(405, `Method not allowed: ${method ?? '?'}; the MCP endpoint accepts POST only`, { Allow: 'POST' });
       }
-      const hostHeader = header('host');
-      if (hostHeader !== undefined && parseHostHeader(hostHeader) === undefined) {
-        return transportErrorReply(400, `Bad request: malformed Host header ${JSON.stringify(hostHeader.slice(0, 200))}`);
-      }
-      if (hostSet !== undefined) {
-        const host = hostHeader;
-        if (host === undefined || !hostSet.has(hostName(host))) {
-          return transportErrorReply(403, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
-        }
-      }
-      const origin = header('origin');
-      if (origin !== undefined && !originAllowed(origin)) return transportErrorReply(403, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      const refused = checkHostAndOrigin(header);
+      if (refused !== undefined) return refused;
       if (bodiless) return undefined;
       const type = header('content-type');
       if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim())) {

@@ -1,6 +1,6 @@
 /** Transports: Streamable HTTP (node:http and web fetch) and stdio, over any MessageDispatcher. */
 export { listenHttp } from './node-http.js';
-export type { ListenOptions, HttpListener } from './node-http.js';
+export type { ListenOptions, HttpListener, HttpMount } from './node-http.js';
 export { createFetchHandler } from './fetch-handler.js';
 export { serveStdio } from './stdio.js';
 export type { StdioOptions, StdioConnection } from './stdio.js';

@@ -14,6 +14,7 @@ import type { RedisStore } from '../../server/store/redis-store.js';
 import { setProcessStore } from '../../server/store/process-store.js';
 import { STATE_SECRET_ENV } from '../../server/request-state.js';
 import { UsageError } from '../usage-error.js';
+import type { StageEvent } from '../../server/stage-events.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 
@@ -27,6 +28,9 @@ Options:
   --path <path>          Endpoint path (default /mcp)
   --allow-origin <url>   Accept browser requests from this Origin (repeatable)
   --allow-host <name>    Accept this Host header (repeatable; default loopback names on loopback)
+  --console              Also serve the operator console (workbench) at /console on the HTTP port;
+                         prints its address with a per-start token
+  --console-token <t>    Use this console token instead of a random one (16+ URL-safe characters)
   --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
   --eras <list>          Protocol eras served: both (default), modern (2026-07-28 only), legacy
                          (2025 initialize sessions only), or a list such as 2026-07-28,2025
@@ -43,7 +47,8 @@ function isServer(value: unknown): value is McpServer {
   return typeof value === 'object' && value !== null && typeof (value as McpServer).handleMessage === 'function' && typeof (value as McpServer).listen === 'function';
 }
 
-async function loadServer(modulePath: string): Promise<McpServer> {
+/** `wrapped`: the module exported tools and this command built the server (with `onStageEvent`). */
+async function loadServer(modulePath: string, onStageEvent?: (event: StageEvent) => void): Promise<{ server: McpServer; wrapped: boolean }> {
   const path = resolve(modulePath);
   if (['.ts', '.mts', '.cts'].includes(extname(path))) {
     try {
@@ -61,11 +66,12 @@ async function loadServer(modulePath: string): Promise<McpServer> {
     throw new UsageError(`cannot load ${modulePath}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const exported = namespace.default;
-  if (isServer(exported)) return exported;
+  if (isServer(exported)) return { server: exported, wrapped: false };
   if (Array.isArray(exported)) {
     const notTools = exported.map((t, i) => (isTool(t) ? -1 : i)).filter((i) => i >= 0);
     if (notTools.length > 0) throw new UsageError(`${modulePath}: default export item(s) ${notTools.join(', ')} are not tools from defineTool()`);
-    return createServer({ name: basename(path, extname(path)), version: '0.0.0', tools: exported as Tool<unknown>[] });
+    const server = createServer({ name: basename(path, extname(path)), version: '0.0.0', tools: exported as Tool<unknown>[], ...(onStageEvent !== undefined ? { onStageEvent } : {}) });
+    return { server, wrapped: true };
   }
   throw new UsageError(`${modulePath}: the default export must be a server from createServer() or an array of tools from defineTool()${exported === undefined ? ' (there is no default export)' : ''}`);
 }
@@ -93,6 +99,8 @@ export async function run(argv: string[]): Promise<number> {
         stdio: { type: 'boolean' },
         eras: { type: 'string' },
         store: { type: 'string' },
+        console: { type: 'boolean' },
+        'console-token': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -118,6 +126,10 @@ export async function run(argv: string[]): Promise<number> {
     }
   } else if (values.host !== undefined || values.path !== undefined) {
     process.stderr.write('toolwright serve: --host and --path only apply with --http <port>\n');
+    return 2;
+  }
+  if ((values.console === true || values['console-token'] !== undefined) && port === undefined) {
+    process.stderr.write('toolwright serve: --console needs --http <port> (the console shares the MCP listener)\n');
     return 2;
   }
   const useStdio = values.stdio === true || port === undefined;
@@ -146,18 +158,38 @@ export async function run(argv: string[]): Promise<number> {
     setProcessStore(store);
   }
 
+  // The console module loads only when asked for: plain serving does not pay for it.
+  const consoleModule = values.console === true || values['console-token'] !== undefined ? await import('../../console/index.js') : undefined;
+  const fanout = consoleModule?.createStageEventFanout();
   let server: McpServer;
+  let wrapped: boolean;
   try {
-    server = await loadServer(positionals[0] as string);
+    ({ server, wrapped } = await loadServer(positionals[0] as string, fanout?.onStageEvent));
   } catch (error) {
     process.stderr.write(`toolwright serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return error instanceof ServerDefinitionError ? 1 : 2;
+  }
+
+  let consoleMount: import('../../console/index.js').ConsoleMount | undefined;
+  if (consoleModule !== undefined) {
+    try {
+      // Stage events are seen only for tools this command wraps in a server; a module's own server has its own hook.
+      consoleMount = consoleModule.createWorkbenchConsole(server, {
+        ...(values['console-token'] !== undefined ? { token: values['console-token'] } : {}),
+        ...(wrapped && fanout !== undefined ? { subscribeStageEvents: (l: (event: StageEvent) => void) => fanout.subscribe(l) } : {}),
+      });
+      await consoleMount.ready();
+    } catch (error) {
+      process.stderr.write(`toolwright serve: --console: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
   }
 
   const stopped: Promise<string>[] = [];
   if (port !== undefined) {
     try {
       const listener = await server.listen({
+        ...(consoleMount !== undefined ? { mounts: [consoleMount] } : {}),
         port,
         ...(eras !== undefined ? { eras } : {}),
         host: values.host ?? '127.0.0.1',
@@ -167,6 +199,7 @@ export async function run(argv: string[]): Promise<number> {
       });
       // The URL ends its line: scripts read it from there.
       process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url}\ntoolwright: answering ${erasText(eras, server)} over HTTP\n`);
+      if (consoleMount !== undefined) process.stderr.write(`console: ${consoleMount.url(listener)}\n`);
     } catch (error) {
       process.stderr.write(`toolwright serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -186,6 +219,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   const reason = await Promise.race(stopped);
   process.stderr.write(`toolwright: stopping (${reason})\n`);
+  consoleMount?.close();
   await server.close();
   await store?.close();
   // Signal listeners and stdin keep the event loop alive; the server is closed, so leave now.

@@ -1,0 +1,105 @@
+/**
+ * The robot console: the arm tab (live view, approval queue, e-stop, audit tail) beside the
+ * workbench, mounted on the robot server's listener. State updates are coalesced to at most
+ * `maxUpdatesPerSecond` (default 30, above the 20/s the view needs) so a fast simulator cannot
+ * flood pages or the server. With `holdToRun`, the console acts as an enabling device: when the
+ * last console page goes away while the arm moves, the arm is stopped (e-stop latched, reset by the
+ * operator), as when a pendant's enabling switch is released.
+ */
+import type { McpServer, StageEvent } from 'toolwright';
+import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
+import type { ConsoleMount, ConsoleReply } from 'toolwright/console';
+import type { ArmFeed, ArmState } from './arm-feed.js';
+
+/** Options of {@link createArmConsole}. */
+export interface ArmConsoleOptions {
+  server: McpServer;
+  feed: ArmFeed;
+  /** Who decides, as approval and audit records name them (default "console operator"). */
+  operator?: string;
+  /** Stop the arm when the last console page disconnects during a motion (default false). */
+  holdToRun?: boolean;
+  token?: string;
+  maxUpdatesPerSecond?: number;
+  subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void;
+}
+
+/** Creates the robot console mount (pass it to `listen({ mounts })`). */
+export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
+  const { server, feed } = options;
+  const operator = options.operator ?? 'console operator';
+  const channel = new LiveChannel();
+  const approvals = createApprovalRoutes(server.approvals, channel, operator);
+  const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  workbench.catalog();
+
+  const minGapMs = 1000 / (options.maxUpdatesPerSecond ?? 30);
+  let lastSent = 0;
+  let latest: ArmState | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let moving = feed.snapshot().state.moving;
+  const flush = (): void => {
+    timer = undefined;
+    if (latest === undefined) return;
+    lastSent = performance.now();
+    channel.broadcast('state', latest);
+    latest = undefined;
+  };
+  const stopFeed = feed.subscribe((event) => {
+    if (event.type !== 'state') {
+      if (latest !== undefined) flush();
+      channel.broadcast(event.type, event);
+      return;
+    }
+    moving = event.state.moving;
+    latest = event.state;
+    // A stop or a start is sent at once; in-between poses are coalesced.
+    const gap = performance.now() - lastSent;
+    if (!event.state.moving || event.state.estop.latched || gap >= minGapMs) {
+      if (timer !== undefined) clearTimeout(timer);
+      flush();
+    } else timer ??= setTimeout(flush, minGapMs - gap);
+  });
+  const stopWatch = options.holdToRun === true
+    ? channel.onCountChange((count) => {
+        if (count === 0 && moving) feed.emergencyStop(operator, 'hold-to-run: the console disconnected during a motion');
+      })
+    : () => undefined;
+
+  const estop = (body: unknown): ConsoleReply => {
+    const reason = typeof (body as { reason?: unknown } | null)?.reason === 'string' ? (body as { reason: string }).reason : 'e-stop pressed in the console';
+    feed.emergencyStop(operator, reason);
+    return { status: 200, json: { latched: true } };
+  };
+  const reset = (body: unknown): ConsoleReply => {
+    // The page asks for a confirmation; the API insists on it too, so no stray POST resets.
+    if ((body as { confirm?: unknown } | null)?.confirm !== true) return { status: 400, json: { error: 'resetting the e-stop needs {"confirm": true}' } };
+    const cleared = feed.resetEmergencyStop(operator);
+    return cleared ? { status: 200, json: { cleared: true } } : { status: 409, json: { error: 'no emergency stop is latched' } };
+  };
+
+  const mount = createConsoleMount({
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    title: `${server.name}: operator console`,
+    pages: [{ id: 'arm', title: 'Arm', entry: new URL('./web/arm-page', import.meta.url) }, workbench.page],
+    routes: [
+      ...approvals.routes,
+      ...workbench.routes,
+      { method: 'GET', path: '/api/arm', handle: () => ({ status: 200, json: feed.snapshot() }) },
+      { method: 'POST', path: '/api/estop', handle: (r) => estop(r.body) },
+      { method: 'POST', path: '/api/estop/reset', handle: (r) => reset(r.body) },
+    ],
+    channel,
+    snapshot: () => [{ event: 'snapshot', data: feed.snapshot() }, ...approvals.snapshot(), { event: 'console', data: { operator, holdToRun: options.holdToRun === true } }],
+  });
+  return {
+    ...mount,
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      stopFeed();
+      stopWatch();
+      approvals.close();
+      mount.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/** Browser entry of the robot arm tab: live view, approval queue, e-stop, audit tail (bundled at start). */
+import { api, connectLive, h } from 'toolwright/console/web';
+import type { PendingApproval, ApprovalQueueEvent } from 'toolwright';
+import { isPlannedMotion } from '../arm-feed.js';
+import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification } from '../arm-feed.js';
+import { ArmViews } from './arm-views.js';
+
+const app = document.getElementById('app') as HTMLElement;
+const views = new ArmViews();
+const pending = new Map<string, PendingApproval>();
+const queue = h('ul', { 'data-testid': 'approval-queue', style: 'list-style:none;padding:0' });
+const audit = h('ol', { 'data-testid': 'audit-log', style: 'max-height:260px;overflow:auto;font:12px ui-monospace,monospace' });
+const verified = h('p', { 'data-testid': 'audit-verified' }, 'chain: not yet verified');
+const status = h('p', { 'data-testid': 'arm-status' });
+const updates = h('span', { 'data-testid': 'update-count' }, '0');
+const message = h('p', { 'data-testid': 'console-message', role: 'status' });
+let updateCount = 0;
+let selected: string | undefined;
+
+const estop = h('button', { 'data-testid': 'estop', style: 'background:#c62828;color:#fff;font-size:20px;font-weight:700;padding:12px 24px;border-radius:8px' }, 'E-STOP');
+const reset = h('button', { 'data-testid': 'estop-reset', disabled: '' }, 'Reset e-stop…');
+
+function showState(state: ArmState): void {
+  views.drawState(state);
+  const [x, y, z] = state.tcp.map((n) => n.toFixed(0));
+  status.textContent = `${state.estop.latched ? `E-STOP LATCHED (${state.estop.reason ?? ''})` : state.moving ? 'moving' : 'idle'} · TCP ${x}, ${y}, ${z} mm · gripper ${state.gripper.widthMm.toFixed(0)} mm${state.gripper.holding !== null ? ` holding ${state.gripper.holding}` : ''}`;
+  status.className = state.estop.latched ? 'error' : state.moving ? 'warning' : 'ok';
+  status.dataset.estop = String(state.estop.latched);
+  status.dataset.moving = String(state.moving);
+  reset.disabled = !state.estop.latched;
+}
+
+function showVerification(v: AuditVerification): void {
+  verified.textContent = `chain ${v.ok ? 'verified' : 'BROKEN'}: ${v.message}`;
+  verified.className = v.ok ? 'ok' : 'error';
+  verified.dataset.ok = String(v.ok);
+}
+
+function addAudit(entry: ArmAuditEntry): void {
+  audit.prepend(h('li', {}, `#${entry.seq} ${entry.time.slice(11, 23)} ${entry.kind}: ${entry.summary} `, h('span', { class: 'muted' }, entry.hash.slice(0, 12))));
+  while (audit.children.length > 200) audit.lastElementChild?.remove();
+}
+
+function renderQueue(): void {
+  queue.replaceChildren();
+  if (pending.size === 0) queue.append(h('li', { class: 'muted' }, 'no motion is waiting for approval'));
+  if (selected !== undefined && !pending.has(selected)) selected = undefined;
+  selected ??= pending.keys().next().value;
+  for (const item of pending.values()) {
+    const plan = isPlannedMotion(item.details) ? item.details : undefined;
+    const approve = h('button', { class: 'primary', 'data-testid': 'approve' }, 'Approve');
+    const decline = h('button', { 'data-testid': 'decline' }, 'Decline');
+    const decide = (yes: boolean): void => {
+      approve.disabled = decline.disabled = true;
+      api<{ decided: string }>('/api/approvals/decide', { id: item.id, approve: yes, digest: item.digest }).then(
+        (r) => (message.textContent = `${r.decided}: ${item.summary}`),
+        (e: Error) => {
+          message.textContent = `not decided: ${e.message}`;
+          approve.disabled = decline.disabled = false;
+        },
+      );
+    };
+    approve.addEventListener('click', () => decide(true));
+    decline.addEventListener('click', () => decide(false));
+    const facts = plan === undefined ? '' : `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+    const li = h('li', { 'data-testid': `approval-${item.id}`, style: `padding:6px;border:1px solid var(--line);border-radius:4px;margin:4px 0${item.id === selected ? ';outline:2px solid #e67e22' : ''}` },
+      h('strong', {}, item.summary), h('br'), h('span', { class: 'muted' }, `${facts}plan ${item.digest.slice(0, 16)}… · ${Math.max(0, Math.round((item.deadline - Date.now()) / 1000))} s left`), h('br'), approve, ' ', decline);
+    li.addEventListener('mouseenter', () => {
+      selected = item.id;
+      views.setPlanned(plan?.path);
+    });
+    queue.append(li);
+  }
+  const current = selected === undefined ? undefined : pending.get(selected);
+  views.setPlanned(isPlannedMotion(current?.details) ? current.details.path : undefined);
+}
+
+estop.addEventListener('click', () => {
+  api('/api/estop', { reason: 'e-stop pressed in the console' }).then(() => (message.textContent = 'e-stop latched'), (e: Error) => (message.textContent = `e-stop request failed: ${e.message}`));
+});
+reset.addEventListener('click', () => {
+  if (!window.confirm('Reset the emergency stop? Make sure the cell is clear.')) return;
+  api('/api/estop/reset', { confirm: true }).then(() => (message.textContent = 'e-stop reset'), (e: Error) => (message.textContent = `not reset: ${e.message}`));
+});
+
+function applySnapshot(snapshot: ArmSnapshot): void {
+  views.drawStatics(snapshot.envelope, snapshot.objects);
+  views.setTrace(snapshot.trace);
+  showState(snapshot.state);
+  audit.replaceChildren();
+  for (const entry of snapshot.audit) addAudit(entry);
+  showVerification(snapshot.verification);
+}
+
+app.replaceChildren(
+  h('div', { class: 'row' },
+    h('section', { class: 'grow' }, h('h2', {}, 'Arm (top and side views)'), views.element, status, h('p', { class: 'muted' }, 'updates received: ', updates, ' · dashed orange: planned path of the selected pending motion · blue: executed trace')),
+    h('div', { style: 'width:380px' },
+      h('section', {}, estop, ' ', reset, message),
+      h('section', {}, h('h2', {}, 'Waiting for approval'), queue),
+      h('section', {}, h('h2', {}, 'Audit log'), verified, audit))),
+);
+renderQueue();
+
+connectLive({
+  snapshot: (data) => {
+    applySnapshot(data as ArmSnapshot);
+    document.body.dataset.ready = 'true';
+  },
+  approvals: (data) => {
+    pending.clear();
+    for (const item of data as PendingApproval[]) pending.set(item.id, item);
+    renderQueue();
+  },
+  approval: (data) => {
+    const event = data as ApprovalQueueEvent;
+    if (event.type === 'pending') pending.set(event.pending.id, event.pending);
+    else pending.delete(event.pending.id);
+    renderQueue();
+  },
+  state: (data) => {
+    const state = data as ArmState;
+    updates.textContent = String(++updateCount);
+    showState(state);
+    if (state.moving) views.extendTrace(state.tcp);
+  },
+  'trace-reset': () => views.setTrace([]),
+  objects: (data) => {
+    const snapshot = (data as Extract<ArmFeedEvent, { type: 'objects' }>).objects;
+    void api<ArmSnapshot>('/api/arm').then((s) => views.drawStatics(s.envelope, snapshot));
+  },
+  audit: (data) => {
+    const event = data as Extract<ArmFeedEvent, { type: 'audit' }>;
+    addAudit(event.entry);
+    showVerification(event.verification);
+  },
+});

@@ -1,0 +1,31 @@
+/**
+ * The operator console: routes mounted on the MCP server's listener (`/console`), guarded by the
+ * listener's Host/Origin rules and a per-start token, with a live SSE channel and bundled pages.
+ * `createWorkbenchConsole` is the workbench for any server; the robot arm adds its own tab.
+ */
+export { createConsoleMount, CONSOLE_PATH } from './console-mount.js';
+export type { ConsoleMount, ConsoleOptions, ConsolePage, ConsoleReply, ConsoleRequest, ConsoleRoute, LiveEvent } from './console-mount.js';
+export { createConsoleToken, checkConsoleToken, CONSOLE_TOKEN_HEADER } from './console-token.js';
+export { LiveChannel } from './live-channel.js';
+export type { LiveChannelOptions } from './live-channel.js';
+export { createWorkbench } from './workbench.js';
+export type { Workbench, WorkbenchCall, WorkbenchCatalog, WorkbenchOptions, WorkbenchTool, ProviderView } from './workbench.js';
+export { createApprovalRoutes } from './approval-routes.js';
+export type { ApprovalRoutes } from './approval-routes.js';
+export { createStageEventFanout } from './stage-event-fanout.js';
+export type { StageEventFanout } from './stage-event-fanout.js';
+import type { McpServer } from '../server/create-server.js';
+import type { StageEvent } from '../server/stage-events.js';
+import { createConsoleMount } from './console-mount.js';
+import type { ConsoleMount } from './console-mount.js';
+import { LiveChannel } from './live-channel.js';
+import { createWorkbench } from './workbench.js';
+
+/** A console with the workbench tab only (what `toolwright serve <module> --console` mounts). */
+export function createWorkbenchConsole(server: McpServer, options: { token?: string; subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void } = {}): ConsoleMount {
+  const channel = new LiveChannel();
+  const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  // Lint and provider mapping run now, at start, so the first page load does not wait for them.
+  workbench.catalog();
+  return createConsoleMount({ ...(options.token !== undefined ? { token: options.token } : {}), title: `${server.name}: Toolwright console`, pages: [workbench.page], routes: workbench.routes, channel });
+}
