@@ -11,7 +11,7 @@ import type { McpClient, ToolTask } from '../../src/client/index.js';
 import { createServer, defineTool, ProtocolError } from '../../src/index.js';
 import type { McpServer } from '../../src/index.js';
 import taskTools, { observed } from '../fixtures/servers/task-tools.js';
-import { tsxArgs } from '../support/repo-paths.js';
+import { repoPath, tsxArgs } from '../support/repo-paths.js';
 
 const failing = defineTool({ name: 'fails', inputSchema: { type: 'object' }, task: true, run: () => { throw new ProtocolError(-32603, 'boom inside the task'); } });
 
@@ -29,7 +29,7 @@ for (const transport of ['http', 'stdio'] as const) {
         client = connect((await server.listen({ port: 0 })).url, { onWarning: () => {}, capabilities: { elicitation: {} } });
       } else {
         // era 'modern': a slow child start must not be mistaken for a legacy server by the probe's timeout.
-        client = connect({ command: process.execPath, args: tsxArgs('src/cli/main.ts', 'serve', 'test/fixtures/servers/task-tools.ts', '--stdio') }, { onWarning: () => {}, capabilities: { elicitation: {} }, era: 'modern' });
+        client = connect({ command: process.execPath, args: tsxArgs('src/cli/main.ts', 'serve', repoPath('test/fixtures/servers/task-tools.ts'), '--stdio') }, { onWarning: () => {}, capabilities: { elicitation: {} }, era: 'modern' });
       }
     });
     after(async () => {

@@ -286,7 +286,7 @@ describe('resources, prompts and completion', () => {
 
   it('server/discover declares exactly the features served', async () => {
     const r = await result(rpc('server/discover'));
-    assert.deepEqual(r.capabilities, { tools: { listChanged: true }, logging: {}, resources: {}, prompts: { listChanged: true }, completions: {} });
+    assert.deepEqual(r.capabilities, { tools: { listChanged: true }, logging: {}, resources: {}, prompts: { listChanged: true }, completions: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
   });
 });
 
