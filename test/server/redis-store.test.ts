@@ -12,7 +12,7 @@ import { createRedisStore, StoreUnavailableError } from '../../src/server/store/
 import type { RedisStore } from '../../src/server/store/index.js';
 import { approvalTools } from '../fixtures/servers/approval-tools.js';
 import { META, post, rpc } from '../fixtures/servers/raw-http.js';
-import { missing, startRedis } from '../support/local-services.js';
+import { freePort, missing, startRedis } from '../support/local-services.js';
 import type { RedisProcess } from '../support/local-services.js';
 
 const skip = missing('redis-server');
@@ -74,6 +74,19 @@ describe('createRedisStore: URLs and AUTH', { skip }, () => {
       await assert.rejects(store.ready(1500), (error: unknown) => error instanceof StoreUnavailableError && /not reachable within 1500 ms .*(WRONGPASS|invalid username-password)/i.test(error.message));
       await assert.rejects(store.claimOnce('auth-bad', { expiresAt: Date.now() + 10_000 }), (error: unknown) => error instanceof StoreUnavailableError && /^store unavailable: redis redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: not connected/.test(error.message));
       assert.ok(errors.length >= 1 && errors[0] instanceof StoreUnavailableError, 'the outage was reported once through onError');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('createRedisStore: pub/sub with Redis unreachable', { skip }, () => {
+  it('subscribe and publish are refused as unavailable within the deadline instead of hanging', async () => {
+    const port = await freePort();
+    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 300 });
+    try {
+      await assert.rejects(store.subscribe('news', () => undefined), { name: 'StoreUnavailableError', message: `store unavailable: redis redis://127.0.0.1:${port}: subscriber connection: no answer within 300 ms` });
+      await assert.rejects(store.publish('news', 'x'), (error: unknown) => error instanceof StoreUnavailableError && /: not connected/.test(error.message));
     } finally {
       await store.close();
     }

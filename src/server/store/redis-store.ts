@@ -198,6 +198,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   // Pub/sub needs a connection of its own; opened on the first subscribe.
   let subscriber: ReturnType<typeof client.duplicate> | undefined;
+  let subscriberUp: Promise<void> | undefined;
+  async function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailableError(backend, `${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   const channels = new Map<string, Set<StoreListener>>();
 
   return {
@@ -265,35 +277,48 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return Number(await send<number>(['PUBLISH', prefix + channel, JSON.stringify(message)]));
     },
     async subscribe(channel, listener) {
-      if (subscriber === undefined) {
-        subscriber = client.duplicate();
-        subscriber.on('error', (error: Error) => options.onError?.(new StoreUnavailableError(backend, `subscriber: ${error.message}`, { cause: error })));
-        await subscriber.connect();
-      }
-      let listeners = channels.get(channel);
-      if (listeners === undefined) {
-        const set = (listeners = new Set());
-        channels.set(channel, set);
-        await subscriber.subscribe(prefix + channel, (text: string) => {
-          const message = JSON.parse(text) as JsonValue;
-          for (const each of [...set]) {
-            try {
-              each(message);
-            } catch (error) {
-              options.onError?.(error instanceof Error ? error : new Error(String(error)));
-            }
-          }
-        });
-      }
-      listeners.add(listener);
-      const own = listeners;
-      return () => {
-        own.delete(listener);
-        if (own.size === 0 && channels.get(channel) === own) {
-          channels.delete(channel);
-          void subscriber?.unsubscribe(prefix + channel).catch(() => undefined);
+      try {
+        if (subscriber === undefined) {
+          subscriber = client.duplicate();
+          subscriber.on('error', (error: Error) => options.onError?.(new StoreUnavailableError(backend, `subscriber: ${error.message}`, { cause: error })));
+          subscriberUp = subscriber.connect().then(() => undefined);
+          subscriberUp.catch(() => undefined);
         }
-      };
+        await withDeadline(subscriberUp as Promise<void>, 'subscriber connection');
+        let listeners = channels.get(channel);
+        if (listeners === undefined) {
+          const set = (listeners = new Set());
+          channels.set(channel, set);
+          await withDeadline(subscriber.subscribe(prefix + channel, (text: string) => {
+            let message: JsonValue;
+            try {
+              message = JSON.parse(text) as JsonValue;
+            } catch {
+              options.onError?.(new Error(`store channel ${JSON.stringify(channel)}: dropped a message that is not JSON`));
+              return;
+            }
+            for (const each of [...set]) {
+              try {
+                each(message);
+              } catch (error) {
+                options.onError?.(error instanceof Error ? error : new Error(String(error)));
+              }
+            }
+          }), 'subscribe');
+        }
+        listeners.add(listener);
+        const own = listeners;
+        return () => {
+          own.delete(listener);
+          if (own.size === 0 && channels.get(channel) === own) {
+            channels.delete(channel);
+            void subscriber?.unsubscribe(prefix + channel).catch(() => undefined);
+          }
+        };
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) throw error;
+        throw new StoreUnavailableError(backend, `subscribe: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
     },
     async close() {
       closing = true;
