@@ -4,6 +4,7 @@ import type { ColdStartResult } from './suites/cold-start.js';
 import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
 import type { SchemaBenchResult } from './suites/schema-bench.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
+import { STDIO_WARMUP_CALLS } from './suites/legacy-sessions.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
 import type { HostileSuiteResult, StopLatencyRow } from './suites/hostile.js';
 import type { ScaleoutSuiteResult } from './suites/scaleout.js';
@@ -246,7 +247,7 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.legacy !== undefined) {
     const legacy = report.legacy;
     const bare = legacy.servers.find((s) => s.id === 'bare');
-    out.push(`## legacy 2025 clients: initialize + ${legacy.callsPerSession} \`tools/call\` per session`, '', `HTTP: ${legacy.sessions} sessions side by side (keep-alive, Mcp-Session-Id when minted; SDK v2 serves 2025 statelessly). stdio: one session per server process; "first calls" are the ${legacy.callsPerSession} right after the initialize answer (they include the process's JIT and validator warm-up), "warm" the same number after ${legacy.callsPerSession} untimed warm-up calls on the same session (the target's figure, as the stdio suite warms up too). ${legacy.rounds} round(s), every answer checked.`, '');
+    out.push(`## legacy 2025 clients: initialize + ${legacy.callsPerSession} \`tools/call\` per session`, '', `HTTP: ${legacy.sessions} sessions side by side (keep-alive, Mcp-Session-Id when minted; SDK v2 serves 2025 statelessly). stdio: one session per server process; "first calls" are the ${legacy.callsPerSession} right after the initialize answer (they include the process's JIT and validator warm-up), "warm" the same number after ${STDIO_WARMUP_CALLS} untimed warm-up calls on the same session (the target's figure, as the stdio suite warms up too). ${legacy.rounds} round(s), every answer checked.`, '');
     out.push('| server | HTTP calls/s | × bare | stdio warm calls/s | × bare | stdio first calls/s | × bare |', '|---|---:|---:|---:|---:|---:|---:|');
     for (const outcome of legacy.servers) {
       if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }

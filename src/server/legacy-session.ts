@@ -249,11 +249,15 @@ export class LegacySessionWire {
   }
 
   async #forward(session: LiveSession, message: InboundMessage, id: JsonRpcId, method: string, params: JsonObject): Promise<Reply> {
-    const meta = isJsonObject(params._meta) ? params._meta : {};
-    let current: JsonObject = {
-      ...params,
-      _meta: { ...meta, [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: session.record.capabilities, [META.logLevel]: session.record.logLevel ?? 'debug' },
+    // META's keys written as literals: built from computed keys and a spread, this object became a
+    // slow dictionary that every stage then reads (per-call hot path; the legacy tests break if a key drifts).
+    const translated: JsonObject = {
+      'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+      'io.modelcontextprotocol/clientCapabilities': session.record.capabilities,
+      'io.modelcontextprotocol/logLevel': session.record.logLevel ?? 'debug',
     };
+    const meta = isJsonObject(params._meta) ? params._meta : undefined;
+    let current: JsonObject = { ...params, _meta: meta === undefined ? translated : { ...meta, ...translated } };
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
     const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.channel?.(JSON.stringify(n));
     const forwarded = new ForwardedMessage(message, this.#headers(message, method, params), notify);
@@ -324,6 +328,7 @@ export class LegacySessionWire {
 }
 
 class InputTimeout extends Error {}
+
 
 /** Whether a request's reply may be an event stream carrying server messages (stdio always; HTTP when Accept says so). */
 function canStream(message: InboundMessage): boolean {
