@@ -11,6 +11,7 @@ import { collectPageErrors, launchChromium } from './chromium.js';
 import type { LaunchedChromium } from './chromium.js';
 import { startWithConsole } from './serve-child.js';
 import type { ServedChild } from './serve-child.js';
+import { repoPath } from '../support/repo-paths.js';
 
 describe('workbench in Chromium', () => {
   let browser: LaunchedChromium | undefined;
@@ -22,7 +23,7 @@ describe('workbench in Chromium', () => {
   before(async () => {
     browser = await launchChromium();
     if (browser === undefined) return;
-    served = await startWithConsole('src/cli/main.ts', ['serve', 'test/fixtures/console/workbench-tools.ts', '--http', '0', '--console']);
+    served = await startWithConsole('src/cli/main.ts', ['serve', repoPath('test', 'fixtures', 'console', 'workbench-tools.ts'), '--http', '0', '--console']);
     page = await browser.newPage();
     errors = collectPageErrors(page);
     page.on('response', (response) => {
