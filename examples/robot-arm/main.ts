@@ -251,7 +251,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch (error) {
       feed.close();
       await robot.close();
-      process.stderr.write(`robot-arm: --${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+      process.stderr.write(`robot-arm: --console-token: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
       return 2;
     }
     let url: string;

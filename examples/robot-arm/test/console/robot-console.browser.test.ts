@@ -134,3 +134,35 @@ describe('the real robot console in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 });
+
+describe('the real robot with --hold-to-run', () => {
+  it('e-stops and latches the arm when the console page goes away during an approved motion', async (t) => {
+    const browser = await launchChromium();
+    if (browser === undefined) return t.skip('chromium missing');
+    const audit = join(mkdtempSync(join(tmpdir(), 'robot-hold-')), 'audit.jsonl');
+    const served = await startWithConsole('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789']);
+    const client = connect(served.mcpUrl, { timeoutMs: 60_000 });
+    try {
+      assert.match(served.consoleUrl, /^http:\/\/127\.0\.0\.1:\d+\/console\?token=hold-to-run-test-token-0123456789$/);
+      const page = await browser.newPage();
+      await page.goto(served.consoleUrl);
+      await page.waitForSelector('body[data-ready="true"]');
+      const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
+      await page.waitForSelector('[data-testid=approve]');
+      await page.click('[data-testid=approve]');
+      await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+      await page.close();
+      const result = await call;
+      assert.equal(result.isError, true);
+      assert.equal(structured(result).status, 'emergency_stopped', text(result));
+      assert.match(text(result), /hold-to-run: the console disconnected during a motion/);
+      const base = new URL(served.consoleUrl);
+      const arm = (await (await fetch(new URL(`/console/api/arm${base.search}`, base))).json()) as { state: { moving: boolean; estop: { latched: boolean } } };
+      assert.deepEqual([arm.state.moving, arm.state.estop.latched], [false, true]);
+    } finally {
+      await client.close();
+      await browser.close();
+      await served.stop();
+    }
+  });
+});
