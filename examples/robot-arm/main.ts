@@ -35,8 +35,8 @@ Options:
   --approver <who>        either (default): clients that can elicit ask their user, the others'
                           calls are held (45 s) for the operator at the console | console: the
                           console operator approves every motion | elicitation: no console approval
-  --console-token <t>     Token of the operator console (16+ characters of A-Z a-z 0-9 . _ ~ -; default: random
-                          per start). The console is served on the same port under /console (HTTP only)
+  --console-token <t>     Token of the operator console (16+ of A-Z a-z 0-9 . _ ~ -; default:
+                          random per start). The console is served on the same port, /console
   --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
                           during a motion, like a released enabling switch
   --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
