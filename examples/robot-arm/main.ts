@@ -9,12 +9,15 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
-import type { ApprovalMode } from './server/approval-gate.js';
+import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
+import type { ConsoleMount } from 'toolwright/console';
+import { createArmConsole } from './console/arm-console.js';
+import { RobotArmFeed } from './console/robot-arm-feed.js';
 import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
 import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
-import { parseApproval, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
+import { parseApproval, parseApprover, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './server/sim-pacer.js';
 
 const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
@@ -29,6 +32,13 @@ Options:
   --read-only             Register sensing and status tools only; motion tools do not exist
   --approval <mode>       always (default) | large-moves | off. "off" skips human approval:
                           only for pure simulation, and announced loudly at start-up
+  --approver <who>        either (default): clients that can elicit ask their user, the others'
+                          calls are held (45 s) for the operator at the console | console: the
+                          console operator approves every motion | elicitation: no console approval
+  --console-token <t>     Token of the operator console (16+ of A-Z a-z 0-9 . _ ~ -; default:
+                          random per start). The console is served on the same port, /console
+  --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
+                          during a motion, like a released enabling switch
   --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
   --rate <n>              Motion commands per second, and planning requests per second
@@ -48,6 +58,10 @@ interface Parsed {
   preset: 'ur5e' | 'xarm6';
   readOnly: boolean;
   approval: ApprovalMode;
+  approver: ApproverMode;
+  /** Undefined: random per start. */
+  consoleToken: string | undefined;
+  holdToRun: boolean;
   auditLog: string;
   timeScale: number;
   rate: number;
@@ -68,6 +82,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       preset: { type: 'string' },
       'read-only': { type: 'boolean' },
       approval: { type: 'string' },
+      approver: { type: 'string' },
+      'console-token': { type: 'string' },
+      'hold-to-run': { type: 'boolean' },
       'audit-log': { type: 'string' },
       'time-scale': { type: 'string' },
       rate: { type: 'string' },
@@ -80,6 +97,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`port must be a number 0-65535, got ${JSON.stringify(portText)}${values.port === undefined ? ' (from PORT)' : ''}`);
   const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
   const approval = parseApproval(values.approval ?? 'always', '--approval');
+  // The console lives on the HTTP listener: a stdio server has none, so its user approves through elicitation.
+  const approver = parseApprover(values.approver ?? (values.stdio === true ? 'elicitation' : 'either'), '--approver');
+  if (values.stdio === true && approver !== 'elicitation') throw new UsageError(`--approver ${approver} needs the operator console, which is served over HTTP only (not with --stdio)`);
+  // Checked where the console is created (createConsoleMount), the one place that knows the rules.
+  const consoleToken = values['console-token'];
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
   const rate = parseRate(values.rate ?? '2', '--rate');
   let served: ReadonlySet<Era>;
@@ -97,6 +119,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     preset,
     readOnly: values['read-only'] === true,
     approval,
+    approver,
+    consoleToken,
+    holdToRun: values['hold-to-run'] === true,
     auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
     timeScale,
     rate,
@@ -135,18 +160,26 @@ function connectionHelp(url: string, options: Parsed): string {
     lines.push(
       `  toolwright call: ${cli} call ${url} get_device_status`,
       `                   ${cli} call ${url} move_arm_to_pose '${dryRun}'`,
-      '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)',
+      options.approver === 'elicitation'
+        ? '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)'
+        : '                   (toolwright call cannot elicit: a real motion waits for the operator at the console)',
     );
   }
   if (options.served.has('legacy')) lines.push('  Desktop client (stdio), add to its MCP config:', `    ${desktop}`);
   return lines.join('\n');
 }
 
+const APPROVER_TEXT: Record<ApproverMode, string> = {
+  either: 'clients that can elicit ask their user; other clients wait for the operator at the console',
+  console: 'the operator approves every motion at the console',
+  elicitation: 'through elicitation only; clients without elicitation are refused',
+};
+
 function banner(robot: RobotServer, options: Parsed, where: string): string {
   const sim = robot.controller.sim;
   const lines = [
     `Toolwright robot arm: simulated ${sim.preset.displayName}, ${robot.tools.length} tools, ${where}`,
-    `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion through elicitation; clients without elicitation are refused)' : ''}`,
+    `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion)' : ''}; approver ${options.approver} (${APPROVER_TEXT[options.approver]})`,
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
     `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
@@ -178,6 +211,7 @@ export async function main(argv: string[]): Promise<number> {
     robot = createRobotServer({
       preset: options.preset,
       approval: options.approval,
+      approver: options.approver,
       readOnly: options.readOnly,
       auditLogPath: options.auditLog,
       pacer: realTimePacer(options.timeScale),
@@ -203,26 +237,47 @@ export async function main(argv: string[]): Promise<number> {
     }),
   ];
   let http: Parameters<typeof shutDownGracefully>[1];
+  let closeConsole = (): void => undefined;
   // Logs and help go to stderr: on stdio, stdout carries the protocol.
   if (options.stdio) {
     const connection = robot.server.stdio({ eras: [...options.served] });
     process.stderr.write(banner(robot, options, 'on stdio'));
     stopped.push(connection.closed.then(() => 'stdin closed'));
   } else {
-    let url: string;
+    const feed = new RobotArmFeed(robot);
+    let consoleMount: ConsoleMount;
     try {
-      const listener = await robot.server.listen({ port: options.port, host: options.host, eras: [...options.served] });
+      consoleMount = createArmConsole({ server: robot.server, feed, operator: `console operator (pid ${process.pid})`, holdToRun: options.holdToRun, ...(options.consoleToken !== undefined ? { token: options.consoleToken } : {}) });
+    } catch (error) {
+      feed.close();
+      await robot.close();
+      process.stderr.write(`robot-arm: --console-token: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+      return 2;
+    }
+    let url: string;
+    let consoleUrl: string;
+    try {
+      await consoleMount.ready();
+      const listener = await robot.server.listen({ port: options.port, host: options.host, eras: [...options.served], mounts: [consoleMount] });
       url = String(listener.url);
+      consoleUrl = consoleMount.url(listener);
       http = { server: listener.server, inFlight: trackInFlight(listener.server) };
     } catch (error) {
       process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);
+      consoleMount.close();
+      feed.close();
       await robot.close();
       return 1;
     }
-    process.stderr.write(`${banner(robot, options, `at ${url}`)}\n${connectionHelp(url, options)}\n`);
+    closeConsole = () => {
+      consoleMount.close();
+      feed.close();
+    };
+    process.stderr.write(`${banner(robot, options, `at ${url}`)}console: ${consoleUrl}\n\n${connectionHelp(url, options)}\n`);
   }
   const reason = await Promise.race(stopped);
   process.stderr.write(`robot-arm: stopping (${reason})\n`);
+  closeConsole();
   await shutDownGracefully(robot, http, SHUTDOWN_DRAIN_MS, (line) => process.stderr.write(`${line}\n`));
   return 0;
 }

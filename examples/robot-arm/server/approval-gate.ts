@@ -1,4 +1,4 @@
-import { elicitInput, type Approver, type InputRequiredInit, type ToolContext } from 'toolwright';
+import { elicitInput, type Approver, type InputRequiredInit, type JsonValue, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 
@@ -12,6 +12,31 @@ import type { Refusal } from './safety-stages.js';
 export type ApprovalMode = 'always' | 'large-moves' | 'off';
 
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['always', 'large-moves', 'off'];
+
+/**
+ * Who approves what the mode says needs approval:
+ * - `elicitation`: the client's user, through form elicitation (clients that cannot elicit are refused);
+ * - `console`: the operator at the console (`server.approvals`), for every client: the call is held open;
+ * - `either` (default): elicitation for clients that can elicit, the console operator for the others
+ *   while a console is attached ({@link ApprovalGate.attachOperator}); with no console they are refused
+ *   at once (`approval_unavailable`), as nobody could approve.
+ */
+export type ApproverMode = 'elicitation' | 'console' | 'either';
+
+export const APPROVER_MODES: readonly ApproverMode[] = ['elicitation', 'console', 'either'];
+
+/** How long a call waits for the console operator by default (under common client timeouts), ms. */
+export const DEFAULT_OPERATOR_WAIT_MS = 45_000;
+
+/** Options of {@link ApprovalGate} besides the mode. */
+export interface ApprovalGateOptions {
+  /** Default `either`. */
+  readonly approver?: ApproverMode;
+  /** How long a call is held for the operator, ms (default 45 000). */
+  readonly operatorTimeoutMs?: number;
+  /** The controller's stop counter now: a stop while a call waits for the operator voids its approval. */
+  readonly currentEpoch?: () => number;
+}
 export const LARGE_MOVE_MM = 300;
 export const LARGE_MOVE_DEG = 90;
 
@@ -68,8 +93,36 @@ const REQUESTED_SCHEMA = {
  * the input flow. No tool argument can approve anything.
  */
 export class ApprovalGate {
-  constructor(readonly mode: ApprovalMode) {
+  readonly approver: ApproverMode;
+  readonly operatorTimeoutMs: number;
+  readonly #currentEpoch: (() => number) | undefined;
+  #operators = 0;
+
+  constructor(readonly mode: ApprovalMode, options: ApprovalGateOptions = {}) {
     if (!APPROVAL_MODES.includes(mode)) throw new RangeError(`approval mode must be one of ${APPROVAL_MODES.join(', ')}, got ${String(mode)}`);
+    this.approver = options.approver ?? 'either';
+    if (!APPROVER_MODES.includes(this.approver)) throw new RangeError(`approver must be one of ${APPROVER_MODES.join(', ')}, got ${String(options.approver)}`);
+    this.operatorTimeoutMs = options.operatorTimeoutMs ?? DEFAULT_OPERATOR_WAIT_MS;
+    if (!Number.isInteger(this.operatorTimeoutMs) || this.operatorTimeoutMs < 1) throw new RangeError(`operator timeout must be a positive integer of ms, got ${String(options.operatorTimeoutMs)}`);
+    this.#currentEpoch = options.currentEpoch;
+  }
+
+  /**
+   * Says an operator console decides `server.approvals` (the robot console's feed calls it); under
+   * `either`, calls of clients that cannot elicit are then held for it. Returns the detach function.
+   */
+  attachOperator(): () => void {
+    this.#operators++;
+    let attached = true;
+    return () => {
+      if (attached) this.#operators--;
+      attached = false;
+    };
+  }
+
+  /** Whether a call of a client that cannot elicit is held for the operator. */
+  get holdsForOperator(): boolean {
+    return this.approver === 'console' || (this.approver === 'either' && this.#operators > 0);
   }
 
   /** Whether this plan (or release) needs a human at all under the configured mode. */
@@ -79,8 +132,12 @@ export class ApprovalGate {
     return true;
   }
 
-  /** Stage `approval` for one call. `epoch` is the controller's stop counter: any stop voids pending approvals. */
-  decide(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string): ApprovalVerdict {
+  /**
+   * Stage `approval` for one call. `epoch` is the controller's stop counter: any stop voids pending
+   * approvals. `details` is what the console shows beside the description (e.g. the planned path).
+   * Resolves at once except when the call is held for the console operator.
+   */
+  async decide(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details?: JsonValue): Promise<ApprovalVerdict> {
     const planHash = plan.hash;
     if (!this.requiresApproval(plan)) {
       const reason = this.mode === 'off'
@@ -90,11 +147,12 @@ export class ApprovalGate {
     }
     const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
     const formSupported = typeof elicitation === 'object' && elicitation !== null && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
+    if (this.approver === 'console' || (!formSupported && this.holdsForOperator)) return this.#askOperator(ctx, plan, epoch, describe, details);
     if (!formSupported) {
       const reason = 'the client cannot ask a human (no form elicitation capability) and approval is required';
       return {
         kind: 'refuse',
-        refusal: { stage: 'approval', code: 'approval_unavailable', message: `${reason}; the motion was not executed. Use a client that supports elicitation, or an operator may start the server with --approval off for pure simulation` },
+        refusal: { stage: 'approval', code: 'approval_unavailable', message: `${reason}; the motion was not executed. Use a client that supports elicitation, or an operator console (examples/robot-arm/main.ts serves one), or --approval off for pure simulation` },
         decision: { decision: 'refused', planHash, reason },
       };
     }
@@ -121,5 +179,29 @@ export class ApprovalGate {
     }
     const how = answer.action === 'accept' ? 'did not tick approve' : answer.action === 'decline' ? 'declined' : 'cancelled';
     return refuse('approval_declined', `the user ${how} the approval`, 'declined');
+  }
+
+  /**
+   * The console path: the call is held open (`ctx.approvals.awaitOperator`) until the operator
+   * approves exactly this plan hash or declines, the wait ends, or the client cancels. A stop while
+   * it waited voids the approval, as for elicitation.
+   */
+  async #askOperator(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details: JsonValue | undefined): Promise<ApprovalVerdict> {
+    const planHash = plan.hash;
+    const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs });
+    const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
+      kind: 'refuse',
+      refusal: { stage: 'approval', code, message: `${message}; the motion was not executed` },
+      decision: { decision, planHash, reason: message },
+    });
+    if (!outcome.approved) {
+      const message = outcome.message.replace(/; it was not executed\.$/, '');
+      if (outcome.reason === 'declined') return refuse('approval_declined', message, 'declined');
+      return refuse(outcome.reason === 'timeout' ? 'approval_timeout' : 'approval_cancelled', message);
+    }
+    if ((this.#currentEpoch?.() ?? epoch) !== epoch) return refuse('approval_cancelled', 'a stop since the approval was requested cancelled it');
+    const by = outcome.record.approvedBy;
+    const who = by.kind === 'operator' ? by.operator : 'the client user';
+    return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved by the operator ${who} at the console`, approvedBy: by } };
   }
 }

@@ -47,6 +47,7 @@ export class AuditLog {
   private readonly lock: string;
   private readonly maxRecordBytes: number;
   private readonly maxFileBytes: number;
+  private readonly listeners = new Set<(record: StoredAuditRecord, lineHash: string) => void>();
 
   constructor(path: string, options: AuditLogOptions = {}) {
     this.path = path;
@@ -82,6 +83,22 @@ export class AuditLog {
     return this.write(record);
   }
 
+  /** Hash of the last line written (what the next record's `prev` will be); "" for an empty log. */
+  get lastHash(): string {
+    return this.prev;
+  }
+
+  /**
+   * Listens to every record once it is on disk (with its line's hash, the next record's `prev`), e.g.
+   * for a live tail. A listener that throws is dropped; it can never make an append fail.
+   */
+  onAppend(listener: (record: StoredAuditRecord, lineHash: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
   close(): void {
     if (this.fd === null) return;
     closeSync(this.fd);
@@ -102,6 +119,13 @@ export class AuditLog {
     this.writeDurably(`${line}\n`);
     this.seq++;
     this.prev = lineHash(line);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(stored, this.prev);
+      } catch {
+        this.listeners.delete(listener);
+      }
+    }
     return stored;
   }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type McpServer, type StageEvent, type Tool } from 'toolwright';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
-import { ApprovalGate, type ApprovalMode } from './approval-gate.js';
+import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
 import { AuditLog } from './audit-log.js';
 import { latchPathFor, LatchFile } from './estop-latch-file.js';
 import { RobotController } from './robot-controller.js';
@@ -26,6 +26,13 @@ export interface RobotServerOptions {
   readonly preset?: ArmPresetId;
   /** Default `always`. `off` must be chosen explicitly and is for pure simulation. */
   readonly approval?: ApprovalMode;
+  /**
+   * Who approves (default `either`): the client's user through elicitation, the console operator
+   * (`server.approvals`; the call is held open), or elicitation when the client can and the operator otherwise.
+   */
+  readonly approver?: ApproverMode;
+  /** How long a call waits for the operator, ms (default 45 000; at most `approvalTtlMs`). */
+  readonly operatorTimeoutMs?: number;
   /** Leave motion tools unregistered (sensing and status only). */
   readonly readOnly?: boolean;
   /** Where the append-only audit log goes (default: a file in the OS temp directory). */
@@ -81,6 +88,10 @@ const INSTRUCTIONS = [
  */
 export function createRobotServer(options: RobotServerOptions = {}): RobotServer {
   const readOnly = options.readOnly === true;
+  const approvalTtlMs = options.approvalTtlMs ?? 2 * 60_000;
+  if (options.operatorTimeoutMs !== undefined && options.operatorTimeoutMs > approvalTtlMs) {
+    throw new RangeError(`operatorTimeoutMs (${options.operatorTimeoutMs} ms) must not exceed approvalTtlMs (${approvalTtlMs} ms)`);
+  }
   const sim = new RobotSimulation({ ...options.simulation, preset: options.preset ?? 'ur5e' });
   const auditLogPath = options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`);
   // Opened first: the log's lock makes this process the only one using the latch file beside it.
@@ -95,9 +106,13 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     ...(options.planBurst !== undefined ? { planBurst: options.planBurst } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
-  const approval = new ApprovalGate(options.approval ?? 'always');
+  const approval = new ApprovalGate(options.approval ?? 'always', {
+    ...(options.approver !== undefined ? { approver: options.approver } : {}),
+    operatorTimeoutMs: options.operatorTimeoutMs ?? Math.min(DEFAULT_OPERATOR_WAIT_MS, approvalTtlMs),
+    currentEpoch: () => controller.stopEpoch,
+  });
   const deps: RobotDeps = { controller, approval, audit };
-  audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
+  audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];
@@ -128,7 +143,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     description: 'Reference MCP server: a simulated robot arm whose physical limits are enforced in server code.',
     instructions: INSTRUCTIONS,
     tools,
-    approvalTtlMs: options.approvalTtlMs ?? 2 * 60_000,
+    approvalTtlMs,
     onStageEvent,
   });
 

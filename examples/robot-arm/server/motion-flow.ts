@@ -1,4 +1,5 @@
-import type { ToolContext, ToolRunResult } from 'toolwright';
+import type { JsonValue, ToolContext, ToolRunResult } from 'toolwright';
+import { plannedMotionOf } from '../console/planned-motion.js';
 import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
@@ -46,7 +47,7 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
  */
 export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   record.planHash = plan.hash;
-  const verdict = deps.approval.decide(ctx, plan, deps.controller.stopEpoch, () => describePlanForApproval(deps, ctx.toolName, plan));
+  const verdict = await deps.approval.decide(ctx, plan, deps.controller.stopEpoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionOf(plan) as unknown as JsonValue);
   record.approval = verdict.decision;
   if (verdict.kind === 'ask') {
     record.trail.ask('approval', `asked the user to approve plan ${plan.id}`);

@@ -1,4 +1,4 @@
-import { APPROVAL_MODES, type ApprovalMode } from './approval-gate.js';
+import { APPROVAL_MODES, APPROVER_MODES, type ApprovalMode, type ApproverMode } from './approval-gate.js';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 
 /**
@@ -32,6 +32,11 @@ export function parsePreset(value: string, source: string): ArmPresetId {
 export function parseApproval(value: string, source: string): ApprovalMode {
   if (!(APPROVAL_MODES as readonly string[]).includes(value)) throw new RobotSettingsError(`${source} must be one of ${APPROVAL_MODES.join(', ')}, got ${JSON.stringify(value)}`);
   return value as ApprovalMode;
+}
+
+export function parseApprover(value: string, source: string): ApproverMode {
+  if (!(APPROVER_MODES as readonly string[]).includes(value)) throw new RobotSettingsError(`${source} must be one of ${APPROVER_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as ApproverMode;
 }
 
 export function parseTimeScale(value: string, source: string): number {

@@ -56,7 +56,7 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       }),
     ],
     skipReason: 'the arm does not move',
-    run({ ctx, record }) {
+    async run({ ctx, record }) {
       const sim = deps.controller.sim;
       // Computed again from the same state: nothing can move the arm or the object between the step and here.
       const landing = sim.planRelease();
@@ -67,7 +67,7 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       }
       const subject = releaseSubject(landing, sim.jointsDeg);
       record.planHash = subject.hash;
-      const verdict = deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
+      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
       record.approval = verdict.decision;
       if (verdict.kind === 'ask') {
         record.trail.ask('approval', `asked the user to approve ${subject.id}`);

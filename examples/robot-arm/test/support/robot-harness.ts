@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
 import { steppedPacer } from '../../server/sim-pacer.js';
+import type { McpServer } from 'toolwright';
+
+type ListenOptions = NonNullable<Parameters<McpServer['listen']>[0]>;
 import { assertServerMessage } from '../../../../test/fixtures/servers/wire-schema.js';
 
 export interface CallOptions {
@@ -40,6 +43,8 @@ export interface Harness {
   readonly robot: RobotServer;
   readonly url: string;
   readonly auditPath: string;
+  /** The listener's port. */
+  readonly port: number;
   call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<RpcReply>;
   rpc(method: string, params: Record<string, unknown>, options?: { capabilities?: Record<string, unknown>; name?: string; signal?: AbortSignal; rewrite?: (json: string) => string }): Promise<RpcReply>;
   close(): Promise<void>;
@@ -47,11 +52,14 @@ export interface Harness {
 
 let nextId = 1;
 
-export async function startHarness(options: RobotServerOptions = {}): Promise<Harness> {
+/** Things the listener serves beside MCP (e.g. the operator console), built once the robot exists. */
+export type HarnessMounts = (robot: RobotServer) => Promise<NonNullable<ListenOptions['mounts']>>;
+
+export async function startHarness(options: RobotServerOptions = {}, mounts?: HarnessMounts): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'robot-test-'));
   const auditPath = join(dir, 'audit.jsonl');
   const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, ...options });
-  const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
+  const listener = await robot.server.listen({ port: 0, host: '127.0.0.1', ...(mounts !== undefined ? { mounts: await mounts(robot) } : {}) });
   const url = String(listener.url);
   const rpc: Harness['rpc'] = async (method, params, opts = {}) => {
     const id = nextId++;
@@ -81,6 +89,7 @@ export async function startHarness(options: RobotServerOptions = {}): Promise<Ha
     robot,
     url,
     auditPath,
+    port: listener.port,
     rpc,
     call(name, args, opts = {}) {
       const params: Record<string, unknown> = { name, arguments: args, ...(opts.params ?? {}) };

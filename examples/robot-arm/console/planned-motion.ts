@@ -1,0 +1,24 @@
+/**
+ * A checked motion plan as the console shows it before approval (the `details` of the held call):
+ * the TCP path, duration, peak speed, grip force and the plan hash the operator approves.
+ */
+import type { MotionPlan } from '../server/motion-plan.js';
+import type { PlannedMotion, Point } from './arm-feed.js';
+
+/** At most this many path points go to the console: enough to draw, small for pages and records. */
+const MAX_PATH_POINTS = 200;
+
+/** A base-frame position as a console point, rounded to 0.1 mm. */
+export function pointOf(v: { readonly x: number; readonly y: number; readonly z: number }): Point {
+  return [Math.round(v.x * 10) / 10, Math.round(v.y * 10) / 10, Math.round(v.z * 10) / 10];
+}
+
+/** The plan's TCP samples (thinned to {@link MAX_PATH_POINTS}, first and last kept) and its figures. */
+export function plannedMotionOf(plan: MotionPlan): PlannedMotion {
+  const samples = plan.trajectory.samples;
+  const stride = Math.max(1, Math.ceil(samples.length / MAX_PATH_POINTS));
+  const path: Point[] = [];
+  for (let i = 0; i < samples.length; i += stride) path.push(pointOf(samples[i]!.tcp));
+  if (samples.length > 0 && (samples.length - 1) % stride !== 0) path.push(pointOf(samples[samples.length - 1]!.tcp));
+  return { kind: 'arm-motion', path, durationS: plan.trajectory.durationS, peakSpeedMmS: plan.trajectory.peaks.peakTcpSpeedMmS, gripForceN: plan.gripperAction?.force_n ?? null, planHash: plan.hash };
+}

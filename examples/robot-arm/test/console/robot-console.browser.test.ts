@@ -1,0 +1,168 @@
+/**
+ * The operator console of the REAL robot server (examples/robot-arm/main.ts as a child process, real
+ * time) in real headless Chromium: clients that cannot elicit (`toolwright call` as a child process,
+ * and the project's MCP client) ask motions; the console shows each with its planned path; approve →
+ * the client's call completes and the arm moved; decline → refused, nothing moved; the e-stop during
+ * a slow motion stops it and latches; no action without the token; no page errors.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { connect } from '../../../../src/client/index.js';
+import type { McpClient } from '../../../../src/client/index.js';
+import { collectPageErrors, launchChromium } from '../../../../test/console/chromium.js';
+import type { LaunchedChromium } from '../../../../test/console/chromium.js';
+import { startWithConsole } from '../../../../test/console/serve-child.js';
+import type { ServedChild } from '../../../../test/console/serve-child.js';
+import { repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
+import { readAuditLog } from '../../server/audit-log.js';
+
+const run = promisify(execFile);
+const tcpOf = async (page: Page): Promise<string> => (await page.getAttribute('[data-testid=tcp-top]', 'cx')) ?? '';
+const text = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
+const structured = (result: { structuredContent?: unknown }): Record<string, unknown> => (result.structuredContent ?? {}) as Record<string, unknown>;
+
+describe('the real robot console in Chromium', () => {
+  let browser: LaunchedChromium | undefined;
+  let served: ServedChild;
+  let page: Page;
+  let errors: string[];
+  let client: McpClient;
+  let audit: string;
+  before(async () => {
+    browser = await launchChromium();
+    if (browser === undefined) return;
+    audit = join(mkdtempSync(join(tmpdir(), 'robot-console-')), 'audit.jsonl');
+    served = await startWithConsole('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--rate', '50']);
+    client = connect(served.mcpUrl, { timeoutMs: 60_000 });
+    page = await browser.newPage();
+    errors = collectPageErrors(page);
+    await page.goto(served.consoleUrl);
+    await page.waitForSelector('body[data-ready="true"]');
+  });
+  after(async () => {
+    await client?.close();
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it('toolwright call asks a motion; the console shows its planned path; approve → the call completes and the arm moved', async (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    const before = await tcpOf(page);
+    const args = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
+    const call = run(process.execPath, ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'call', served.mcpUrl, 'move_arm_to_pose', args], { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=approve]');
+    assert.notEqual((await page.getAttribute('[data-testid=planned-path-top]', 'points')) ?? '', '');
+    assert.match((await page.textContent('[data-testid=approval-queue]')) ?? '', /Approve this motion of the simulated Universal Robots UR5e\?/);
+    assert.match((await page.textContent('[data-testid=approval-queue]')) ?? '', /\d\.\d\d s · peak \d+ mm\/s · grip none · plan [0-9a-f]{16}…/);
+    await page.click('[data-testid=approve]');
+    const { stdout } = await call;
+    assert.match(stdout, /"status": "completed"/);
+    assert.match(stdout, /\nisError: false\n$/);
+    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'false' && /TCP -450(\.0)?, -150(\.0)?, 420(\.0)?/.test(document.querySelector('[data-testid=arm-status]')?.textContent ?? ''));
+    assert.notEqual(await tcpOf(page), before);
+    assert.equal(await page.getAttribute('[data-testid=planned-path-top]', 'points'), '');
+    assert.equal(await page.getAttribute('[data-testid=audit-verified]', 'data-ok'), 'true');
+    await page.waitForFunction(() => /tool_call: tool move_arm_to_pose, outcome ok/.test(document.querySelector('[data-testid=audit-log]')?.textContent ?? ''));
+    const record = readAuditLog(audit).records.findLast((r) => r.type === 'tool_call' && r.tool === 'move_arm_to_pose');
+    assert.equal((record?.approval as { approvedBy?: { kind: string } }).approvedBy?.kind, 'operator');
+  });
+
+  it('decline → the call is refused naming the operator, and nothing moves', async (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    const before = await tcpOf(page);
+    const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: 100, z_mm: 400 } });
+    await page.waitForSelector('[data-testid=decline]');
+    await page.click('[data-testid=decline]');
+    const result = await call;
+    assert.equal(result.isError, true);
+    assert.equal((structured(result).refused as { code: string }).code, 'approval_declined');
+    assert.match(text(result), /The operator console operator \(pid \d+\) declined the call of move_arm_to_pose/);
+    assert.equal(await tcpOf(page), before);
+  });
+
+  it('e-stop during a slow motion stops it and latches; a new motion is refused; reset needs a confirmation', async (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
+    await page.waitForSelector('[data-testid=approve]');
+    await page.click('[data-testid=approve]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+    await page.click('[data-testid=estop]');
+    const result = await call;
+    assert.equal(result.isError, true);
+    assert.equal(structured(result).status, 'emergency_stopped', text(result));
+    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'true' && document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'false');
+    const stoppedAt = await tcpOf(page);
+    const next = await client.callTool('move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
+    assert.equal((structured(next).refused as { code: string }).code, 'estop_latched');
+    assert.equal(await tcpOf(page), stoppedAt);
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.click('[data-testid=estop-reset]');
+    assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'true');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('[data-testid=estop-reset]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'false');
+    const actions = readAuditLog(audit).records.filter((r) => r.type === 'operator_action').map((r) => `${String(r.action)} by ${String(r.operator)}`);
+    assert.deepEqual(actions.map((a) => a.replace(/\d+/, 'PID')), ['emergency_stop by console operator (pid PID)', 'clear_emergency_stop by console operator (pid PID)']);
+  });
+
+  it('refuses every action without the token; the MCP call stays held until the console decides', async (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    const base = new URL(served.consoleUrl);
+    const post = (path: string, body: unknown): Promise<Response> => fetch(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const before = await tcpOf(page);
+    const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -420, y_mm: 50, z_mm: 380 } });
+    await page.waitForSelector('[data-testid=approve]');
+    const pending = (await (await fetch(new URL(`/console/api/approvals${base.search}`, base))).json()) as { id: string; digest: string }[];
+    assert.equal(pending.length, 1);
+    assert.equal((await post('/console/api/approvals/decide', { id: pending[0]!.id, approve: true, digest: pending[0]!.digest })).status, 401);
+    assert.equal((await post('/console/api/estop', {})).status, 401);
+    assert.equal((await fetch(new URL('/console/api/arm', base))).status, 401);
+    await page.click('[data-testid=decline]');
+    assert.equal((await call).isError, true);
+    assert.equal(await tcpOf(page), before);
+    assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'false');
+  });
+
+  it('had no page errors', (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('the real robot with --hold-to-run', () => {
+  it('e-stops and latches the arm when the console page goes away during an approved motion', async (t) => {
+    const browser = await launchChromium();
+    if (browser === undefined) return t.skip('chromium missing');
+    const audit = join(mkdtempSync(join(tmpdir(), 'robot-hold-')), 'audit.jsonl');
+    const served = await startWithConsole('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789']);
+    const client = connect(served.mcpUrl, { timeoutMs: 60_000 });
+    try {
+      assert.match(served.consoleUrl, /^http:\/\/127\.0\.0\.1:\d+\/console\?token=hold-to-run-test-token-0123456789$/);
+      const page = await browser.newPage();
+      await page.goto(served.consoleUrl);
+      await page.waitForSelector('body[data-ready="true"]');
+      const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
+      await page.waitForSelector('[data-testid=approve]');
+      await page.click('[data-testid=approve]');
+      await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+      await page.close();
+      const result = await call;
+      assert.equal(result.isError, true);
+      assert.equal(structured(result).status, 'emergency_stopped', text(result));
+      assert.match(text(result), /hold-to-run: the console disconnected during a motion/);
+      const base = new URL(served.consoleUrl);
+      const arm = (await (await fetch(new URL(`/console/api/arm${base.search}`, base))).json()) as { state: { moving: boolean; estop: { latched: boolean } } };
+      assert.deepEqual([arm.state.moving, arm.state.estop.latched], [false, true]);
+    } finally {
+      await client.close();
+      await browser.close();
+      await served.stop();
+    }
+  });
+});
