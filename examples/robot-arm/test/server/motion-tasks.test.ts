@@ -197,6 +197,34 @@ describe('robot motions as tasks, with Toolwright\'s client over HTTP', () => {
   });
 });
 
+describe('execute_trajectory and grasp_object_force_control as tasks', () => {
+  it('a stored plan runs as a task, then the grasp: both complete with their results', async () => {
+    const h = await start();
+    await withClient(h, async (client) => {
+      const sim = h.robot.controller.sim;
+      const tcp = sim.tcp;
+      const planned = await client.callTool('plan_trajectory', { waypoints: [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 50 }, { x_mm: tcp.x + 40, y_mm: tcp.y, z_mm: tcp.z - 50 }] });
+      const planId = structured(planned).plan_id as string;
+      const run = await client.callTool('execute_trajectory', { plan_id: planId }, { task: true });
+      assert.equal(typeof run.taskId, 'string');
+      const ran = await run.result();
+      assert.equal(structured(ran).status, 'completed');
+      assert.equal(structured(ran).plan_id, planId);
+      assert.equal(taskRecord(h, run.taskId)?.tool, 'execute_trajectory');
+
+      const block = sim.objects().find((o) => o.id === 'block-1')!;
+      const above = await client.callTool('move_arm_to_pose', { target_position: { x_mm: block.position.x, y_mm: block.position.y, z_mm: block.position.z + 100 }, path: 'joint' }, { task: true });
+      assert.equal(structured(await above.result()).status, 'completed');
+      const grasp = await client.callTool('grasp_object_force_control', { target_position: { x_mm: block.position.x, y_mm: block.position.y, z_mm: block.position.z }, force_n: 15 }, { task: true });
+      assert.equal(typeof grasp.taskId, 'string');
+      const grasped = await grasp.result();
+      assert.equal(structured(grasped).grasped, true, JSON.stringify(grasped));
+      assert.equal(sim.heldObjectId, 'block-1');
+      assert.equal(taskRecord(h, grasp.taskId)?.outcome, 'ok');
+    });
+  });
+});
+
 describe('approval happens before a motion task starts', () => {
   it('the approval question is answered synchronously; the task starts with it given and never waits on one', async () => {
     const h = await start({ approval: 'always' });
