@@ -8,11 +8,17 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { connect, McpClientError, type McpClient, type ProgressUpdate, type ToolTask, type ToolTaskSnapshot } from 'toolwright/client';
 import { readAuditLog } from '../../server/audit-log.js';
 import type { RobotServerOptions } from '../../server/create-robot-server.js';
 import { observedPacer, type ObservedPacer } from '../support/observed-pacer.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
+import { repoPath } from '../../../../test/support/repo-paths.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const TARGET = { x_mm: -400, y_mm: -300, z_mm: 150 };
@@ -222,6 +228,33 @@ describe('execute_trajectory and grasp_object_force_control as tasks', () => {
       assert.equal(sim.heldObjectId, 'block-1');
       assert.equal(taskRecord(h, grasp.taskId)?.outcome, 'ok');
     });
+  });
+});
+
+describe('MCP Inspector 2.12 CLI', () => {
+  it('declares the extension on tools/call, so a motion becomes a task; it prints the CreateTaskResult and the motion runs to its end', async () => {
+    const h = await start();
+    try {
+      const launcher = repoPath('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+      // A catalog of its own, so the test never writes the user's ~/.mcp-inspector.
+      const env = { ...process.env, MCP_CATALOG_PATH: join(mkdtempSync(join(tmpdir(), 'robot-inspector-')), 'catalog.json') };
+      const { stdout } = await promisify(execFile)(process.execPath, [launcher, '--cli', '--format', 'json', '--method', 'tools/call', '--tool-name', 'move_arm_to_pose', '--tool-args-json', JSON.stringify(FAR), h.url], { env, cwd: repoPath(), timeout: 60_000 });
+      const line = stdout.split('\n').find((l) => l.startsWith('{"result"'));
+      assert.ok(line !== undefined, stdout);
+      const created = (JSON.parse(line) as { result: { taskId?: string; status?: string } }).result;
+      assert.equal(created.status, 'working');
+      assert.equal(typeof created.taskId, 'string');
+      let got: TaskReply['body']['result'] = {};
+      for (let i = 0; i < 500 && got?.status !== 'completed'; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        got = (await taskRpc(h, 'tasks/get', created.taskId!)).body.result;
+      }
+      assert.equal(got?.status, 'completed');
+      assert.equal(got?.result?.structuredContent?.status, 'completed');
+      assert.ok(distanceToTarget(h) < 1);
+    } finally {
+      await h.close();
+    }
   });
 });
 
