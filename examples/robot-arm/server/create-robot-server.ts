@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createServer, type McpServer, type StageEvent, type Tool } from 'toolwright';
+import { createServer, type Authorizer, type McpServer, type StageEvent, type Tool } from 'toolwright';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
@@ -51,6 +51,8 @@ export interface RobotServerOptions {
   readonly simulation?: Omit<RobotSimulationOptions, 'preset'>;
   /** Approval validity, ms (default 2 minutes). */
   readonly approvalTtlMs?: number;
+  /** Who is calling (`createServer`'s `authorize`); approvals and motion tasks belong to the caller's subject. */
+  readonly authorize?: Authorizer;
 }
 
 /** A running robot-arm server and the parts an operator (or a test) may reach. */
@@ -145,6 +147,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     tools,
     approvalTtlMs,
     onStageEvent,
+    ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
   });
 
   return {

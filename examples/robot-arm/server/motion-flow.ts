@@ -42,6 +42,21 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
 }
 
 /**
+ * Whether `approveAndRun` will go straight to the motion for this call, asking nothing: the plan needs
+ * no human, or this is the retry carrying the answer to the approval question (a motion task starts
+ * only then, so it never waits on an approval). A declined or stale answer still ends in a refusal.
+ */
+export function approvalSettled(deps: RobotDeps, ctx: ToolContext, plan: MotionPlan): boolean {
+  // `approval` is the key ApprovalGate asks under; without an answer there it would ask again.
+  return !deps.approval.requiresApproval(plan) || (ctx.requestState !== undefined && ctx.inputResponses?.approval !== undefined);
+}
+
+/** A progress message: how far along the path, and where the TCP is now. */
+function progressMessage(deps: RobotDeps, fraction: number): string {
+  return `motion ${Math.round(fraction * 100)}%, TCP at ${fmt(deps.controller.sim.tcp)} (base frame)`;
+}
+
+/**
  * Stages `approval` and `execute` for a plan that passed the planning stages. Returns the motion report,
  * or the result to send instead (an approval question or a refusal).
  */
@@ -60,7 +75,8 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
   const run = deps.controller.runMotion(plan, {
     signal: ctx.signal,
-    onProgress: (fraction) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, `motion ${Math.round(fraction * 100)}%`),
+    // In a task this updates the task (tasks/get, notifications/tasks); otherwise it is a progress notification when the request sent a token.
+    onProgress: (fraction) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(deps, fraction)),
   });
   if (!(run instanceof Promise)) return { result: refusalResult(record.trail.refuse(run)) };
   const report = await run;

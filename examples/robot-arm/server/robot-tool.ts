@@ -4,6 +4,12 @@
  * runner walks the steps in the order of SAFETY_STAGES, records each stage in the call's trail, and
  * answers a refusal itself: the tool's `run` never starts. Around the whole call it writes the
  * durable audit record (stage `audit`) from the outcome, whatever produced it.
+ *
+ * A tool with `runsAsTask` runs its approved motions as tasks (`io.modelcontextprotocol/tasks`) for
+ * clients that declare the extension. The steps and the approval question stay in the synchronous
+ * call; only the motion runs in the background, with the task's context (its signal aborts on
+ * tasks/cancel, its progress goes to the task). The audit record of such a call is written when the
+ * motion ends, with the task id.
  */
 import {
   defineTool,
@@ -21,7 +27,8 @@ import type { MotionPlan } from './motion-plan.js';
 import type { RobotDeps } from './robot-deps.js';
 import { GATING_STAGES, type GatingStage, type Refusal } from './safety-stages.js';
 import { stepKit, type StepKit } from './motion-steps.js';
-import { CallRecord, refusalText } from './tool-call-record.js';
+import { CallRecord, refusalResult, refusalText } from './tool-call-record.js';
+import { approvalSettled } from './motion-flow.js';
 
 /** One call as the safety steps and the tool body see it. */
 export interface SafetyCall<A> {
@@ -41,14 +48,24 @@ export interface SafetyStep<A> {
 }
 
 /** `defineTool`'s definition, with safety steps and a body that gets the checked call. */
-export interface RobotToolInit<I extends SchemaInput> extends Omit<ToolDefinitionInit<I>, 'run' | 'use' | 'check' | 'approval'> {
+export interface RobotToolInit<I extends SchemaInput> extends Omit<ToolDefinitionInit<I>, 'run' | 'use' | 'check' | 'approval' | 'task'> {
   /** The checks that apply to this tool, in SAFETY_STAGES order (several may share a stage), from the kit. */
   steps(kit: StepKit<InferArguments<I>>): readonly SafetyStep<InferArguments<I>>[];
   /** When set, every gating stage without a step is recorded as skipped with this reason. */
   readonly skipReason?: string;
   /** The tool body: runs only when every step passed (stages `approval` and `execute` live here). */
   run(call: SafetyCall<InferArguments<I>>): Promise<ToolRunResult> | ToolRunResult;
+  /**
+   * Whether this checked call moves the arm (a dry run does not). When set, a call that moves the arm
+   * runs as a task for a client that declared the tasks extension, once its approval is settled: no
+   * human needed, or this call carries the answer. The approval question itself is always answered
+   * synchronously, so a task never waits on an approval it was not given.
+   */
+  readonly runsAsTask?: (call: SafetyCall<InferArguments<I>>) => boolean;
 }
+
+/** How often clients are told to poll a motion task (progress is written at every control frame). */
+const MOTION_TASK_POLL_MS = 250;
 
 /** Middleware name prefix of the robot's own layers; their refusals are audited by the runner itself. */
 export const ROBOT_MIDDLEWARE_PREFIX = 'robot-';
@@ -83,7 +100,13 @@ export function runSafetySteps<A>(steps: readonly SafetyStep<A>[], call: SafetyC
   return undefined;
 }
 
-function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): { outcome: string; error?: string } {
+/** How a call ended, for its audit record. */
+interface CallEnd {
+  readonly outcome: 'ok' | 'error' | 'failed' | 'cancelled' | 'input_required';
+  readonly error?: string;
+}
+
+function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): CallEnd {
   if (call.record.error !== undefined) return { outcome: 'failed', error: call.record.error };
   if (outcome.kind === 'cancelled' || call.ctx.signal.aborted) return { outcome: 'cancelled' };
   if (outcome.kind === 'error') return { outcome: 'failed', error: outcome.error.message };
@@ -91,14 +114,28 @@ function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): { outcom
   return { outcome: outcome.result.isError === true ? 'error' : 'ok' };
 }
 
-function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>, outcome: CallOutcome): void {
-  const ended = auditOutcome(call, outcome);
+/** The end of a task's motion, from what the body returned (`call.ctx` is the task's context). */
+function taskOutcome(call: SafetyCall<unknown>, returned: ToolRunResult | undefined): CallEnd {
+  if (call.record.error !== undefined) return { outcome: 'failed', error: call.record.error };
+  if (call.ctx.signal.aborted) return { outcome: 'cancelled' };
+  if (typeof returned === 'object' && 'resultType' in returned && returned.resultType === 'input_required') return { outcome: 'input_required' };
+  return { outcome: typeof returned === 'object' && 'isError' in returned && returned.isError === true ? 'error' : 'ok' };
+}
+
+/** The task id of a CreateTaskResult, or undefined for any other outcome. */
+function createdTaskId(outcome: CallOutcome | undefined): string | undefined {
+  if (outcome?.kind !== 'result' || outcome.result.resultType !== 'task') return undefined;
+  return typeof outcome.result.taskId === 'string' ? outcome.result.taskId : undefined;
+}
+
+function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>, ended: CallEnd, taskId?: string): void {
   const record = call.record;
   record.trail.pass('audit');
   deps.audit.append({
     type: 'tool_call',
     tool: toolName,
     request_id: call.ctx.requestId,
+    ...(taskId !== undefined ? { task_id: taskId } : {}),
     transport: call.ctx.transport,
     arguments: call.args,
     stages: record.trail.records,
@@ -124,8 +161,9 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
     if (at < last) throw new TypeError(`robot tool ${init.name}: step of stage ${step.stage} is out of order (stages run in SAFETY_STAGES order)`);
     last = at;
   }
-  // The call the runner checked, handed to run: the same ToolContext object reaches both.
-  const checked = new WeakMap<ToolContext, SafetyCall<A>>();
+  // The call the runner checked, handed to run. Keyed by the validated arguments object: the same one
+  // reaches the runner, the task policy and `run`, also when `run` runs in a task with its own context.
+  const checked = new WeakMap<object, Checked<A>>();
   const runner: Middleware = {
     name: `${ROBOT_MIDDLEWARE_PREFIX}safety`,
     at: 'validated',
@@ -135,33 +173,76 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
       // At `validated` the arguments have passed this tool's inputSchema, which is what A is inferred from.
       const call: SafetyCall<A> = { args: toolCall.arguments as A, ctx, record: new CallRecord(), plan: undefined };
       const refusal = runSafetySteps(steps, call, skipReason);
-      let outcome: CallOutcome;
+      let outcome: CallOutcome | undefined;
       if (refusal !== undefined) outcome = refusalOutcome(refusal);
       else {
-        checked.set(ctx, call);
+        let settleTask: (taskId: string | undefined) => void = () => undefined;
+        const taskId = new Promise<string | undefined>((resolve) => (settleTask = resolve));
+        checked.set(toolCall.arguments, { call, stopEpoch: deps.controller.stopEpoch, taskId });
         try {
           outcome = await next();
         } finally {
-          checked.delete(ctx);
+          settleTask(createdTaskId(outcome));
         }
+        // The motion goes on in a task: its body writes the audit record when it ends.
+        if (createdTaskId(outcome) !== undefined) return outcome;
+        checked.delete(toolCall.arguments);
       }
-      writeAudit(deps, init.name, call, outcome);
+      writeAudit(deps, init.name, call, auditOutcome(call, outcome));
       return outcome;
     },
   };
+  const runsAsTask = init.runsAsTask;
   const tool: ToolDefinitionInit<I> = {
     ...definition,
     use: [runner],
-    run: async (_args, ctx) => {
-      const call = checked.get(ctx);
-      if (call === undefined) throw new Error(`robot tool ${init.name} ran without its safety steps`);
+    ...(runsAsTask !== undefined
+      ? {
+          task: {
+            pollIntervalMs: MOTION_TASK_POLL_MS,
+            when: (args: A, ctx: ToolContext) => {
+              const entry = checked.get(args as object);
+              const plan = entry?.call.plan;
+              return entry !== undefined && plan !== undefined && runsAsTask(entry.call) && approvalSettled(deps, ctx, plan);
+            },
+          },
+        }
+      : {}),
+    run: async (args, ctx) => {
+      const entry = checked.get(args as object);
+      if (entry === undefined) throw new Error(`robot tool ${init.name} ran without its safety steps`);
+      // In a task, run gets the task's context (signal, progress), not the creating request's.
+      const inTask = ctx !== entry.call.ctx;
+      if (!inTask) return runBody(run, entry.call);
+      checked.delete(args as object);
+      const call: SafetyCall<A> = { ...entry.call, ctx };
+      let returned: ToolRunResult | undefined;
       try {
-        return await run(call);
-      } catch (error) {
-        call.record.error = error instanceof Error ? error.message : String(error);
-        throw error;
+        // The task was created after an await: a stop in that gap voids this motion, as it voids a pending approval.
+        returned = deps.controller.stopEpoch !== entry.stopEpoch
+          ? refusalResult(call.record.trail.refuse({ stage: 'state_gate', code: 'stopped_before_start', message: 'the arm was stopped after this motion was checked and before it started' }))
+          : await runBody(run, call);
+        return returned;
+      } finally {
+        writeAudit(deps, init.name, call, taskOutcome(call, returned), await entry.taskId);
       }
     },
   };
   return defineTool(tool);
+}
+
+/** What the runner hands to `run`: the checked call, the stop epoch it was checked under, and the task it became (if any). */
+interface Checked<A> {
+  readonly call: SafetyCall<A>;
+  readonly stopEpoch: number;
+  readonly taskId: Promise<string | undefined>;
+}
+
+async function runBody<A>(run: (call: SafetyCall<A>) => Promise<ToolRunResult> | ToolRunResult, call: SafetyCall<A>): Promise<ToolRunResult> {
+  try {
+    return await run(call);
+  } catch (error) {
+    call.record.error = error instanceof Error ? error.message : String(error);
+    throw error;
+  }
 }

@@ -36,6 +36,7 @@ export function executeTrajectoryTool(deps: RobotDeps): Tool {
       s.withinCaps(),
       s.pathClear(),
     ],
+    runsAsTask: () => true,
     async run({ ctx, record, plan }) {
       if (plan === undefined) throw new Error('execute_trajectory: no plan after the state gate');
       const outcome = await approveAndRun(deps, ctx, record, plan);

@@ -106,6 +106,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
         return durationS <= timeout ? undefined : { stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${durationS.toFixed(2)} s at the approach speed, longer than timeout_seconds = ${timeout} s` };
       })])),
     ],
+    runsAsTask: () => true,
     async run({ args, ctx, record, plan }) {
       if (plan === undefined) throw new Error('grasp_object_force_control: no plan after the planning stages');
       const sim = deps.controller.sim;

@@ -58,6 +58,8 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
       })),
     ],
+    // A task for clients that declared the tasks extension; a dry run moves nothing and answers at once.
+    runsAsTask: ({ args }) => args.dry_run !== true,
     async run({ args, ctx, record, plan }) {
       if (plan === undefined) throw new Error('move_arm_to_pose: no plan after the planning stages');
       if (args.dry_run === true) {

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { readAuditLog } from '../../server/audit-log.js';
+import { untilFile } from '../../../../test/support/file-events.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const MAIN = join(ROOT, 'examples', 'robot-arm', 'main.ts');
@@ -14,8 +15,8 @@ const run = promisify(execFile);
 const STATUS_TEXT = '  [text] Universal Robots UR5e: idle; TCP at (-491.9, -133.3, 487.9) mm (base frame); holding nothing.\n';
 
 /** Runs main.ts over HTTP from `cwd` until `body` settles; gives it the URL and the banner. */
-async function withRobotServer(cwd: string, audit: string, body: (url: string, banner: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), MAIN, '--port', '0', '--audit-log', audit], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+async function withRobotServer(cwd: string, audit: string, body: (url: string, banner: string) => Promise<void>, extraArgs: readonly string[] = []): Promise<void> {
+  const child = spawn(process.execPath, ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), MAIN, '--port', '0', '--audit-log', audit, ...extraArgs], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   try {
     let stderr = '';
@@ -66,5 +67,51 @@ describe('toolwright call against the running robot server, as the start-up bann
       const { stdout } = await run(process.execPath, args, { cwd: elsewhere, timeout: 30_000 });
       assert.ok(stdout.includes(`\nContent:\n${STATUS_TEXT}`), stdout);
     });
+  });
+
+  it('toolwright call --task runs a motion as a task: status and progress (with the TCP pose) on stderr, the completed result on stdout', async () => {
+    const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-task-')), 'audit.jsonl');
+    await withRobotServer(ROOT, audit, async (url) => {
+      const args = JSON.stringify({ target_position: { x_mm: -400, y_mm: -133, z_mm: 400 }, speed: 0.2 });
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task'], { cwd: ROOT, timeout: 60_000 });
+      const taskId = /^toolwright call: task (\S+) started \(working\); Ctrl-C cancels it$/m.exec(stderr)?.[1];
+      assert.ok(taskId !== undefined, stderr);
+      assert.match(stderr, /^toolwright call: progress 0\.\d+\/1 motion \d+%, TCP at \(-?\d+\.\d, -?\d+\.\d, -?\d+\.\d\) mm \(base frame\)$/m);
+      // The task keeps its last progress message as statusMessage when it completes.
+      assert.match(stderr, /^toolwright call: status completed \(motion 100%, TCP at \(-400\.0, -133\.0, 400\.0\) mm \(base frame\)\)$/m);
+      assert.ok(stdout.includes('"status": "completed"'), stdout);
+      assert.match(stdout, /\nisError: false\n$/);
+      const record = readAuditLog(audit).records.find((r) => r.type === 'tool_call' && r.task_id === taskId);
+      assert.equal(record?.outcome, 'ok');
+    }, ['--approval', 'off']);
+  });
+
+  it('Ctrl-C during toolwright call --task cancels the task on the server: the arm stops, the command exits 130', async () => {
+    const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-cancel-')), 'audit.jsonl');
+    await withRobotServer(ROOT, audit, async (url) => {
+      const args = JSON.stringify({ target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const killer = setTimeout(() => cli.kill('SIGKILL'), 60_000);
+      let stderr = '';
+      let interrupted = false;
+      const exited = new Promise<number | null>((done) => cli.once('exit', (code) => done(code)));
+      cli.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        // Interrupted once the first progress report shows the arm moving.
+        if (!interrupted && /toolwright call: progress /.test(stderr)) {
+          interrupted = true;
+          cli.kill('SIGINT');
+        }
+      });
+      const code = await exited;
+      clearTimeout(killer);
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /^toolwright call: cancelling task \S+ \(Ctrl-C again to stop waiting\)$/m);
+      const taskId = /^toolwright call: task (\S+) started/m.exec(stderr)?.[1];
+      // The audit record is written when the controlled stop has brought the arm to rest.
+      const record = await untilFile(dirname(audit), () => readAuditLog(audit).records.find((r) => r.type === 'tool_call' && r.task_id === taskId), 'the cancelled task\'s audit record');
+      assert.equal(record.outcome, 'cancelled');
+      assert.equal((record.motion as { status: string }).status, 'cancelled');
+    }, ['--approval', 'off']);
   });
 });
