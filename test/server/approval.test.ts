@@ -10,6 +10,8 @@ import type { HttpListener, McpServer } from '../../src/index.js';
 import { approvalTools } from '../fixtures/servers/approval-tools.js';
 import { META, post, rpc } from '../fixtures/servers/raw-http.js';
 import { StdioChild } from '../fixtures/servers/stdio-child.js';
+import { errorOf, resultOf, textOf } from '../fixtures/servers/rpc-body.js';
+import type { Body } from '../fixtures/servers/rpc-body.js';
 
 const CAN_ELICIT = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
@@ -17,16 +19,6 @@ const FIELD = { field: 'requestState' };
 const ALREADY_USED = { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: FIELD };
 const OTHER_CALL = { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)', data: FIELD };
 
-type Body = Record<string, unknown> | undefined;
-const resultOf = (body: Body) => {
-  assert.ok(body && 'result' in body, `expected a result, got ${JSON.stringify(body)}`);
-  return body.result as Record<string, unknown>;
-};
-const errorOf = (body: Body) => {
-  assert.ok(body && 'error' in body, `expected an error, got ${JSON.stringify(body)}`);
-  return body.error;
-};
-const textOf = (body: Body) => ((resultOf(body).content as { text: string }[])[0]!).text;
 
 function callMessage(name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, id: number | string = 1) {
   return rpc('tools/call', { name, arguments: args, ...extra }, id, CAN_ELICIT);

@@ -14,6 +14,7 @@ import { approvalTools } from '../fixtures/servers/approval-tools.js';
 import { META, post, rpc } from '../fixtures/servers/raw-http.js';
 import { freePort, missing, startRedis } from '../support/local-services.js';
 import type { RedisProcess } from '../support/local-services.js';
+import { errorOf, resultOf, textOf } from '../fixtures/servers/rpc-body.js';
 
 const skip = missing('redis-server');
 if (skip !== undefined) process.stdout.write(`# skipping the Redis store tests: ${skip}\n`);
@@ -25,16 +26,6 @@ const ALREADY_USED = { code: -32602, message: 'Invalid params: requestState was 
 const STORE_DOWN = { code: -31503, message: 'Service unavailable: the shared store cannot be reached; nothing was done; retry shortly' };
 const SECRET = 'shared-secret-of-all-instances-0123456789';
 
-type Body = Record<string, unknown> | undefined;
-const resultOf = (body: Body) => {
-  assert.ok(body && 'result' in body, `expected a result, got ${JSON.stringify(body)}`);
-  return body.result as Record<string, unknown>;
-};
-const errorOf = (body: Body) => {
-  assert.ok(body && 'error' in body, `expected an error, got ${JSON.stringify(body)}`);
-  return body.error;
-};
-const textOf = (body: Body) => ((resultOf(body).content as { text: string }[])[0]!).text;
 const call = (url: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => post(url, rpc('tools/call', { name, arguments: args, ...extra }, 1, CAN_ELICIT));
 
 async function ask(url: string, name: string, args: Record<string, unknown>): Promise<string> {
