@@ -3,7 +3,7 @@ import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import type { Icon, Implementation, ServerCapabilities, ToolDescriptor } from '../protocol/wire-types.js';
 import { createFetchHandler } from '../transport/fetch-handler.js';
-import type { HttpOptions } from '../transport/http-policy.js';
+import { checkHttpOptions, type HttpOptions } from '../transport/http-policy.js';
 import type { InboundMessage, MessageDispatcher, Reply } from '../transport/message-dispatcher.js';
 import { listenHttp } from '../transport/node-http.js';
 import type { HttpListener, ListenOptions } from '../transport/node-http.js';
@@ -161,6 +161,7 @@ function precomputed(result: JsonObject): Stop {
 export function createServer(options: ServerOptions): McpServer {
   if (typeof options.name !== 'string' || options.name === '') throw new TypeError('createServer: name must be a non-empty string');
   if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer: version must be a non-empty string');
+  if (options.http !== undefined) checkHttpOptions(options.http);
   const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined, use: options.use });
   const serverInfo: Implementation = { name: options.name, version: options.version };
   if (options.title !== undefined) serverInfo.title = options.title;

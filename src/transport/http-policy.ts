@@ -81,11 +81,32 @@ export function transportErrorReply(status: number, message: string, headers?: R
   return headers === undefined ? { status, body } : { status, body, headers };
 }
 
+/** The numeric options, each a positive whole number of bytes or milliseconds when given. */
+const POSITIVE_INTEGER_OPTIONS = ['maxBodyBytes', 'maxResponseBytes', 'writeTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs'] as const;
+
+/**
+ * Refuses option values that would otherwise fail later and silently: a `NaN` timeout is read by
+ * node:http as "never", a negative body limit refuses every request, a path without `/` matches none.
+ */
+export function checkHttpOptions(options: HttpOptions): void {
+  for (const name of POSITIVE_INTEGER_OPTIONS) {
+    const value: unknown = options[name];
+    if (value !== undefined && !(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) {
+      throw new RangeError(`HTTP option ${name} must be a positive whole number, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? typeof value}`);
+    }
+  }
+  const path: unknown = options.path;
+  if (path !== undefined && !(typeof path === 'string' && /^\/[^\s?#]*$/.test(path))) {
+    throw new RangeError(`HTTP option path must start with "/" and hold no spaces, "?" or "#", got ${JSON.stringify(path) ?? typeof path}`);
+  }
+}
+
 /**
  * Resolves HTTP options once. `boundHost` is the address `listen()` bound to (undefined for the
  * fetch handler, whose deployment address is unknown).
  */
 export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string): HttpPolicy {
+  checkHttpOptions(options);
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const loopback = boundHost !== undefined && isLoopbackHost(boundHost);
