@@ -76,11 +76,13 @@ export function oneOfAsAnyOf(cx: LoweringContext, node: Json, pointer: string, n
 }
 
 /** OpenAPI has `nullable`, not a null branch: `anyOf:[X, {type:null}]` becomes X + nullable. */
-export function hoistNullBranch(cx: LoweringContext, node: Json, pointer: string): Json {
+export function hoistNullBranch(cx: LoweringContext, node: Json, at: NodeAt): Json {
   if (!Array.isArray(node.anyOf)) return node;
+  const { pointer } = at;
   const rest = node.anyOf.filter((b) => !(isObject(b) && b.type === 'null' && Object.keys(b).length === 1));
   if (rest.length === node.anyOf.length) return node;
   const schema: Json = { ...node };
+  if (schema.nullable === undefined) at.added.add('nullable');
   schema.nullable = true;
   cx.record(pointer, 'anyOf', 'kept', 'null alternative sent as nullable: true');
   if (rest.length === 1 && isObject(rest[0]) && schema.type === undefined) {

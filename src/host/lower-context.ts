@@ -52,6 +52,8 @@ export interface NodeAt {
   readonly notes: string[];
   /** Its prefixItems came from a draft-07 tuple `items` (reported under that name). */
   tuple: boolean;
+  /** Keywords a pass put on the node before the keyword pass (that pass reported them, so they are not judged). */
+  readonly added: Set<string>;
 }
 
 export function typeList(schema: Json): string[] | undefined {

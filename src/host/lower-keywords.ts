@@ -23,7 +23,7 @@ function judge(cx: LoweringContext, schema: Json, keyword: string, at: NodeAt): 
     cx.record(pointer, keyword, 'dropped', rule.note);
     return without(schema, keyword);
   }
-  if (rule.owns?.(cx.policy, cx.isObjectNode(schema))) return schema;
+  if (at.added.has(keyword) || rule.owns?.(cx.policy, cx.isObjectNode(schema))) return schema;
   if (rule.pass === 'definitions') return decideDefs(cx, schema, keyword, pointer, at.depth === 0);
   if (cx.policy.keep === undefined) {
     cx.record(pointer, keyword, 'kept');

@@ -41,7 +41,7 @@ export const NODE_PASSES: readonly NodePass[] = [
   { name: 'draft-07 tuple items', applies: (_policy, dialect) => dialect === 'draft-07', run: (_cx, schema, at) => draft07Tuple(schema, at) },
   { name: 'merge allOf', applies: (policy) => policy.mergeAllOf, run: (cx, schema, at) => mergeAllOfs(cx, schema, at.pointer, at.notes) },
   { name: 'oneOf as anyOf', applies: (policy) => policy.oneOfAsAnyOf, run: (cx, schema, at) => oneOfAsAnyOf(cx, schema, at.pointer, at.notes) },
-  { name: 'null branch as nullable', applies: (policy) => policy.openApiTypes, run: (cx, schema, at) => hoistNullBranch(cx, schema, at.pointer) },
+  { name: 'null branch as nullable', applies: (policy) => policy.openApiTypes, run: (cx, schema, at) => hoistNullBranch(cx, schema, at) },
   { name: 'prefixItems as anyOf', applies: (policy) => policy.prefixItemsAsAnyOf, run: (cx, schema, at) => prefixItemsAsAnyOf(cx, schema, at) },
   { name: 'const as enum', applies: (policy) => policy.constAsEnum, run: (cx, schema, at) => constAsEnum(cx, schema, at.pointer) },
   { name: 'explicit type', applies: (policy) => policy.strictObjects || policy.openApiTypes, run: (cx, schema, at) => inferType(cx, schema, at.pointer) },

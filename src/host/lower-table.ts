@@ -92,8 +92,8 @@ export const KEYWORDS: Readonly<Record<string, KeywordRule>> = {
   contentEncoding: describe('content'), contentMediaType: describe('content'), contentSchema: describe('content'),
   title: describe('meta-data'), description: describe('meta-data'), default: describe('meta-data'), examples: describe('meta-data'),
   deprecated: describe('meta-data'), readOnly: describe('meta-data'), writeOnly: describe('meta-data'),
-  // OpenAPI's null marker: made by the openapi-type pass, a plain unknown keyword elsewhere.
-  nullable: describe('openapi', { pass: 'openapi-type', owns: (policy) => policy.openApiTypes }),
+  // OpenAPI's null marker: also made by the null-branch and openapi-type passes (they report what they make).
+  nullable: describe('openapi'),
   // MCP's header marker, and every other extension keyword (matched by the x- prefix).
   'x-mcp-header': { vocabulary: 'extension', lower: 'drop', note: 'not model-facing: the client sends this argument as an Mcp-Param header' },
   'x-*': { vocabulary: 'extension', lower: 'drop', note: 'extension keyword, not model-facing' },

@@ -24,7 +24,7 @@ export function lowerNodes(cx: LoweringContext, root: Json): Json {
       cx.registerChildren(schema, cx.origin.get(schema) ?? node.pointer);
       return undefined;
     }
-    const lowered = lowerNode(cx, schema, { pointer: cx.originOf(node), depth: node.depth, notes: [], tuple: false });
+    const lowered = lowerNode(cx, schema, { pointer: cx.originOf(node), depth: node.depth, notes: [], tuple: false, added: new Set() });
     // walkSchema reads the subschemas of `node.schema` once this visitor returns (see its JSDoc).
     // The lowered node keeps the origin of the visited one, which its subschemas' origins build on.
     node.schema = cx.derive(lowered.schema, schema);
