@@ -1,9 +1,10 @@
 /**
- * What one lowering knows while it rewrites a copy of an `inputSchema`: the original and the
- * policy, where every node of the copy came from in the original (for loss-report pointers), the
- * loss report itself, and the small JSON helpers the lowering passes share. The passes are the
- * functions of lower-refs.ts, lower-compose.ts, lower-keywords.ts and lower-root.ts; the walk
- * that applies them is in lower-schema.ts.
+ * What one lowering knows while its passes rewrite an `inputSchema`: the original and the policy,
+ * where every node came from in the original (for loss-report pointers), the loss report itself,
+ * and the small JSON helpers the passes share. The passes (lower-refs.ts, lower-compose.ts,
+ * lower-keywords.ts, lower-root.ts, listed in order in lower-passes.ts) never write to a node:
+ * every node they are given is deep-frozen, and they return new nodes. The context is the one
+ * thing they add to: loss entries, and the origin of each node they make.
  */
 import { SUBSCHEMA_KEYWORDS, resolvePointer, escapePointerToken, dialectOfUri } from '../schema/index.js';
 import type { Dialect, SchemaVisit } from '../schema/index.js';
@@ -21,9 +22,38 @@ export function isObject(value: unknown): value is Json {
 }
 
 export function cloneJson<T>(value: T): T {
-  // JSON round trip (not structuredClone): subschemas shared by reference in authored tools must
-  // become separate nodes, because lowering edits nodes in place.
+  // JSON round trip (not structuredClone): subschemas shared by reference in authored tools become
+  // separate nodes, so each one has its own origin (pointer) in the loss report.
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * Freeze a JSON value and everything in it. Stops at values already frozen: only freezeDeep
+ * freezes, and it freezes children before their parent, so a frozen object is frozen all the way down.
+ */
+export function freezeDeep<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) freezeDeep(child);
+  return Object.freeze(value);
+}
+
+/** A frozen copy of part of the original schema (what inlining a `$ref` brings in). */
+export function frozenCopy<T>(value: T): T {
+  return freezeDeep(cloneJson(value));
+}
+
+/** What the node passes know about the node being lowered, besides the node itself. */
+export interface NodeAt {
+  /** Pointer in the original schema the node's keywords now come from (a `$ref` target once inlined). */
+  pointer: string;
+  /** Subschema depth in the walk (0: the root). */
+  readonly depth: number;
+  /** Constraints moved out of the schema, written into the node's description by the last pass. */
+  readonly notes: string[];
+  /** Its prefixItems came from a draft-07 tuple `items` (reported under that name). */
+  tuple: boolean;
+  /** Keywords a pass put on the node before the keyword pass (that pass reported them, so they are not judged). */
+  readonly added: Set<string>;
 }
 
 export function typeList(schema: Json): string[] | undefined {
@@ -60,8 +90,6 @@ export class LoweringContext {
   readonly dialect: Dialect;
   /** How many `$ref` copies were inlined so far (see INLINE_BUDGET in lower-refs.ts). */
   inlined = 0;
-  /** Nodes whose prefixItems came from a draft-07 tuple `items` (reported under that name). */
-  readonly tupleItems = new WeakSet<object>();
 
   constructor(readonly original: Json, readonly policy: LoweringPolicy) {
     this.dialect = (typeof original.$schema === 'string' ? dialectOfUri(original.$schema) : undefined) ?? '2020-12';
@@ -112,13 +140,30 @@ export class LoweringContext {
     }
   }
 
+  /** `made` replaces `from` (a rewritten child): it keeps its origin, its `$ref` chain and whether it is synthetic. */
+  derive<T extends object>(made: T, from: object): T {
+    const origin = this.origin.get(from);
+    if (origin !== undefined && !this.origin.has(made)) this.origin.set(made, origin);
+    const chain = this.chain.get(from);
+    if (chain !== undefined && !this.chain.has(made)) this.chain.set(made, chain);
+    if (this.synthetic.has(from)) this.synthetic.add(made);
+    return made;
+  }
+
+  /** A node the lowering made itself (a wrapper, a null branch): frozen, and only registered when walked. */
+  made<T extends object>(node: T, origin?: string): T {
+    this.synthetic.add(node);
+    if (origin !== undefined) this.origin.set(node, origin);
+    return freezeDeep(node);
+  }
+
   resolveBranch(branch: unknown, pointer: string): { schema: Json | boolean; pointer: string } {
     if (isObject(branch) && typeof branch.$ref === 'string' && Object.keys(branch).length === 1 && branch.$ref.startsWith('#')) {
       let target = '';
       try { target = decodeURIComponent(branch.$ref.slice(1)); } catch { /* left unresolved below */ }
       const resolved = resolvePointer(this.original, target);
       if (isObject(resolved) && target !== '') {
-        const copy = cloneJson(resolved);
+        const copy = frozenCopy(resolved);
         this.origin.set(copy, target);
         this.record(pointer, '$ref', 'kept', `inlined ${branch.$ref} to merge it`);
         return { schema: copy, pointer: target };

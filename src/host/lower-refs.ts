@@ -1,9 +1,10 @@
 /**
- * Lowering pass for `$ref`: kept, respelled into top-level `$defs`, inlined, or (recursion and the
- * inlining budget) cut to JSON text, per the provider's `refs` policy.
+ * Passes for `$ref`: the node pass keeps a ref, respells it into top-level `$defs`, inlines it,
+ * or (recursion, the inlining budget) cuts it to JSON text, per the provider's `refs` policy; the
+ * tree pass finds the refs that form a cycle, for profiles that refuse recursion.
  */
-import { escapePointerToken, resolvePointer } from '../schema/index.js';
-import { cloneJson, isObject } from './lower-context.js';
+import { escapePointerToken, resolvePointer, walkSchema } from '../schema/index.js';
+import { frozenCopy, isObject } from './lower-context.js';
 import type { Json, LoweringContext } from './lower-context.js';
 
 /** How many times the same `$ref` target is inlined inside itself before the recursion is cut. */
@@ -14,84 +15,90 @@ const INLINE_RECURSION_LIMIT = 2;
  */
 const INLINE_BUDGET = 200;
 
-/** Returns the pointer the node's keywords now come from, or undefined when the node was replaced. */
-export function handleRef(cx: LoweringContext, schema: Json, pointer: string): string | undefined {
+/** The node with its `$ref` lowered, and the pointer its keywords now come from (the target, once inlined). */
+export function handleRef(cx: LoweringContext, node: Json, pointer: string): { schema: Json; pointer: string } {
   let current = pointer;
+  let schema = node;
+  const done = (): { schema: Json; pointer: string } => ({ schema, pointer: current });
   for (let guard = 0; typeof schema.$ref === 'string' && guard < 32; guard++) {
     const ref = schema.$ref;
     if (!ref.startsWith('#')) {
       cx.record(current, '$ref', 'rejected', `external reference ${ref} is never fetched (MCP R-40)`);
-      return current;
+      return done();
     }
     let target = '';
     try { target = decodeURIComponent(ref.slice(1)); } catch { target = '\u0000'; }
     if (target !== '' && !target.startsWith('/')) {
       cx.record(current, '$ref', 'rejected', `anchor reference ${ref} is not supported by the lowering`);
-      return current;
+      return done();
     }
     const resolved = resolvePointer(cx.original, target);
     if (resolved === undefined || (typeof resolved !== 'boolean' && !isObject(resolved))) {
       cx.record(current, '$ref', 'rejected', `reference ${ref} does not resolve inside the schema`);
-      return current;
+      return done();
     }
     const siblings = Object.keys(schema).filter((k) => k !== '$ref');
     const style = cx.policy.refs;
     if (style === 'keep') {
       cx.record(current, '$ref', 'kept');
-      return current;
+      return done();
     }
     const chain = cx.chain.get(schema) ?? [];
     const recursive = chain.includes(target);
     if (style === 'top-level-defs') {
       const defsMatch = /^\/(\$defs|definitions)\/([^/]+)$/.exec(target);
       const topLevel = target === '' || defsMatch !== null;
-      if (topLevel && defsMatch && defsMatch[1] === 'definitions') schema.$ref = `#/$defs/${defsMatch[2]}`;
+      if (topLevel && defsMatch && defsMatch[1] === 'definitions') schema = cx.derive({ ...schema, $ref: `#/$defs/${defsMatch[2]}` }, schema);
       if (topLevel && (siblings.length === 0 || recursive || target === '')) {
         cx.record(current, '$ref', 'kept', schema.$ref !== ref ? `respelled as ${String(schema.$ref)}` : undefined);
-        if (siblings.length > 0 && cx.policy.strictObjects) dropRefSiblings(cx, schema, current, siblings);
-        return current;
+        if (siblings.length > 0 && cx.policy.strictObjects) schema = dropRefSiblings(cx, schema, current, siblings);
+        return done();
       }
       if (recursive) {
         cx.record(current, '$ref', cx.policy.strictObjects ? 'rejected' : 'dropped', `recursive reference ${ref} does not point at a top-level $defs entry`);
-        if (!cx.policy.strictObjects) delete schema.$ref;
-        return current;
+        if (!cx.policy.strictObjects) schema = withoutKeys(cx, schema, ['$ref']);
+        return done();
       }
     } else if (chain.filter((c) => c === target).length >= INLINE_RECURSION_LIMIT || cx.inlined >= INLINE_BUDGET) {
       // No refs in the OpenAPI subset: the recursion is cut; deeper levels travel as JSON text,
       // which repairArguments parses back where the original schema expects an object.
       const why = cx.inlined >= INLINE_BUDGET ? `the inlining budget (${INLINE_BUDGET} copies) is spent` : `recursive structure, cut after ${INLINE_RECURSION_LIMIT} levels`;
-      for (const key of Object.keys(schema)) delete schema[key];
-      schema.type = 'string';
-      schema.description = `JSON text of a nested value of ${ref} (${why})`;
+      schema = cx.derive({ type: 'string', description: `JSON text of a nested value of ${ref} (${why})` }, schema);
       cx.record(current, '$ref', 'moved-into-description', `${why}: deeper values of ${ref} are sent as JSON text`);
-      return current;
+      return done();
     }
     if (cx.inlined >= INLINE_BUDGET) {
       cx.record(current, '$ref', 'rejected', `inlining ${ref} would exceed the budget of ${INLINE_BUDGET} copies`);
-      return current;
+      return done();
     }
     cx.inlined++;
-    inline(cx, schema, resolved, target, ref, current, chain);
+    schema = inline(cx, schema, resolved, target, ref, current, chain);
     current = target;
   }
-  return current;
+  return done();
 }
 
-export function dropRefSiblings(cx: LoweringContext, schema: Json, pointer: string, siblings: string[]): void {
-  for (const key of siblings) {
-    delete schema[key];
-    cx.record(pointer, key, 'dropped', 'no keywords may sit beside $ref in strict mode, and this $ref is recursive so it cannot be inlined');
-  }
+/** A copy of the node without `keys` (same origin, same `$ref` chain). */
+function withoutKeys(cx: LoweringContext, node: Json, keys: readonly string[]): Json {
+  const schema: Json = { ...node };
+  for (const key of keys) delete schema[key];
+  return cx.derive(schema, node);
 }
 
-export function inline(cx: LoweringContext, schema: Json, resolved: Json | boolean, target: string, ref: string, pointer: string, chain: readonly string[]): void {
+export function dropRefSiblings(cx: LoweringContext, node: Json, pointer: string, siblings: string[]): Json {
+  for (const key of siblings) cx.record(pointer, key, 'dropped', 'no keywords may sit beside $ref in strict mode, and this $ref is recursive so it cannot be inlined');
+  return withoutKeys(cx, node, siblings);
+}
+
+export function inline(cx: LoweringContext, node: Json, resolved: Json | boolean, target: string, ref: string, pointer: string, chain: readonly string[]): Json {
+  const schema: Json = { ...node };
   delete schema.$ref;
   cx.record(pointer, '$ref', 'kept', `inlined ${ref}`);
   if (typeof resolved === 'boolean') {
     if (!resolved) schema.not = {};
-    return;
+    return cx.derive(schema, node);
   }
-  const copy = cloneJson(resolved);
+  const copy: Json = { ...frozenCopy(resolved) };
   delete copy.$defs;
   delete copy.definitions;
   for (const [key, value] of Object.entries(copy)) {
@@ -100,8 +107,51 @@ export function inline(cx: LoweringContext, schema: Json, resolved: Json | boole
       cx.record(target, key, 'dropped', `the keyword beside ${ref} at ${pointer || '(root)'} takes precedence when inlined`);
     }
   }
+  cx.derive(schema, node);
   cx.chain.set(schema, [...chain, target]);
   // Children of the inlined copy come from the target; the walker reaches them through this node.
   for (const [key, value] of Object.entries(copy)) if (isObject(value) || Array.isArray(value)) cx.originFor(schema[key], `${target}/${escapePointerToken(key)}`);
+  return schema;
 }
 
+/** The top-level resource a pointer lies in: "" (the root) or "/$defs/<name>" (or definitions). */
+function ownerOf(pointer: string): string {
+  const match = /^\/(\$defs|definitions)\/[^/]+/.exec(pointer);
+  return match ? match[0] : '';
+}
+
+/**
+ * Pointers of the local `$ref`s that take part in a cycle (a definition reaching itself, or the
+ * root through `#`). Works on the definition graph: owner of the ref → owner of its target.
+ */
+export function recursiveRefs(root: Json): string[] {
+  const edges: Array<{ from: string; to: string; pointer: string }> = [];
+  walkSchema(root, (node) => {
+    if (typeof node.schema !== 'object') return;
+    const ref = (node.schema as Json).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#')) return;
+    let target = '';
+    try { target = decodeURIComponent(ref.slice(1)); } catch { return; }
+    edges.push({ from: ownerOf(node.pointer), to: ownerOf(target), pointer: node.pointer });
+  });
+  const reaches = (start: string, goal: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (at === goal) return true;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      for (const e of edges) if (e.from === at) stack.push(e.to);
+    }
+    return false;
+  };
+  return edges.filter((e) => reaches(e.to, e.from)).map((e) => e.pointer);
+}
+
+/** Tree pass (profiles without recursion): every `$ref` in a cycle is rejected, at its pointer. */
+export function rejectRecursion(cx: LoweringContext, root: Json): Json {
+  if (cx.policy.recursion) return root;
+  for (const pointer of recursiveRefs(cx.original)) cx.record(pointer, '$ref', 'rejected', 'recursive schemas are not supported in strict mode');
+  return root;
+}

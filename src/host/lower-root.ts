@@ -1,22 +1,34 @@
 /**
- * Lowering pass for root composition: providers want one object at the root, so a root allOf is
- * merged and root oneOf/anyOf alternatives are merged into one object, each form stated in the
- * tool description.
+ * Tree passes for the root: providers want one object at the root, so a root allOf is merged and
+ * root oneOf/anyOf alternatives are merged into one object, each form stated in the tool
+ * description (before the node walk); and a root without `properties` gets an empty one (after).
+ * Each takes the frozen root and returns a new one.
  */
-import { mergeAllOf } from './lower-compose.js';
-import { isObject, typeList } from './lower-context.js';
+import { mergeAllOfs } from './lower-compose.js';
+import { freezeDeep, isObject, typeList } from './lower-context.js';
 import type { Json, LoweringContext } from './lower-context.js';
 
-export function flattenRoot(cx: LoweringContext, root: Json): void {
+/** Tree pass: root composition merged into one object (profiles with `flattenRootComposition`). */
+export function flattenRoot(cx: LoweringContext, node: Json): Json {
+  if (!cx.policy.flattenRootComposition) return node;
+  let root = node;
   if (Array.isArray(root.allOf)) {
     cx.registerChildren(root, '');
     const notes: string[] = [];
-    for (let guard = 0; Array.isArray(root.allOf) && guard < 16; guard++) mergeAllOf(cx, root, '', notes);
+    root = mergeAllOfs(cx, root, '', notes);
     cx.rootNotes.push(...notes);
   }
   for (const keyword of ['oneOf', 'anyOf'] as const) {
-    if (Array.isArray(root[keyword])) mergeAlternatives(cx, root, keyword);
+    if (Array.isArray(root[keyword])) root = mergeAlternatives(cx, root, keyword);
   }
+  return root;
+}
+
+/** Tree pass: providers need "properties" even for tools without arguments. */
+export function rootProperties(cx: LoweringContext, root: Json): Json {
+  if (root.properties !== undefined) return root;
+  cx.record('', 'properties', 'added', 'providers need "properties" even for tools without arguments');
+  return { ...root, properties: {} };
 }
 
 /**
@@ -24,26 +36,25 @@ export function flattenRoot(cx: LoweringContext, root: Json): void {
  * in several alternatives becomes the union of its schemas), only properties required by every
  * alternative stay required, and each alternative is spelled out in the tool description.
  */
-export function mergeAlternatives(cx: LoweringContext, root: Json, keyword: 'oneOf' | 'anyOf'): void {
+export function mergeAlternatives(cx: LoweringContext, node: Json, keyword: 'oneOf' | 'anyOf'): Json {
+  const root: Json = { ...node };
   const branches = (root[keyword] as unknown[]).map((raw, i) => cx.resolveBranch(raw, `/${keyword}/${i}`));
   delete root[keyword];
-  const props = isObject(root.properties) ? root.properties : {};
+  const props: Json = { ...(isObject(root.properties) ? root.properties : {}) };
   const rootHad = new Set(Object.keys(props));
   const variants = new Map<string, unknown[]>();
   const forms: string[] = [];
   let common: Set<string> | undefined;
   let allClosed = branches.length > 0;
-  for (const { schema: branch, pointer: bp } of branches) {
+  for (const { schema: resolved, pointer: bp } of branches) {
+    let branch = resolved;
     if (typeof branch === 'boolean') {
       forms.push(branch ? 'any arguments' : 'nothing (this alternative never matches)');
       common = new Set();
       allClosed = false;
       continue;
     }
-    if (cx.policy.mergeAllOf) {
-      const ignored: string[] = [];
-      for (let guard = 0; Array.isArray(branch.allOf) && guard < 16; guard++) mergeAllOf(cx, branch, bp, ignored);
-    }
+    if (cx.policy.mergeAllOf) branch = mergeAllOfs(cx, branch, bp, []);
     cx.registerChildren(branch, bp);
     const required = Array.isArray(branch.required) ? branch.required.filter((r): r is string => typeof r === 'string') : [];
     common = common === undefined ? new Set(required) : new Set(required.filter((r) => common!.has(r)));
@@ -80,6 +91,7 @@ export function mergeAlternatives(cx: LoweringContext, root: Json, keyword: 'one
   const header = keyword === 'oneOf' ? 'Exactly one of these argument forms applies' : 'At least one of these argument forms applies';
   cx.rootNotes.push(`${header}: ${forms.map((f, i) => `(${i + 1}) ${f}`).join('; ')}.`);
   cx.record('', keyword, 'moved-into-description', 'alternatives merged into one object; each form is stated in the tool description and the server validates the original');
+  return root;
 }
 
 export function mergeVariants(cx: LoweringContext, list: unknown[]): unknown {
@@ -102,11 +114,8 @@ export function mergeVariants(cx: LoweringContext, list: unknown[]): unknown {
     const first = list[0] as Json;
     if (typeof first.description === 'string') merged.description = first.description;
     cx.origin.set(merged, cx.origin.get(first) ?? '');
-    return merged;
+    return freezeDeep(merged);
   }
-  const wrapper: Json = { anyOf: list };
-  cx.synthetic.add(wrapper);
   const first = list[0];
-  if (isObject(first)) cx.origin.set(wrapper, cx.origin.get(first) ?? '');
-  return wrapper;
+  return cx.made({ anyOf: list }, isObject(first) ? cx.origin.get(first) ?? '' : undefined);
 }

@@ -40,7 +40,7 @@ export interface LoweringPolicy {
   openApiTypes: boolean;
   /** `enum` may hold only strings (Gemini legacy). */
   enumStringsOnly: boolean;
-  /** Keywords sent as they are; `undefined` means every keyword is passed (non-strict hints). */
+  /** Keywords sent as they are (the rest is lowered as its row of lower-table.ts says); `undefined` means every keyword is passed (non-strict hints). */
   keep: ReadonlySet<string> | undefined;
   /** Formats that are kept; others move into the description. `undefined` = all. */
   formats: ReadonlySet<string> | undefined;
@@ -57,9 +57,6 @@ export interface LoweringPolicy {
   /** `additionalProperties` with a schema (a map) cannot be sent; in strict mode it is rejected. */
   mapsAllowed: boolean;
 }
-
-/** Keywords no provider needs: they are dropped everywhere (x-* extensions included). */
-export const NOT_MODEL_FACING: ReadonlySet<string> = new Set(['$schema', '$id', '$comment', '$anchor', '$dynamicAnchor', '$vocabulary']);
 
 const OPENAI_STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 

@@ -31,6 +31,22 @@ export function countTextTokens(text: string): number {
 }
 
 /**
+ * True when `text` certainly has at most `max` tokens, decided without tokenising: every BPE token
+ * covers at least one UTF-8 byte, so the byte count bounds the token count. Most texts are far
+ * inside their budget, and tokenising them is the costly part of a budget check.
+ */
+export function surelyWithinTokens(text: string, max: number): boolean {
+  if (text.length > max) return false;
+  let bytes = 0;
+  // An upper bound on the UTF-8 length (a surrogate pair counts 6 where it takes 4).
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+  }
+  return bytes <= max;
+}
+
+/**
  * Estimated tokens for a piece of provider JSON: the o200k_base BPE count (the tokenizer of
  * GPT-4o and later OpenAI models, via gpt-tokenizer) of its compact JSON text. Providers render
  * tool definitions into the prompt in their own way and add a fixed tool-use preamble (about 346

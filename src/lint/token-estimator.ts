@@ -3,27 +3,13 @@
  * (host/token-estimate.ts: OpenAI's `o200k_base`, GPT-4o and later). Other providers tokenise
  * differently (Claude and Gemini counts typically land within about ±20% for English; CJK text
  * varies more), and every provider wraps tools in its own template, so these are estimates of what
- * the definition costs, not exact billing. This module adds only the cheap byte bound and the
- * per-tool cache the budgets need.
+ * the definition costs, not exact billing. This module adds only the per-tool cache the budgets
+ * need; the cheap byte bound (`surelyWithinTokens`) sits with the counter.
  */
 import { countTextTokens } from '../host/token-estimate.js';
 import type { WireTool } from './types.js';
 
-/**
- * True when `text` certainly has at most `max` tokens, decided without tokenising: every BPE token
- * covers at least one UTF-8 byte, so the byte count bounds the token count. Most descriptions are
- * far inside their budget, and counting their tokens was a large part of a lint.
- */
-export function surelyWithinTokens(text: string, max: number): boolean {
-  if (text.length > max) return false;
-  let bytes = 0;
-  // An upper bound on the UTF-8 length (a surrogate pair counts 6 where it takes 4).
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    bytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
-  }
-  return bytes <= max;
-}
+export { surelyWithinTokens } from '../host/token-estimate.js';
 
 /**
  * What a whole tool costs: the compact JSON of the parts a host forwards to a model

@@ -46,7 +46,9 @@ interface Pending { visit: SchemaVisit; dialect: Dialect }
  * stops descent below that node. Knows which keywords hold subschemas in each dialect (default:
  * the root's `$schema`, else 2020-12), switches
  * dialect at an embedded resource that declares its own supported `$schema`, and never follows
- * `$ref`. Iterative, so any depth is safe.
+ * `$ref`. Iterative, so any depth is safe. The subschemas of a node are read from `node.schema`
+ * once `visit` returns, so a visitor may set `node.schema` to a rewritten node and the walk goes
+ * on into the rewritten node's subschemas (the host lowering's passes rely on this).
  */
 export function walkSchema(root: object | boolean, visit: (node: SchemaVisit) => void | 'skip', options?: { dialect?: Dialect }): void {
   // Without an explicit dialect, the root's own supported `$schema` decides (else 2020-12).

@@ -5,7 +5,7 @@
  * text blocks can be cut: a result over budget because of `structuredContent` or non-text blocks is
  * refused even with `truncate`, since cutting structured data would make it wrong, not shorter.
  */
-import { countTextTokens } from '../../../host/token-estimate.js';
+import { countTextTokens, surelyWithinTokens } from '../../../host/token-estimate.js';
 import type { JsonObject } from '../../../protocol/json-rpc.js';
 import { toolError } from '../../outcomes.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
@@ -37,8 +37,7 @@ function measures(options: ResultBudgetOptions): Measure[] {
   const list: Measure[] = [];
   if (options.maxTokens !== undefined) {
     const limit = options.maxTokens;
-    // Every token covers at least one UTF-8 byte, so a byte count at or under the limit settles it.
-    list.push({ unit: 'tokens', limit, size: countTextTokens, surelyWithin: (text) => text.length <= limit && Buffer.byteLength(text) <= limit });
+    list.push({ unit: 'tokens', limit, size: countTextTokens, surelyWithin: (text) => surelyWithinTokens(text, limit) });
   }
   if (options.maxBytes !== undefined) {
     const limit = options.maxBytes;
