@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../protocol/canonical-json.js';
+import { sha256 } from '../protocol/sha256.js';
 import type { JsonValue } from '../protocol/json-rpc.js';
 import type { Clock } from './store/store.js';
 
@@ -32,7 +33,7 @@ const PREFIX = 'tw1.';
 
 /** SHA-256 (base64url) of the canonical JSON of `value`. */
 export function digestArguments(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
+  return sha256(canonicalJson(value), 'base64url');
 }
 
 function isSealedClaims(value: unknown): value is SealedClaims {

@@ -10,7 +10,7 @@ const PUBLIC = [
   'createFetchHandler', 'createMemoryStore', 'createRedisStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',
   'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isTool', 'jwtAuthorizer', 'lenientCoercion',
   'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
-  'tracing', 'verifyAuditLog',
+  'tracing', 'HashChainLog', 'HashChainLogLockedError', 'openHashChainLog', 'verifyHashChainLog',
 ];
 
 it('the root export holds exactly the public API (no wire internals such as readArgumentAt, listenHttp or invalidParams)', () => {

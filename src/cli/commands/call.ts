@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { connect, McpClientError } from '../../client/index.js';
 import type { ClientRoot, ConnectTarget, McpClient } from '../../client/index.js';
 import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js';
@@ -132,31 +132,17 @@ function errorJson(error: McpClientError): Record<string, unknown> {
 
 /** `toolwright call`: exit 0 ok, 1 isError, 2 usage, 3 call failed. */
 export async function run(argv: string[]): Promise<number> {
-  let values: Record<string, unknown>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        stdio: { type: 'string' },
-        repair: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        root: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        task: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    process.stderr.write(`toolwright call: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help === true) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('call', USAGE, argv, {
+    stdio: { type: 'string' },
+    repair: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    root: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
+    task: { type: 'boolean' },
+    json: { type: 'boolean' },
+  }, PROCESS_IO);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   const json = values.json === true;
   let client: McpClient | undefined;
   try {

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { GatewayConfigError, nginxConfig } from '../gateway/nginx-config.js';
 import type { GatewayTool } from '../gateway/nginx-config.js';
@@ -60,33 +60,23 @@ function bytes(value: string | undefined, name: string): number | undefined {
 
 /** `toolwright gateway nginx`: 0 written, 2 bad usage or unreadable target. */
 export async function run(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        upstream: { type: 'string', multiple: true },
-        owner: { type: 'string' },
-        'device-tool': { type: 'string', multiple: true },
-        listen: { type: 'string' },
-        path: { type: 'string' },
-        'max-body': { type: 'string' },
-        'max-header': { type: 'string' },
-        foreground: { type: 'boolean' },
-        out: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    process.stderr.write(`toolwright gateway: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const parsed = parseCommandArgs('gateway', HELP.trimEnd(), argv, {
+    upstream: { type: 'string', multiple: true },
+    owner: { type: 'string' },
+    'device-tool': { type: 'string', multiple: true },
+    listen: { type: 'string' },
+    path: { type: 'string' },
+    'max-body': { type: 'string' },
+    'max-header': { type: 'string' },
+    foreground: { type: 'boolean' },
+    out: { type: 'string', short: 'o' },
+  }, PROCESS_IO);
+  if (typeof parsed === 'number') return parsed;
+  const positionals = parsed.positionals;
+  const values = parsed.values as {
+    upstream?: string[]; owner?: string; 'device-tool'?: string[]; listen?: string; path?: string;
+    'max-body'?: string; 'max-header'?: string; foreground?: boolean; out?: string;
+  };
   const [kind, target, ...extra] = positionals;
   if (kind !== 'nginx' || target === undefined || extra.length > 0) {
     process.stderr.write(`toolwright gateway: expected "nginx <target>", got ${JSON.stringify(positionals.join(' '))}\n\n${HELP}`);

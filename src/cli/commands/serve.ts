@@ -1,6 +1,5 @@
 import { basename, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createServer } from '../../server/create-server.js';
 import type { McpServer } from '../../server/create-server.js';
 import { isTool } from '../../server/define-tool.js';
@@ -13,6 +12,7 @@ import { createRedisStore } from '../../server/store/redis-store.js';
 import type { RedisStore } from '../../server/store/redis-store.js';
 import { setProcessStore } from '../../server/store/process-store.js';
 import { STATE_SECRET_ENV } from '../../server/request-state.js';
+import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { UsageError } from '../usage-error.js';
 import type { StageEvent } from '../../server/stage-events.js';
 
@@ -40,8 +40,7 @@ Options:
                          TOOLWRIGHT_STATE_SECRET (16+ bytes) in the environment.
   -h, --help             Show this help
 
-Logs go to stderr. With --stdio the process exits when stdin closes.
-`;
+Logs go to stderr. With --stdio the process exits when stdin closes.`;
 
 function isServer(value: unknown): value is McpServer {
   return typeof value === 'object' && value !== null && typeof (value as McpServer).handleMessage === 'function' && typeof (value as McpServer).listen === 'function';
@@ -85,36 +84,26 @@ function erasText(eras: ErasSetting | undefined, server: McpServer): string {
 
 /** `toolwright serve`: exit code 0 after a clean shutdown, 1 for an invalid server, 2 for bad usage. */
 export async function run(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        http: { type: 'string' },
-        host: { type: 'string' },
-        path: { type: 'string' },
-        'allow-origin': { type: 'string', multiple: true },
-        'allow-host': { type: 'string', multiple: true },
-        stdio: { type: 'boolean' },
-        eras: { type: 'string' },
-        store: { type: 'string' },
-        console: { type: 'boolean' },
-        'console-token': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    process.stderr.write(`toolwright serve: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const parsed = parseCommandArgs('serve', HELP, argv, {
+    http: { type: 'string' },
+    host: { type: 'string' },
+    path: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
+    'allow-host': { type: 'string', multiple: true },
+    stdio: { type: 'boolean' },
+    eras: { type: 'string' },
+    store: { type: 'string' },
+    console: { type: 'boolean' },
+    'console-token': { type: 'string' },
+  }, PROCESS_IO);
+  if (typeof parsed === 'number') return parsed;
+  const positionals = parsed.positionals;
+  const values = parsed.values as {
+    http?: string; host?: string; path?: string; 'allow-origin'?: string[]; 'allow-host'?: string[];
+    stdio?: boolean; eras?: string; store?: string; console?: boolean; 'console-token'?: string;
+  };
   if (positionals.length !== 1) {
-    process.stderr.write(`toolwright serve: expected exactly one module, got ${positionals.length}\n\n${HELP}`);
+    process.stderr.write(`toolwright serve: expected exactly one module, got ${positionals.length}\n\n${HELP}\n`);
     return 2;
   }
   let port: number | undefined;

@@ -1,16 +1,23 @@
-/** auditLog: one hash-chained JSONL line per call and outcome, refusals included; tampering is detected. */
+/** auditLog: one hash-chained JSONL record per call and outcome, refusals included; tampering is detected. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { auditLog, defineTool, verifyAuditLog } from '../../../src/index.js';
+import { auditLog, defineTool, verifyHashChainLog } from '../../../src/index.js';
+import type { AuditEntry } from '../../../src/index.js';
 import { serve } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-audit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const COUNT = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } as const;
+
+function entries(path: string): AuditEntry[] {
+  const verdict = verifyHashChainLog(path);
+  assert.ok(verdict.ok, verdict.problems.join('\n'));
+  return verdict.records as AuditEntry[];
+}
 
 describe('auditLog', () => {
   it('records every call with its outcome, including refusals, chained; a restarted log continues the chain', async () => {
@@ -25,16 +32,18 @@ describe('auditLog', () => {
       });
       audit.close();
     }
-    const verdict = verifyAuditLog(path);
-    assert.ok(verdict.ok, JSON.stringify(verdict));
-    assert.deepEqual(verdict.entries.map((e) => [e.seq, e.tool, e.outcome]), [
-      [1, 'count', 'respond'], [2, 'count', 'tool-error'], [3, 'count', 'tool-error'],
-      [4, 'count', 'respond'], [5, 'count', 'tool-error'], [6, 'count', 'tool-error'],
+    const records = entries(path);
+    assert.deepEqual(records.map((e) => [e.seq, e.type, e.tool, e.outcome]), [
+      [1, 'tool_call', 'count', 'respond'], [2, 'tool_call', 'count', 'tool-error'], [3, 'tool_call', 'count', 'tool-error'],
+      [4, 'tool_call', 'count', 'respond'], [5, 'tool_call', 'count', 'tool-error'], [6, 'tool_call', 'count', 'tool-error'],
     ]);
-    assert.match(verdict.entries[1]!.detail ?? '', /^Invalid arguments for tool count:/);
-    assert.equal(verdict.entries[0]!.arguments, undefined, 'arguments are not recorded by default');
-    assert.match(verdict.entries[0]!.args_sha256, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(verdict.entries[0]!.transport, 'http');
+    assert.equal(records[0]!.prev, '');
+    assert.match(records[1]!.detail ?? '', /^Invalid arguments for tool count:/);
+    assert.equal(records[0]!.arguments, undefined, 'arguments are not recorded by default');
+    assert.match(records[0]!.args_sha256, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(records[0]!.transport, 'http');
+    assert.ok(!Number.isNaN(Date.parse(records[0]!.time)));
+    assert.equal(existsSync(`${path}.lock`), false, 'close() releases the lock');
   });
 
   it('detects an edited, removed or reordered line, and refuses to extend a broken log', async () => {
@@ -49,19 +58,57 @@ describe('auditLog', () => {
     assert.deepEqual((JSON.parse(lines[2]!) as { arguments: unknown }).arguments, { i: 2 });
     const edited = [...lines];
     edited[1] = edited[1]!.replace('"respond"', '"tool-error"');
-    const cases: [string[], RegExp][] = [
-      [edited, /hash does not match the line/],
-      [[lines[0]!, lines[2]!], /seq is 3, expected 2/],
-      [[lines[1]!, lines[0]!, lines[2]!], /seq is 2, expected 1/],
+    const cases: [string[], string[]][] = [
+      [edited, ['tamper.jsonl line 3: prev does not match the hash of the line before']],
+      [[lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 3, expected 2']],
+      [[lines[1]!, lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 1, expected 3', 'tamper.jsonl line 3: prev does not match the hash of the line before', 'tamper.jsonl line 3: seq is 3, expected 2']],
     ];
-    for (const [content, reason] of cases) {
+    for (const [content, problems] of cases) {
       writeFileSync(path, `${content.join('\n')}\n`);
-      const verdict = verifyAuditLog(path);
+      const verdict = verifyHashChainLog(path);
       assert.equal(verdict.ok, false);
-      if (!verdict.ok) assert.match(verdict.reason, reason);
+      assert.deepEqual(verdict.problems, problems);
     }
     writeFileSync(path, `${edited.join('\n')}\n`);
-    assert.throws(() => auditLog({ path }), /line 2: hash does not match the line; refusing to extend a broken chain/);
-    assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), /fsync must be "every-entry" or "never"/);
+    assert.throws(() => auditLog({ path }), { message: `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; refusing to extend a broken chain` });
+    assert.equal(existsSync(`${path}.lock`), false, 'a refused open leaves no lock behind');
+    assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), { name: 'RangeError', message: 'hash-chain log: fsync must be "every-entry" or "never", got "sometimes"' });
+  });
+
+  it('one writer per file: a second auditLog on the same path is refused, naming this process', () => {
+    const path = join(dir, 'locked.jsonl');
+    const first = auditLog({ path });
+    try {
+      assert.throws(() => auditLog({ path }), { name: 'HashChainLogLockedError', message: `audit log ${path} is in use by process ${process.pid} (this process) (lock ${path}.lock); one writer per log: stop that process or open another file` });
+    } finally {
+      first.close();
+    }
+  });
+
+  it('a log that cannot be written answers -32603; with fsync "never" the next call is refused before its tool runs', { skip: existsSync('/dev/full') ? false : 'needs /dev/full (Linux) to make writes fail' }, async () => {
+    let runs = 0;
+    const ping = defineTool({ name: 'ping', inputSchema: { type: 'object' }, run: () => { runs++; return 'pong'; } });
+    for (const fsync of ['every-entry', 'never'] as const) {
+      runs = 0;
+      const path = join(dir, `full-${fsync}.jsonl`);
+      symlinkSync('/dev/full', path);
+      const audit = auditLog({ path, fsync });
+      await serve({ tools: [ping], use: [audit] }, async (call) => {
+        const first = await call('ping', {});
+        if (fsync === 'every-entry') {
+          assert.deepEqual(first.body, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+          assert.equal(runs, 1, 'the tool ran; its answer is withheld because it could not be recorded');
+          return;
+        }
+        assert.equal(first.status, 200, 'fsync "never" answers before the line is written');
+        // The batched write happens on the next turn of the event loop, before this timer-free wait ends.
+        await new Promise((resolve) => setImmediate(resolve));
+        const second = await call('ping', {});
+        assert.deepEqual(second.body, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
+        assert.equal(runs, 1, 'the second call was refused before its tool ran');
+      });
+      assert.throws(() => audit.log.append({ type: 'more' }), { message: `audit log ${path}: an earlier write failed (ENOSPC: no space left on device, write); refusing to run unaudited` });
+      audit.close();
+    }
   });
 });

@@ -1,56 +1,64 @@
 /**
- * Audit log: one append-only JSONL line per call and outcome (refusals of every stage it wraps
- * included), hash-chained so that removing, reordering or editing a line is detectable
- * ({@link verifyAuditLog}). Each line's `hash` is SHA-256 over the previous line's hash and the
- * canonical JSON of the line without `hash`. A log that already exists is continued; one whose last
- * line is broken is refused at start-up rather than extended. One writer per file.
+ * Audit log middleware: one record per call and outcome (refusals of every stage it wraps
+ * included), appended to a {@link HashChainLog} so that removing, reordering or editing a line is
+ * detectable ({@link verifyHashChainLog}). A log that already exists is verified and continued;
+ * one whose chain is broken is refused at start-up rather than extended. One writer per file.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { canonicalJson } from '../../../protocol/canonical-json.js';
-import type { JsonObject } from '../../../protocol/json-rpc.js';
 import { digestArguments } from '../../request-state.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
+import { HashChainLog } from './hash-chain-log.js';
+import type { HashChainFsync } from './hash-chain-log.js';
+import type { StoredHashChainRecord } from './hash-chain-verify.js';
+
+export { HashChainLog, openHashChainLog } from './hash-chain-log.js';
+export type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
+export { verifyHashChainLog } from './hash-chain-verify.js';
+export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions } from './hash-chain-verify.js';
+export { HashChainLogLockedError } from './hash-chain-files.js';
 
 /** Options of {@link auditLog}. */
 export interface AuditLogOptions {
-  /** The JSONL file (created if absent, else continued). */
+  /** The JSONL file (created if absent, else verified and continued). */
   path: string;
-  /** `every-entry` (default): fsync after each line, so an acknowledged call is on disk; `never`: leave it to the OS. */
-  fsync?: 'every-entry' | 'never';
+  /**
+   * `every-entry` (default): a call's record is written and fsync'd before the call is answered;
+   * `never`: records are written in order, batched on the next turn of the event loop (and on
+   * `close()`), leaving the disk to the OS.
+   */
+  fsync?: HashChainFsync;
   /** Record the arguments themselves, not only their SHA-256 (default false: arguments may hold secrets). */
   includeArguments?: boolean;
+  /** A record over this size has its large fields (e.g. arguments) cut, marked with their size (default 64 KiB). */
+  maxRecordBytes?: number;
+  /** Rotate the file (`<path>.1`, ...) at this size, the chain carried on (default 64 MiB). */
+  maxFileBytes?: number;
   /** For server-wide use: which tools are audited (default all). */
   appliesTo?: (toolName: string) => boolean;
 }
 
-/** One line of the log. */
-export interface AuditEntry {
-  seq: number;
-  time: string;
-  tool: string;
-  subject: string;
-  request_id: string | number;
-  transport: 'http' | 'stdio';
-  args_sha256: string;
-  arguments?: unknown;
-  outcome: 'respond' | 'tool-error' | 'error' | 'cancelled';
-  code?: number;
-  detail?: string;
-  duration_ms: number;
-  prev: string;
-  hash: string;
+/** One record of the log, as {@link verifyHashChainLog} returns it. */
+export interface AuditEntry extends StoredHashChainRecord {
+  readonly type: 'tool_call';
+  readonly tool: string;
+  /** `auth.subject`, '' when anonymous. */
+  readonly subject: string;
+  readonly request_id: string | number;
+  readonly transport: 'http' | 'stdio';
+  /** SHA-256 (base64url) of the canonical JSON of the arguments as sent. */
+  readonly args_sha256: string;
+  readonly arguments?: unknown;
+  readonly outcome: 'respond' | 'tool-error' | 'error' | 'cancelled';
+  /** The JSON-RPC error code, for `error`. */
+  readonly code?: number;
+  /** The error message, or the first text of an `isError` result. */
+  readonly detail?: string;
+  readonly duration_ms: number;
 }
 
-/** The audit middleware, with `close()` to release the file. */
+/** The audit middleware, with the log it writes and `close()` to release the file. */
 export interface AuditLog extends Middleware {
+  readonly log: HashChainLog;
   close(): void;
-}
-
-const GENESIS = '';
-
-function chainHash(prev: string, entry: Omit<AuditEntry, 'hash'>): string {
-  return createHash('sha256').update(prev).update('\n').update(canonicalJson(entry)).digest('hex');
 }
 
 function detailOf(outcome: CallOutcome): string | undefined {
@@ -62,87 +70,48 @@ function detailOf(outcome: CallOutcome): string | undefined {
   return undefined;
 }
 
-/** Checks a whole log: every line parses, `seq` counts up from 1, and each hash chains to the previous line. */
-export function verifyAuditLog(path: string): { ok: true; entries: AuditEntry[] } | { ok: false; line: number; reason: string } {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
-  const entries: AuditEntry[] = [];
-  let prev = GENESIS;
-  for (const [index, line] of lines.entries()) {
-    let entry: AuditEntry;
-    try {
-      entry = JSON.parse(line) as AuditEntry;
-    } catch {
-      return { ok: false, line: index + 1, reason: 'not JSON' };
-    }
-    if (entry.seq !== index + 1) return { ok: false, line: index + 1, reason: `seq is ${String(entry.seq)}, expected ${index + 1}` };
-    if (entry.prev !== prev) return { ok: false, line: index + 1, reason: 'prev does not match the hash of the line before' };
-    const { hash, ...rest } = entry;
-    if (chainHash(prev, rest) !== hash) return { ok: false, line: index + 1, reason: 'hash does not match the line' };
-    prev = hash;
-    entries.push(entry);
-  }
-  return { ok: true, entries };
-}
-
 /**
  * @example
  * createServer({ ..., use: [auditLog({ path: 'calls.jsonl' })] })
  */
 export function auditLog(options: AuditLogOptions): AuditLog {
-  const fsync = options.fsync ?? 'every-entry';
-  if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`auditLog: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
-  let seq = 0;
-  let prev = GENESIS;
-  if (existsSync(options.path)) {
-    const verdict = verifyAuditLog(options.path);
-    if (!verdict.ok) throw new Error(`auditLog: ${options.path} line ${verdict.line}: ${verdict.reason}; refusing to extend a broken chain`);
-    const last = verdict.entries.at(-1);
-    if (last !== undefined) {
-      seq = last.seq;
-      prev = last.hash;
-    }
-  }
-  let fd: number | undefined = openSync(options.path, 'a');
-
-  function append(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void {
-    if (fd === undefined) throw new Error(`auditLog: ${options.path} is closed`);
-    const unsealed = { ...entry, seq: seq + 1, prev };
-    const hash = chainHash(prev, unsealed);
-    // Written synchronously, so lines (and the chain) are in call-completion order.
-    writeSync(fd, `${JSON.stringify({ ...unsealed, hash })}\n`);
-    if (fsync === 'every-entry') fsyncSync(fd);
-    seq += 1;
-    prev = hash;
-  }
-
+  const log = new HashChainLog(options.path, {
+    ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+    ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+  });
+  const includeArguments = options.includeArguments === true;
   return {
     name: 'audit',
+    log,
     ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
     async handle(call, next) {
+      // A log that cannot record (closed, or a batched write failed) refuses before anything runs.
+      log.ensureWritable();
       const started = performance.now();
+      // Taken before next(): a later middleware or stage may replace the arguments (coercion).
       const argsDigest = digestArguments(call.arguments);
-      const args = options.includeArguments === true ? (JSON.parse(JSON.stringify(call.arguments)) as JsonObject) : undefined;
+      const args = includeArguments ? (JSON.parse(JSON.stringify(call.arguments)) as unknown) : undefined;
       const outcome = await next();
-      const entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'> = {
-        time: new Date().toISOString(),
+      const record: Record<string, unknown> & { type: 'tool_call' } = {
+        type: 'tool_call',
         tool: call.tool.name,
         subject: call.subject,
         request_id: call.requestId,
         transport: call.transport,
         args_sha256: argsDigest,
-        outcome: outcome.kind === 'result' ? outcome.outcome : outcome.kind,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
       };
-      if (args !== undefined) entry.arguments = args;
-      if (outcome.kind === 'error') entry.code = outcome.error.code;
+      if (args !== undefined) record.arguments = args;
+      record.outcome = outcome.kind === 'result' ? outcome.outcome : outcome.kind;
+      if (outcome.kind === 'error') record.code = outcome.error.code;
       const detail = detailOf(outcome);
-      if (detail !== undefined) entry.detail = detail;
-      append(entry);
+      if (detail !== undefined) record.detail = detail;
+      record.duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
+      log.append(record);
       return outcome;
     },
     close() {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
+      log.close();
     },
   };
 }

@@ -1,13 +1,18 @@
 /**
- * The file-level parts of the audit log: the lock that keeps one process per log file, recovery
- * of the last complete record whatever its size, the names of rotated files, and the cutting of an
- * oversized record before it is written.
+ * The file-level parts of a hash-chain log ({@link HashChainLog}): the lock that keeps one process
+ * per log file, recovery of the last complete record whatever its size, the names of rotated files,
+ * and the cutting of an oversized record before it is written.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** Another live process holds the log. */
-export class AuditLogLockedError extends Error {}
+/** Another live process (or another open log in this one) holds the log's lock file. */
+export class HashChainLogLockedError extends Error {
+  override readonly name = 'HashChainLogLockedError';
+}
+
+/** The end of the "in use" message when the caller gives none: what to do about it. */
+export const DEFAULT_LOCKED_HINT = 'one writer per log: stop that process or open another file';
 
 /** The lock file beside a log: `<log>.lock`, holding the holder's pid. */
 export function lockPathOf(path: string): string {
@@ -23,7 +28,7 @@ function alive(pid: number): boolean {
  * longer runs (SIGKILL, crash) is taken over; one held by a live process is refused with a message
  * naming it. Returns the lock's path, to remove on close.
  */
-export function acquireLock(path: string): string {
+export function acquireLock(path: string, lockedHint: string = DEFAULT_LOCKED_HINT): string {
   const lock = lockPathOf(path);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -37,14 +42,15 @@ export function acquireLock(path: string): string {
     let holder = Number.NaN;
     try { holder = Number.parseInt(readFileSync(lock, 'utf8'), 10); } catch { /* removed meanwhile: retry */ }
     if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
-      throw new AuditLogLockedError(`audit log ${path} is in use by process ${holder}${holder === process.pid ? ' (this process)' : ''} (lock ${lock}); one server per audit log: stop that process or pass another --audit-log`);
+      throw new HashChainLogLockedError(`audit log ${path} is in use by process ${holder}${holder === process.pid ? ' (this process)' : ''} (lock ${lock}); ${lockedHint}`);
     }
     // Stale (its process is gone) or unreadable half-written: take it over.
     try { unlinkSync(lock); } catch { /* another process took it over first */ }
   }
-  throw new AuditLogLockedError(`audit log ${path}: could not take the lock ${lock} (it keeps being re-created)`);
+  throw new HashChainLogLockedError(`audit log ${path}: could not take the lock ${lock} (it keeps being re-created)`);
 }
 
+/** Removes the lock file if this process holds it. */
 export function releaseLock(lock: string): void {
   try {
     if (Number.parseInt(readFileSync(lock, 'utf8'), 10) === process.pid) unlinkSync(lock);
@@ -75,6 +81,7 @@ export interface Tail { line: string | undefined; seq: number; endsWithNewline: 
 
 const CHUNK = 1 << 16;
 
+/** Finds the last line of the open file `fd` that `parseSeq` accepts (torn lines are skipped). */
 export function readTail(fd: number, parseSeq: (line: string) => number | undefined): Tail {
   const size = fstatSync(fd).size;
   if (size === 0) return { line: undefined, seq: 0, endsWithNewline: true, size };

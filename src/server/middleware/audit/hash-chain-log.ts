@@ -1,0 +1,307 @@
+/**
+ * HashChainLog: the toolkit's one append-only, hash-chained JSON-lines log. The `auditLog`
+ * middleware writes through it, and so does the robot arm's audit log.
+ *
+ * Format (one record per line): `{"seq":N,"time":"<ISO>","prev":"<hash>","type":"...",...fields}`,
+ * where `prev` is {@link lineHash} of the previous line as written ("" for the first line of a log).
+ * Verify with {@link verifyHashChainLog}.
+ */
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { acquireLock, cutRecord, DEFAULT_LOCKED_HINT, nextRotatedName, readTail, releaseLock, rotatedFiles } from './hash-chain-files.js';
+import { lineHash, recordSeq, verifyHashChainLog } from './hash-chain-verify.js';
+import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
+
+/** When appended lines reach the disk. */
+export type HashChainFsync = 'every-entry' | 'never';
+
+/** Options of {@link openHashChainLog}. */
+export interface HashChainLogOptions {
+  /**
+   * `every-entry` (default): each `append` is written and fsync'd before it returns, so what it
+   * records is on disk before the caller goes on (a `kill -9` right after loses nothing).
+   * `never`: lines are kept in order and written together on the next turn of the event loop, at
+   * `flush()`, `close()` and process exit; the OS decides when they reach the disk. A crash can
+   * lose the last lines, never reorder or corrupt the ones written.
+   */
+  fsync?: HashChainFsync;
+  /** A record whose line would be longer has its large fields cut, each marked with its size (default 64 KiB, at least 1024). */
+  maxRecordBytes?: number;
+  /** The file is rotated (renamed `<path>.N`) once it reaches this size, the chain carried on (default 64 MiB, at least 1024). */
+  maxFileBytes?: number;
+  /** Verify the current file when opening it and refuse to extend a broken chain (default true). */
+  verifyOnOpen?: boolean;
+  /** The end of the message when another process holds the log: what the user should do. */
+  lockedHint?: string;
+}
+
+type AppendListener = (record: StoredHashChainRecord, lineHash: string) => void;
+
+const RESERVED = ['seq', 'time', 'prev'] as const;
+/** In `never` mode, a batch this large is written at once rather than on the next turn. */
+const BATCH_BYTES = 1 << 20;
+/** Logs in `never` mode with lines not yet written, flushed if the process exits first. */
+const unflushed = new Set<HashChainLog>();
+let exitHookInstalled = false;
+
+function positiveSize(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isInteger(value) && value >= 1024)) throw new RangeError(`hash-chain log: ${name} must be an integer >= 1024, got ${String(value)}`);
+  return value;
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An open hash-chain log: one writer (the lock file `<path>.lock` holds its pid), records appended
+ * in order, each chained to the line before. Bounded: an oversized record is cut before it is
+ * written, and the file is rotated by size with the chain (and `seq`) carried into the next file,
+ * whose first record is `{"type":"log_rotated","previous_file":"<name>.N"}`. Opening repairs a torn
+ * last line (a crash mid-write): it is left in place, skipped, and the next record starts on a new
+ * line chained to the last complete one. Open with {@link openHashChainLog}.
+ */
+export class HashChainLog {
+  /** The current file. */
+  readonly path: string;
+  readonly fsync: HashChainFsync;
+  #fd: number | null;
+  #seq: number;
+  #prev: string;
+  #size: number;
+  readonly #lock: string;
+  readonly #maxRecordBytes: number;
+  readonly #maxFileBytes: number;
+  readonly #listeners = new Set<AppendListener>();
+  #pending: string[] = [];
+  #pendingBytes = 0;
+  #flushTimer: NodeJS.Immediate | undefined;
+  #failure: Error | undefined;
+
+  /** Prefer {@link openHashChainLog}; this is the same. */
+  constructor(path: string, options: HashChainLogOptions = {}) {
+    const fsync = options.fsync ?? 'every-entry';
+    if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
+    this.path = path;
+    this.fsync = fsync;
+    this.#maxRecordBytes = positiveSize('maxRecordBytes', options.maxRecordBytes, 64 * 1024);
+    this.#maxFileBytes = positiveSize('maxFileBytes', options.maxFileBytes, 64 * 1024 * 1024);
+    mkdirSync(dirname(path), { recursive: true });
+    this.#lock = acquireLock(path, options.lockedHint ?? DEFAULT_LOCKED_HINT);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'a+');
+      this.#fd = fd;
+      // Only a regular file can be read back (a device or FIFO never ends or cannot be re-read).
+      if (options.verifyOnOpen !== false && fstatSync(fd).isFile()) {
+        const verdict = verifyHashChainLog(path, { rotated: false });
+        if (!verdict.ok) throw new Error(`audit log ${path}: ${verdict.problems[0]!}; refusing to extend a broken chain`);
+      }
+      let tail = readTail(fd, recordSeq);
+      this.#size = tail.size;
+      if (tail.line === undefined) {
+        // An empty (or all-torn) current file after a rotation: the chain goes on from the rotated one.
+        const rotated = rotatedFiles(path);
+        if (rotated.length > 0) {
+          const rotatedFd = openSync(rotated[rotated.length - 1]!, 'r');
+          try {
+            tail = { ...readTail(rotatedFd, recordSeq), endsWithNewline: tail.endsWithNewline, size: tail.size };
+          } finally {
+            closeSync(rotatedFd);
+          }
+        }
+      }
+      this.#seq = tail.seq;
+      this.#prev = tail.line === undefined ? '' : lineHash(tail.line);
+      if (!tail.endsWithNewline) this.#writeNow('\n');
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      releaseLock(this.#lock);
+      throw error;
+    }
+  }
+
+  /** {@link lineHash} of the last line (what the next record's `prev` will be); "" for an empty log. */
+  get lastHash(): string {
+    return this.#prev;
+  }
+
+  /** `seq` of the last record; 0 for an empty log. */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Appends one record and returns it as stored (possibly cut). With `fsync: 'every-entry'` it is
+   * on disk when this returns. Throws when the log is closed or an earlier batched write failed,
+   * so that nothing goes on unrecorded.
+   */
+  append(record: HashChainRecord): StoredHashChainRecord {
+    this.ensureWritable();
+    if (typeof record !== 'object' || record === null || typeof record.type !== 'string') throw new TypeError('hash-chain log: a record is an object with a string "type"');
+    for (const key of RESERVED) if (Object.hasOwn(record, key)) throw new TypeError(`hash-chain log: "${key}" is set by the log, not by the record`);
+    if (this.#size >= this.#maxFileBytes) this.#rotate();
+    return this.#write(record);
+  }
+
+  /**
+   * Throws what `append` would throw before writing anything: the log is closed, or an earlier
+   * batched write failed. Lets a caller refuse work it could not record before doing it.
+   */
+  ensureWritable(): void {
+    if (this.#fd === null) throw new Error(`audit log ${this.path} is closed; refusing to run unaudited`);
+    if (this.#failure !== undefined) throw new Error(`audit log ${this.path}: an earlier write failed (${this.#failure.message}); refusing to run unaudited`);
+  }
+
+  /**
+   * Listens to every record once appended (with its line's hash, the next record's `prev`), e.g.
+   * for a live tail. A listener that throws is dropped; it can never make an append fail.
+   */
+  onAppend(listener: AppendListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Writes the lines batched by `fsync: 'never'` now (a no-op in `every-entry` mode). Throws if the write fails. */
+  flush(): void {
+    if (this.#flushTimer !== undefined) clearImmediate(this.#flushTimer);
+    this.#flushTimer = undefined;
+    unflushed.delete(this);
+    if (this.#pending.length === 0 || this.#fd === null) return;
+    const text = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    try {
+      writeAll(this.#fd, text);
+    } catch (error) {
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
+  }
+
+  /** Writes what is batched, closes the file and releases the lock. Idempotent. */
+  close(): void {
+    if (this.#fd === null) return;
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.#fd);
+      this.#fd = null;
+      releaseLock(this.#lock);
+    }
+  }
+
+  #write(record: HashChainRecord): StoredHashChainRecord {
+    let stored: StoredHashChainRecord = { seq: this.#seq + 1, time: new Date().toISOString(), prev: this.#prev, ...record };
+    let line = safeStringify(stored);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: short lines need no exact count.
+    if (line === undefined || (line.length * 3 > this.#maxRecordBytes && Buffer.byteLength(line) > this.#maxRecordBytes)) {
+      const { seq, time, prev, type, ...fields } = stored;
+      const originalBytes = line === undefined ? null : Buffer.byteLength(line);
+      const cut = cutRecord(fields, this.#maxRecordBytes - 512) ?? fields;
+      const marker = { original_bytes: originalBytes, limit_bytes: this.#maxRecordBytes };
+      stored = { seq, time, prev, type: String(type).slice(0, 200), ...cut, record_truncated: marker };
+      line = safeStringify(stored) ?? JSON.stringify({ seq, time, prev, type: String(type).slice(0, 200), record_truncated: marker });
+    }
+    const text = `${line}\n`;
+    if (this.fsync === 'every-entry') this.#writeNow(text);
+    else this.#queue(text);
+    this.#seq++;
+    this.#prev = lineHash(line);
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(stored, this.#prev);
+      } catch {
+        this.#listeners.delete(listener);
+      }
+    }
+    return stored;
+  }
+
+  /** Renames the full file `<path>.N` and starts a new one whose first record chains to its last line. */
+  #rotate(): void {
+    this.flush();
+    const rotatedTo = nextRotatedName(this.path);
+    closeSync(this.#fd!);
+    this.#fd = null;
+    renameSync(this.path, rotatedTo);
+    this.#fd = openSync(this.path, 'a+');
+    this.#size = 0;
+    this.#write({ type: 'log_rotated', previous_file: basename(rotatedTo) });
+  }
+
+  #writeNow(text: string): void {
+    try {
+      this.#size += writeAll(this.#fd!, text);
+      if (this.fsync === 'every-entry') fsyncSync(this.#fd!);
+    } catch (error) {
+      // A line may be half written: nothing more goes after it, so the chain is never glued to a torn line.
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
+  }
+
+  #queue(text: string): void {
+    const bytes = Buffer.byteLength(text);
+    this.#pending.push(text);
+    this.#pendingBytes += bytes;
+    this.#size += bytes;
+    if (this.#pendingBytes >= BATCH_BYTES) {
+      this.flush();
+      return;
+    }
+    if (this.#flushTimer !== undefined) return;
+    unflushed.add(this);
+    installExitHook();
+    this.#flushTimer = setImmediate(() => {
+      this.#flushTimer = undefined;
+      try {
+        this.flush();
+      } catch {
+        // Kept in #failure: the next append throws, so the caller learns of it.
+      }
+    });
+  }
+}
+
+function writeAll(fd: number, text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  return bytes.length;
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const log of [...unflushed]) {
+      try {
+        log.flush();
+      } catch {
+        // The process is going away; nothing left to tell.
+      }
+    }
+  });
+}
+
+/**
+ * Opens (creating it and its directory if needed) or continues the hash-chain log at `path`.
+ * Throws {@link HashChainLogLockedError} when another live process holds it, and (unless
+ * `verifyOnOpen: false`) an error naming the line when the current file's chain is broken.
+ *
+ * @example
+ * const log = openHashChainLog('audit.jsonl', { fsync: 'never' });
+ * log.append({ type: 'deploy', version: '1.4.2' });
+ * log.close();
+ */
+export function openHashChainLog(path: string, options: HashChainLogOptions = {}): HashChainLog {
+  return new HashChainLog(path, options);
+}
