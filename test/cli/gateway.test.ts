@@ -25,12 +25,22 @@ describe('toolwright gateway nginx', () => {
     // move_arm is not read-only: it goes to the owner; read_state and search (readOnlyHint) stay in the pool.
     assert.match(text, /"tools\/call:move_arm" toolwright_owner;/);
     assert.doesNotMatch(text, /"tools\/call:(read_state|search)" toolwright_owner/);
+    // With a device tool, legacy requests (no Mcp-Method: nginx cannot see whether they call it) go to the owner.
+    assert.match(text, /"~\^:" toolwright_owner;/);
     // search has rateLimit({ capacity: 5, refillPerSecond: 0.5, per: 'tool' }).
     assert.match(text, /"tools\/call:search" \$http_mcp_name;/);
     assert.match(text, /limit_req_zone \$toolwright_limit_0 zone=toolwright_0:10m rate=30r\/m;/);
     assert.match(text, /limit_req zone=toolwright_0 burst=5 nodelay;/);
     assert.match(text, /client_max_body_size 65536;/);
     assert.doesNotMatch(text, /daemon off/);
+  });
+
+  it('legacy requests go to the pool when no tool is a device tool, or when told (--legacy-to); a bad choice is refused', () => {
+    const tools = [{ name: 'read', device: false }];
+    assert.match(nginxConfig({ tools, pool: ['127.0.0.1:9001'] }), /"~\^:" toolwright_pool;/);
+    assert.match(nginxConfig({ tools: [...tools, { name: 'arm', device: true }], pool: ['127.0.0.1:9001'], legacyTo: 'pool' }), /"~\^:" toolwright_pool;/);
+    assert.match(nginxConfig({ tools, pool: ['127.0.0.1:9001'], legacyTo: 'owner' }), /"~\^:" toolwright_owner;/);
+    assert.throws(() => nginxConfig({ tools, pool: ['127.0.0.1:9001'], legacyTo: 'any' as never }), { name: 'GatewayConfigError', message: '--legacy-to must be owner or pool, got "any"' });
   });
 
   it('the config passes nginx -t', { skip: noNginx }, () => {
