@@ -112,8 +112,10 @@ export function createLegacyHttpWire(
   const { clock, logger } = env;
   const table = new LegacySessionTable(env.store, { maxSessions: options.maxSessions, idleMs, clock, instance: randomUUID() });
   // An open stream is use: it keeps the session from expiring, and the comment keeps proxies from cutting it.
-  const beatMs = Math.min(idleMs / 2, 15_000);
-  // A holder that has not renewed its claim for three beats is gone (killed): another instance may take the stream.
+  // Each beat also renews the stream's claim in the record (one store write per open stream every 5 s).
+  const beatMs = Math.min(idleMs / 2, 5_000);
+  // A holder that has not renewed its claim for three beats is gone (killed): another instance may take
+  // the stream, so a client whose stream's instance died reconnects within 15 s (409 until then).
   const staleMs = 3 * beatMs;
   const live = new Map<string, HeldSession>();
   // Process-local halves of sessions that went quiet are dropped; their records expire in the store.

@@ -44,7 +44,10 @@ describe('toolwright gateway nginx', () => {
   });
 
   it('the config passes nginx -t', { skip: noNginx }, () => {
-    const text = nginxConfig({ tools: [{ name: 'read', device: false }, { name: 'arm.move', device: true, rateLimit: { capacity: 2, refillPerSecond: 3, per: 'tool-and-subject' } }], pool: ['127.0.0.1:9001', 'localhost:9002'], listen: '127.0.0.1:18081', foreground: true });
+    // A device tool with a name of the longest valid length: its map key must fit nginx's map hash.
+    const longest = `arm_${'x'.repeat(124)}`;
+    const text = nginxConfig({ tools: [{ name: 'read', device: false }, { name: 'arm.move', device: true, rateLimit: { capacity: 2, refillPerSecond: 3, per: 'tool-and-subject' } }, { name: longest, device: true, rateLimit: { capacity: 1, refillPerSecond: 1, per: 'tool' } }], pool: ['127.0.0.1:9001', 'localhost:9002'], listen: '127.0.0.1:18081', foreground: true });
+    assert.match(text, new RegExp(`"tools/call:${longest}" toolwright_owner;`));
     const checked = nginxTest(text);
     assert.equal(checked.status, 0, checked.output);
     assert.match(checked.output, /syntax is ok/);

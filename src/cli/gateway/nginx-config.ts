@@ -132,6 +132,8 @@ export function nginxConfig(options: NginxGatewayOptions): string {
     '    keepalive 16;',
     '  }',
     '',
+    '  # Keys "tools/call:<name>" are up to 139 bytes (tool names up to 128): the default bucket (64) is too small.',
+    '  map_hash_bucket_size 256;',
     '  # Route on what the request says it is; the instance verifies it against the body.',
     '  map "$http_mcp_method:$http_mcp_name" $toolwright_route {',
     '    default toolwright_pool;',
