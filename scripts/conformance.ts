@@ -12,7 +12,10 @@
  * 5. Runs the client scenarios (all but auth/* and extensions) for 2026-07-28 and 2025-11-25 with
  *    examples/conformance/client.ts as the client under test (see "Client scenarios" below).
  *
- * Options: --all, --legacy, --out DIR (default conformance-results/<time>), --keep-going.
+ * Options: --all, --legacy, --out DIR (default conformance-results/<time>), --keep-going,
+ * --url URL (run the server scenarios against an already-running server: nothing is started and
+ * the client scenarios are not run), --scaleout (the server scenarios through nginx in front of
+ * three instances of the everything server sharing one redis-server: test/support/scaleout-cluster.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -43,6 +46,8 @@ interface RunOutcome { label: string; exitCode: number; scenarios: ScenarioOutco
 const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(name);
 const outIndex = args.indexOf('--out');
+const urlIndex = args.indexOf('--url');
+const targetUrl = urlIndex >= 0 ? args[urlIndex + 1] : undefined;
 const outDir = resolve(ROOT, outIndex >= 0 && args[outIndex + 1] !== undefined ? (args[outIndex + 1] as string) : join('conformance-results', new Date().toISOString().replace(/[:.]/g, '-')));
 
 function log(line: string): void {
@@ -251,50 +256,82 @@ function runClientScenarios(baseDir: string): RunOutcome[] {
 }
 // ---------------------------------------------------------------------------------------------
 
+/** The server scenarios against `url`; each run's outcome is added to `runs`. */
+function runServerScenarios(url: string, runs: RunOutcome[]): void {
+  const requirementsDir = join(outDir, 'requirements-2026-07-28');
+  runs.push({
+    label: 'requirements 2026-07-28',
+    exitCode: runCli(['server', '--url', url, '--requirements', '2026-07-28', '-o', requirementsDir]),
+    scenarios: collect(requirementsDir),
+    gating: true,
+    scored: scoredScenarios('2026-07-28'),
+  });
+  for (const scenario of UNSCORED_TOOLS_SCENARIOS) {
+    const dir = join(outDir, scenario);
+    runs.push({ label: `${scenario} (2026-07-28)`, exitCode: runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: true });
+  }
+  const tasksDir = join(outDir, 'tasks-2026-07-28');
+  let tasksExit = 0;
+  for (const scenario of TASKS_SCENARIOS) {
+    const code = runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '--force', '-o', join(tasksDir, scenario)]);
+    if (code !== 0) tasksExit = code;
+  }
+  const tasksOutcomes = TASKS_SCENARIOS.flatMap((scenario) => {
+    const found = collect(join(tasksDir, scenario));
+    return found.length > 0 ? found : [{ scenario, passed: 0, failed: 1, warnings: 0, skipped: 0, failures: ['no results were written'] }];
+  });
+  runs.push({ label: 'tasks extension (2026-07-28, --force)', exitCode: tasksExit, scenarios: tasksOutcomes, gating: true, perScenario: true });
+  if (flag('--all')) {
+    const dir = join(outDir, 'suite-all-2026-07-28');
+    runs.push({ label: 'suite all 2026-07-28 (report only)', exitCode: runCli(['server', '--url', url, '--suite', 'all', '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: false });
+  }
+  if (flag('--legacy')) {
+    const dir = join(outDir, 'requirements-2025-11-25');
+    runs.push({ label: 'requirements 2025-11-25 (report only)', exitCode: runCli(['server', '--url', url, '--requirements', '2025-11-25', '-o', dir]), scenarios: collect(dir), gating: false, scored: scoredScenarios('2025-11-25') });
+  }
+}
+
+/** The server scenarios through nginx + three everything-server instances + redis-server. */
+async function runThroughCluster(runs: RunOutcome[]): Promise<void> {
+  const { missing } = await import('../test/support/local-services.js');
+  const absent = missing('redis-server', 'nginx');
+  if (absent !== undefined) throw new Error(`--scaleout needs redis-server and nginx: ${absent}`);
+  const { startCluster } = await import('../test/support/scaleout-cluster.js');
+  const module = join(ROOT, 'test', 'fixtures', 'servers', 'everything-instance.ts');
+  const cluster = await startCluster(3, { module, gatewayTarget: module });
+  try {
+    log(`scale-out: nginx ${cluster.url} in front of ${cluster.instances.map((i) => i.url).join(', ')}, redis ${cluster.redis.url}; results in ${outDir}`);
+    runServerScenarios(cluster.url, runs);
+  } finally {
+    await cluster.stop();
+  }
+}
+
 async function main(): Promise<number> {
   ensureTools();
   mkdirSync(outDir, { recursive: true });
-  const instanceId = randomBytes(12).toString('hex');
-  const { child, url } = await startServer(instanceId);
   const runs: RunOutcome[] = [];
-  try {
-    await assertOurs(url, instanceId);
-    log(`everything server: ${url} (pid ${child.pid}); results in ${outDir}`);
-    const requirementsDir = join(outDir, 'requirements-2026-07-28');
-    runs.push({
-      label: 'requirements 2026-07-28',
-      exitCode: runCli(['server', '--url', url, '--requirements', '2026-07-28', '-o', requirementsDir]),
-      scenarios: collect(requirementsDir),
-      gating: true,
-      scored: scoredScenarios('2026-07-28'),
-    });
-    for (const scenario of UNSCORED_TOOLS_SCENARIOS) {
-      const dir = join(outDir, scenario);
-      runs.push({ label: `${scenario} (2026-07-28)`, exitCode: runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: true });
+  if (urlIndex >= 0 || flag('--scaleout')) {
+    if (urlIndex >= 0 && (targetUrl === undefined || !/^https?:\/\//.test(targetUrl))) throw new Error(`--url needs an http(s) URL, got ${JSON.stringify(targetUrl ?? '')}`);
+    if (targetUrl !== undefined) {
+      log(`server under test: ${targetUrl} (not started by this run); results in ${outDir}`);
+      runServerScenarios(targetUrl, runs);
+    } else {
+      await runThroughCluster(runs);
     }
-    const tasksDir = join(outDir, 'tasks-2026-07-28');
-    let tasksExit = 0;
-    for (const scenario of TASKS_SCENARIOS) {
-      const code = runCli(['server', '--url', url, '--scenario', scenario, '--spec-version', '2026-07-28', '--force', '-o', join(tasksDir, scenario)]);
-      if (code !== 0) tasksExit = code;
+    log('(client scenarios not run: they test the client, not the server behind --url / --scaleout)');
+  } else {
+    const instanceId = randomBytes(12).toString('hex');
+    const { child, url } = await startServer(instanceId);
+    try {
+      await assertOurs(url, instanceId);
+      log(`everything server: ${url} (pid ${child.pid}); results in ${outDir}`);
+      runServerScenarios(url, runs);
+    } finally {
+      await stopServer(child);
     }
-    const tasksOutcomes = TASKS_SCENARIOS.flatMap((scenario) => {
-      const found = collect(join(tasksDir, scenario));
-      return found.length > 0 ? found : [{ scenario, passed: 0, failed: 1, warnings: 0, skipped: 0, failures: ['no results were written'] }];
-    });
-    runs.push({ label: 'tasks extension (2026-07-28, --force)', exitCode: tasksExit, scenarios: tasksOutcomes, gating: true, perScenario: true });
-    if (flag('--all')) {
-      const dir = join(outDir, 'suite-all-2026-07-28');
-      runs.push({ label: 'suite all 2026-07-28 (report only)', exitCode: runCli(['server', '--url', url, '--suite', 'all', '--spec-version', '2026-07-28', '-o', dir]), scenarios: collect(dir), gating: false });
-    }
-    if (flag('--legacy')) {
-      const dir = join(outDir, 'requirements-2025-11-25');
-      runs.push({ label: 'requirements 2025-11-25 (report only)', exitCode: runCli(['server', '--url', url, '--requirements', '2025-11-25', '-o', dir]), scenarios: collect(dir), gating: false, scored: scoredScenarios('2025-11-25') });
-    }
-  } finally {
-    await stopServer(child);
+    runs.push(...runClientScenarios(outDir));
   }
-  runs.push(...runClientScenarios(outDir));
   let ok = true;
   log('');
   for (const run of runs) {

@@ -300,7 +300,7 @@ export function renderMarkdown(report: BenchReport): string {
     else {
       out.push('Instances run under tsx (compare these figures with each other). c=1 latencies of `read_state`, one Redis claim (`SET NX PXAT GET`) per approval.', '');
       out.push('| path | n | p50 ms | p99 ms |', '|---|---|---|---|');
-      for (const [label, f] of [['direct to an instance', so.direct], ['through nginx (3 instances)', so.throughNginx], ['Redis claimOnce', so.claimRedis], ['memory claimOnce', so.claimMemory]] as const) {
+      for (const [label, f] of [['direct to an instance', so.direct], ['through nginx (3 instances)', so.throughNginx], ['Redis claimOnce', so.claimRedis], ['memory claimOnce', so.claimMemory], ['legacy 2025 call on i1, session opened on i2 (record in Redis)', so.legacyElsewhere]] as const) {
         if (f !== undefined) out.push(`| ${label} | ${f.n} | ${f.p50Ms.toFixed(3)} | ${f.p99Ms.toFixed(3)} |`);
       }
       out.push('', `nginx hop (p50 difference): ${fmt(so.nginxHopP50Ms, 3)} ms.`, '');

@@ -23,10 +23,11 @@ import { createStdioEraSwitch } from './legacy-stdio.js';
 import { createLegacyHttpWire, resolveLegacyOptions } from './legacy-wire.js';
 import type { LegacyHttpWire, LegacyWireOptions } from './legacy-wire.js';
 import type { ServerFeatureOptions } from './server-features.js';
-import type { ChangeNotifier } from './subscriptions.js';
+import type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { getProcessStore } from './store/process-store.js';
+import { relayChanges } from './store/change-relay.js';
 import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
@@ -260,12 +261,18 @@ export function createServer(options: ServerOptions): McpServer {
     const key = [...served].sort().join();
     let wire = httpWires.get(key);
     if (wire === undefined) {
-      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions);
+      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger });
       httpWires.set(key, wire);
     }
     return wire;
   };
   const defaultDispatcher = dispatcherFor(eras);
+
+  // Change notifications reach the streams of every instance sharing the store (store/change-relay.ts).
+  const announces = (options.listChanged?.length ?? 0) > 0 || options.resourceUpdates === true;
+  const changes = announces
+    ? relayChanges(features.hub, store, (what, error) => logger.error(`change notifications: ${what}`, { error: error instanceof Error ? error.message : String(error) }))
+    : { notifyListChanged: (kind: ListChangedKind) => features.hub.notifyListChanged(kind), notifyResourceUpdated: (uri: string) => features.hub.notifyResourceUpdated(uri), ready: Promise.resolve(), close: async () => undefined };
 
   const listeners = new Set<HttpListener>();
   const connections = new Set<StdioConnection>();
@@ -292,12 +299,14 @@ export function createServer(options: ServerOptions): McpServer {
     version: options.version,
     tools: Object.freeze(descriptors),
     listToolDescriptors: () => server.tools,
-    notifyListChanged: (kind) => features.hub.notifyListChanged(kind),
-    notifyResourceUpdated: (uri) => features.hub.notifyResourceUpdated(uri),
+    notifyListChanged: (kind) => changes.notifyListChanged(kind),
+    notifyResourceUpdated: (uri) => changes.notifyResourceUpdated(uri),
     eras,
     approvals,
     handleMessage: (message) => defaultDispatcher.handleMessage(message),
     async listen({ eras: served, ...listenOptions } = {}) {
+      // Listening means hearing the other instances' change notifications too.
+      await changes.ready;
       const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...options.http, ...listenOptions });
       listeners.add(listener);
       warmWhenIdle();
@@ -335,6 +344,7 @@ export function createServer(options: ServerOptions): McpServer {
       const held = server.approvals.pending().length > 0;
       await approvals.close();
       await tasks?.close();
+      await changes.close();
       const listening = features.hub.size > 0;
       if (listening) features.hub.close();
       // Refused held calls and ended subscriptions answer with a result; give those replies a turn to reach the wire before sockets close.

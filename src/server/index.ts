@@ -62,8 +62,7 @@ export type { LegacyWireOptions } from './legacy-wire.js';
 export type { ToolTaskOption } from './tasks/task-policy.js';
 export type { TaskOptions } from './tasks/task-engine.js';
 export type { TaskStatus } from './tasks/task-wire.js';
-export { MemorySessionStore } from './legacy-session-store.js';
-export type { LegacySessionStore, LegacySessionRecord, OpenOutcome } from './legacy-session-store.js';
+export type { LegacySessionRecord } from './legacy-session-store.js';
 export type {
   Tool,
   ToolContext,

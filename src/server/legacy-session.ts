@@ -46,6 +46,24 @@ export interface LegacySessionSettings {
 /** Sends one serialized JSON-RPC message outside any request; false when nobody is listening. */
 export type SessionChannel = (json: string) => boolean;
 
+/**
+ * How a session reaches its parts held by other instances (HTTP wire on a shared store): the GET
+ * stream, server-to-client requests awaiting answers, requests in flight, and the stream's filter.
+ */
+export interface SessionRelay {
+  /** Sends to the GET stream held by another instance; false when no live instance holds one. */
+  send(json: string): boolean;
+  /** A client's answer to a server-to-client request this instance is not waiting for. */
+  answer(message: JsonObject): void;
+  /** `notifications/cancelled` for a request not running here. */
+  cancel(requestId: JsonRpcId): void;
+  /** The record changed (subscriptions): the GET stream's holder re-reads it. */
+  changed(): void;
+}
+
+/** Writes a change to the session record (read-modify-write); resolves to the record now stored, undefined when the session is gone. */
+export type SaveRecord = (change: (record: LegacySessionRecord) => LegacySessionRecord) => Promise<LegacySessionRecord | undefined>;
+
 const MODERN_ONLY_METHODS = new Set(['server/discover', 'subscriptions/listen']);
 const NO_CONTENT: Reply = { status: 202, body: undefined };
 
@@ -92,11 +110,21 @@ export class LiveSession {
   channel: SessionChannel | undefined;
   /** Closes the channel's stream when the session ends (DELETE, expiry, shutdown). */
   onEnd: (() => void) | undefined;
+  /** Its parts on other instances (undefined: this process holds the whole session). */
+  relay: SessionRelay | undefined;
+  /** Prefix of server-to-client request ids; unique per instance so answers relayed between instances never collide. */
+  requestIdPrefix = 'tw-';
   nextRequestId = 1;
   #listening: AbortController | undefined;
 
   constructor(record: LegacySessionRecord) {
     this.record = record;
+  }
+
+  /** Sends to the GET stream, here or on the instance holding it; false when there is none. */
+  send(json: string): boolean {
+    if (this.channel !== undefined) return this.channel(json);
+    return this.relay?.send(json) ?? false;
   }
 
   /** Delivers the hub's change notifications to `channel` with the session's current subscriptions. */
@@ -187,16 +215,24 @@ export class LegacySessionWire {
    * One parsed message of an initialized session. `save` persists a changed record. Returns the
    * reply (202 for notifications and answers to our requests).
    */
-  async handle(session: LiveSession, m: JsonObject, message: InboundMessage, save: (record: LegacySessionRecord) => void | Promise<void>): Promise<Reply> {
+  async handle(session: LiveSession, m: JsonObject, message: InboundMessage, save: SaveRecord): Promise<Reply> {
     const id = isJsonRpcId(m.id) ? m.id : undefined;
     const params = isJsonObject(m.params) ? m.params : {};
     if (typeof m.method !== 'string') {
-      // A client's answer to one of our server-to-client requests.
-      if (id !== undefined) session.pending.get(id)?.(m);
+      // A client's answer to one of our server-to-client requests (or to another instance's).
+      if (id !== undefined) {
+        const waiting = session.pending.get(id);
+        if (waiting !== undefined) waiting(m);
+        else session.relay?.answer(m);
+      }
       return NO_CONTENT;
     }
     if (id === undefined) {
-      if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) session.inflight.get(params.requestId)?.cancel();
+      if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) {
+        const running = session.inflight.get(params.requestId);
+        if (running !== undefined) running.cancel();
+        else session.relay?.cancel(params.requestId);
+      }
       return NO_CONTENT;
     }
     switch (m.method) {
@@ -206,18 +242,22 @@ export class LegacySessionWire {
         if (!isLogLevel(params.level)) {
           return errorReply(rpcError('legacyInvalidParams', `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`), id);
         }
-        session.record = { ...session.record, logLevel: params.level };
-        await save(session.record);
+        const level = params.level;
+        session.record = (await save((r) => ({ ...r, logLevel: level }))) ?? { ...session.record, logLevel: level };
         return resultReply(id, {});
       }
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         if (this.#info.capabilities.resources === undefined) return errorReply(rpcError('methodNotFound', `Method not found: ${m.method} (this server has no resources)`), id);
         if (typeof params.uri !== 'string' || params.uri === '') return errorReply(rpcError('legacyInvalidParams', `Invalid params: ${m.method} needs a string "uri"`), id);
-        const others = session.record.subscriptions.filter((u) => u !== params.uri);
-        session.record = { ...session.record, subscriptions: m.method === 'resources/subscribe' ? [...others, params.uri] : others };
-        await save(session.record);
-        session.listen(this.#hub, this.#listKinds);
+        const uri = params.uri;
+        const change = (r: LegacySessionRecord): LegacySessionRecord => {
+          const others = r.subscriptions.filter((u) => u !== uri);
+          return { ...r, subscriptions: m.method === 'resources/subscribe' ? [...others, uri] : others };
+        };
+        session.record = (await save(change)) ?? change(session.record);
+        if (session.channel !== undefined) session.listen(this.#hub, this.#listKinds);
+        else session.relay?.changed();
         return resultReply(id, {});
       }
       default:
@@ -259,7 +299,7 @@ export class LegacySessionWire {
     const meta = isJsonObject(params._meta) ? params._meta : undefined;
     let current: JsonObject = { ...params, _meta: meta === undefined ? translated : { ...meta, ...translated } };
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
-    const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.channel?.(JSON.stringify(n));
+    const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.send(JSON.stringify(n));
     const forwarded = new ForwardedMessage(message, this.#headers(message, method, params), notify);
     session.inflight.set(id, forwarded);
     const revision = session.record.protocolVersion;
@@ -303,7 +343,7 @@ export class LegacySessionWire {
   /** Sends one server-to-client request and waits for the client's answer (or the timeout). */
   #ask(session: LiveSession, request: JsonObject, message: InboundMessage, signal: AbortSignal): Promise<JsonObject> {
     const method = String(request.method);
-    const requestId = `tw-${session.nextRequestId++}`;
+    const requestId = `${session.requestIdPrefix}${session.nextRequestId++}`;
     const timeoutMs = this.#settings.inputTimeoutMs;
     const params = legacyRequestParams(method, isJsonObject(request.params) ? request.params : {}, session.record.protocolVersion);
     const outbound = { jsonrpc: '2.0' as const, id: requestId, method, params };
@@ -322,7 +362,7 @@ export class LegacySessionWire {
       // The request's own stream first (2025: requests related to a client request go there), else the session channel.
       // (InboundMessage.notify writes any JSON-RPC message; a request is one with an id.)
       if (canStream(message)) message.notify(outbound as JsonRpcNotification);
-      else if (session.channel?.(JSON.stringify(outbound)) !== true) finish(new Error(`cannot send ${method}: the request does not accept an event stream and the session has no open GET stream`));
+      else if (!session.send(JSON.stringify(outbound))) finish(new Error(`cannot send ${method}: the request does not accept an event stream and the session has no open GET stream`));
     });
   }
 }

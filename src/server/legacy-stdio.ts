@@ -80,7 +80,8 @@ export function createStdioEraSwitch(modern: (message: InboundMessage) => Promis
       if (era === 'modern' && m.method !== 'initialize') return modern(message);
       if (era === 'legacy') {
         if (isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
-        return (wire as LegacySessionWire).handle(session as LiveSession, m, message, () => undefined);
+        // One process, one session: the record lives in the LiveSession alone.
+        return (wire as LegacySessionWire).handle(session as LiveSession, m, message, async (change) => change((session as LiveSession).record));
       }
       if (wire !== undefined && isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
       if (era === undefined && m.method === 'server/discover' && !modernServed) return refuseModern(message);

@@ -2,49 +2,62 @@
  * The 2025 (legacy, stateful) wire over Streamable HTTP, for dual-era servers (digest §1.4):
  * `initialize` opens a session (`Mcp-Session-Id`), which every later request must name (404 once
  * it is unknown or expired); GET opens the session's event stream (change notifications, and
- * server-to-client requests or progress for POSTs that accept no stream); DELETE ends it. The
- * session table is bounded: when `maxSessions` live sessions exist, `initialize` gets 503 with
- * `Retry-After` and no live session is ever evicted. Requests making a 2026-07-28 claim pass
- * straight through to the stateless pipeline. What a session answers itself and how its requests
- * reach the pipeline is legacy-session.ts.
+ * server-to-client requests or progress for POSTs that accept no stream); DELETE ends it. Session
+ * records live in the server's store (legacy-session-store.ts), so with a shared store any instance
+ * serves any session: the instance holding the GET stream is named in the record, and what another
+ * instance has for that stream reaches it through the store's publish/subscribe. The session table
+ * is bounded: when `maxSessions` live sessions exist, `initialize` gets 503 with `Retry-After` and
+ * no live session is ever evicted. Requests making a 2026-07-28 claim pass straight through to the
+ * stateless pipeline. What a session answers itself and how its requests reach the pipeline is
+ * legacy-session.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { META } from '../protocol/constants.js';
 import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type { EventStream, HeaderLookup, InboundMessage, Reply, SessionDispatcher } from '../transport/message-dispatcher.js';
+import type { ServerLogger } from './call-pipeline.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
-import { MemorySessionStore } from './legacy-session-store.js';
-import type { LegacySessionRecord, LegacySessionStore } from './legacy-session-store.js';
+import { LegacySessionTable } from './legacy-session-store.js';
+import type { LegacySessionRecord, SessionEvent } from './legacy-session-store.js';
 import { errorReply, LegacySessionWire, LiveSession } from './legacy-session.js';
 import { negotiateLegacyVersion } from './legacy-translate.js';
 import { rpcError } from './outcomes.js';
+import { StoreFullError, StoreUnavailableError } from './store/store.js';
+import type { Clock, Store } from './store/store.js';
 
 export { LEGACY_PROTOCOL_VERSIONS };
 
-/** Options of the legacy wire (`createServer({ legacy })`). */
+/** Options of the legacy wire (`createServer({ legacy })`). Session records live in the server's `store`. */
 export interface LegacyWireOptions {
   /** HTTP sessions unused for this long expire; later requests naming them get 404 (default 30 minutes). */
   sessionIdleMs?: number;
-  /** Live HTTP sessions at most; beyond that `initialize` gets 503 and nothing is evicted (default 1000). */
+  /** Live HTTP sessions at most (per instance that opens them); beyond that `initialize` gets 503 and nothing is evicted (default 1000). */
   maxSessions?: number;
   /** How long to wait for a client's answer to a server-to-client request (default 5 minutes). */
   inputTimeoutMs?: number;
   /** Input-required rounds per call before giving up (default 10). */
   maxInputRounds?: number;
-  /** Where HTTP session records live (default: in this process, bounded by `maxSessions`). */
-  store?: LegacySessionStore;
+}
+
+/** What the HTTP legacy wire shares with the rest of the server. */
+export interface LegacyWireEnvironment {
+  /** Where session records live and how instances reach each other (the server's store). */
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: ServerLogger;
 }
 
 /** The legacy wire of one server: POST, GET and DELETE of its HTTP sessions. */
 export interface LegacyHttpWire extends SessionDispatcher {
-  /** Ends every session (server shutdown). */
+  /** Ends every session's part held here (server shutdown); the records stay for other instances. */
   close(): void;
 }
 
 const decoder = new TextDecoder();
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const NO_SESSION = 'Bad request: Mcp-Session-Id header is required; send initialize first';
+const STORE_DOWN = 'Service unavailable: the shared store cannot be reached; nothing was done; retry shortly';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
@@ -53,14 +66,13 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 }
 
 /** Resolves legacy wire options once (shared by HTTP and stdio). */
-export function resolveLegacyOptions(options: LegacyWireOptions = {}): Required<Omit<LegacyWireOptions, 'store'>> & { store: LegacySessionStore } {
-  const maxSessions = positive(options.maxSessions, 1000, 'maxSessions');
+export function resolveLegacyOptions(options: LegacyWireOptions = {}): Required<LegacyWireOptions> {
+  if ('store' in options) throw new TypeError('createServer: legacy.store is gone; legacy sessions live in the server\'s store (createServer({ store }))');
   return {
     sessionIdleMs: positive(options.sessionIdleMs, 30 * 60_000, 'sessionIdleMs'),
-    maxSessions,
+    maxSessions: positive(options.maxSessions, 1000, 'maxSessions'),
     inputTimeoutMs: positive(options.inputTimeoutMs, 5 * 60_000, 'inputTimeoutMs'),
     maxInputRounds: positive(options.maxInputRounds, 10, 'maxInputRounds'),
-    store: options.store ?? new MemorySessionStore(maxSessions),
   };
 }
 
@@ -80,6 +92,12 @@ function hasModernMeta(m: JsonObject | undefined): boolean {
   return isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string';
 }
 
+/** A session's part in this process, with when it was last used here and how to stop hearing about it. */
+interface HeldSession extends LiveSession {
+  seen?: number;
+  unsubscribe?: Promise<() => void>;
+}
+
 /**
  * Wraps a 2026-07-28 dispatcher so the same HTTP endpoint also serves 2025 sessions. `wire` is
  * the server's session logic; `options` must come from {@link resolveLegacyOptions}.
@@ -88,36 +106,98 @@ export function createLegacyHttpWire(
   modern: (message: InboundMessage) => Promise<Reply>,
   wire: LegacySessionWire,
   options: ReturnType<typeof resolveLegacyOptions>,
+  env: LegacyWireEnvironment,
 ): LegacyHttpWire {
-  const { store, sessionIdleMs: idleMs } = options;
-  const live = new Map<string, LiveSession & { seen?: number }>();
-  // Process-local halves of sessions that went quiet are dropped; their records expire in the store on the same clock.
+  const { sessionIdleMs: idleMs } = options;
+  const { clock, logger } = env;
+  const table = new LegacySessionTable(env.store, { maxSessions: options.maxSessions, idleMs, clock, instance: randomUUID() });
+  // An open stream is use: it keeps the session from expiring, and the comment keeps proxies from cutting it.
+  // Each beat also renews the stream's claim in the record (one store write per open stream every 5 s).
+  const beatMs = Math.min(idleMs / 2, 5_000);
+  // A holder that has not renewed its claim for three beats is gone (killed): another instance may take
+  // the stream, so a client whose stream's instance died reconnects within 15 s (409 until then).
+  const staleMs = 3 * beatMs;
+  const live = new Map<string, HeldSession>();
+  // Process-local halves of sessions that went quiet are dropped; their records expire in the store.
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const [id, session] of live) {
-      if (session.channel === undefined && session.inflight.size === 0 && now - (session.seen ?? now) > idleMs) live.delete(id);
+      if (session.channel === undefined && session.inflight.size === 0 && session.pending.size === 0 && now - (session.seen ?? now) > idleMs) drop(id);
     }
   }, Math.min(idleMs, 60_000));
   sweeper.unref();
 
-  function liveOf(record: LegacySessionRecord): LiveSession & { seen?: number } {
+  function drop(id: string): void {
+    const session = live.get(id);
+    if (session === undefined) return;
+    live.delete(id);
+    session.end();
+    void session.unsubscribe?.then((stop) => stop(), () => undefined);
+  }
+
+  const holdsStream = (record: LegacySessionRecord): boolean => record.stream !== undefined && clock.now() - record.stream.seenAt < staleMs;
+
+  /** What another instance said about a session this process has a part of. */
+  function onEvent(session: HeldSession, event: SessionEvent): void {
+    switch (event.type) {
+      case 'send':
+        session.channel?.(event.json);
+        return;
+      case 'answer':
+        if (isJsonRpcId(event.message.id)) session.pending.get(event.message.id)?.(event.message);
+        return;
+      case 'cancel':
+        session.inflight.get(event.requestId)?.cancel();
+        return;
+      case 'changed':
+        if (session.channel === undefined) return;
+        void table.update(session.record.id, () => undefined).then((record) => {
+          if (record === undefined) return drop(session.record.id);
+          session.record = record;
+          if (session.channel !== undefined) wire.listen(session);
+        }, (error: unknown) => logger.error('legacy session: cannot re-read a changed record', { error: error instanceof Error ? error.message : String(error) }));
+        return;
+      case 'end':
+        drop(session.record.id);
+    }
+  }
+
+  async function liveOf(record: LegacySessionRecord): Promise<HeldSession> {
     let session = live.get(record.id);
     if (session === undefined) {
-      session = new LiveSession(record);
-      live.set(record.id, session);
+      const created: HeldSession = new LiveSession(record);
+      session = created;
+      created.requestIdPrefix = `tw-${table.instance.slice(0, 8)}-`;
+      live.set(record.id, created);
+      if (table.relays) {
+        const id = record.id;
+        created.relay = {
+          send: (json) => {
+            const holder = created.record.stream;
+            if (holder === undefined || holder.instance === table.instance || !holdsStream(created.record)) return false;
+            void table.publish(id, { type: 'send', json }).catch((error: unknown) => logger.error('legacy session: cannot relay to the GET stream', { error: String(error) }));
+            return true;
+          },
+          answer: (message) => void table.publish(id, { type: 'answer', message }).catch(() => undefined),
+          cancel: (requestId) => void table.publish(id, { type: 'cancel', requestId }).catch(() => undefined),
+          changed: () => void table.publish(id, { type: 'changed' }).catch(() => undefined),
+        };
+        // Heard before this request goes on, so an answer to anything it asks cannot be missed.
+        created.unsubscribe = table.subscribe(id, (event) => onEvent(created, event));
+        await created.unsubscribe;
+      }
     }
     session.record = record;
     session.seen = Date.now();
     return session;
   }
 
-  async function sessionOf(header: HeaderLookup, requestId?: JsonRpcId): Promise<LiveSession | Reply> {
+  async function sessionOf(header: HeaderLookup, requestId?: JsonRpcId): Promise<HeldSession | Reply> {
     const id = header('mcp-session-id')?.trim();
     if (id === undefined || id === '') return errorReply(rpcError('legacySessionRequired', NO_SESSION), requestId);
-    const record = await store.touch(id, idleMs);
+    const record = await table.touch(id);
     if (record === undefined) {
-      live.get(id)?.end();
-      live.delete(id);
+      drop(id);
       return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was deleted; send initialize again'), requestId);
     }
     return liveOf(record);
@@ -128,18 +208,22 @@ export function createLegacyHttpWire(
     if (sessionHeader !== undefined) return errorReply(rpcError('legacySessionRequired', 'Invalid request: initialize must not carry an Mcp-Session-Id; it opens a new session'), id);
     const record = initializeRecord(isJsonObject(m.params) ? m.params : {});
     if (record === 'invalid') return errorReply(rpcError('legacyInvalidInitialize', 'Invalid params: initialize needs a string protocolVersion and a capabilities object'), id);
-    const opened = await store.open(record, idleMs);
+    let opened;
+    try {
+      opened = await table.open(record);
+    } catch (error) {
+      if (!(error instanceof StoreFullError)) throw error;
+      opened = { opened: false as const, retryAfterMs: 1000 };
+    }
     if (!opened.opened) {
       const seconds = Math.ceil(opened.retryAfterMs / 1000);
       return errorReply(rpcError('legacySessionsFull', `Server busy: all ${options.maxSessions} sessions are in use; retry in ${seconds} s`), id, { 'Retry-After': String(seconds) });
     }
-    liveOf(record);
     return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result: wire.initializeResult(record) }), headers: { 'Mcp-Session-Id': record.id } };
   }
 
-  async function handleMessage(message: InboundMessage): Promise<Reply> {
-    const header = message.header;
-    if (header === undefined) return modern(message);
+  async function handleSessionMessage(message: InboundMessage): Promise<Reply> {
+    const header = message.header as HeaderLookup;
     const sessionHeader = header('mcp-session-id')?.trim();
     const versionHeader = header('mcp-protocol-version')?.trim();
     // A 2026-07-28 claim wins; such clients' stray Mcp-Session-Id headers are ignored (R-80).
@@ -158,37 +242,68 @@ export function createLegacyHttpWire(
       return modern(message);
     }
     if (m === undefined || m.jsonrpc !== '2.0') return errorReply(rpcError('invalidRequest', 'Invalid request: expected one JSON-RPC 2.0 message (batches are not accepted)'), undefined);
-    if (initialize_) return initialize(m, sessionHeader);
-    const session = await sessionOf(header, isJsonRpcId(m.id) ? m.id : undefined);
-    if (!(session instanceof LiveSession)) return session;
-    return wire.handle(session, m, message, (record) => store.save(record, idleMs));
+    const requestId = isJsonRpcId(m.id) ? m.id : undefined;
+    try {
+      if (initialize_) return await initialize(m, sessionHeader);
+      const session = await sessionOf(header, requestId);
+      if (!(session instanceof LiveSession)) return session;
+      return await wire.handle(session, m, message, (change) => table.update(session.record.id, change));
+    } catch (error) {
+      return storeDown(error, requestId);
+    }
+  }
+
+  /** A store that cannot be reached refuses the request (503, nothing done); anything else is a bug and propagates. */
+  function storeDown(error: unknown, id: JsonRpcId | undefined): Reply {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    logger.error(`legacy session refused: ${error.message}`, {});
+    return errorReply(rpcError('storeUnavailable', STORE_DOWN), id);
   }
 
   async function openStream(header: HeaderLookup): Promise<Reply | ((stream: EventStream) => void)> {
     if (!/text\/event-stream/i.test(header('accept') ?? '')) return errorReply(rpcError('legacyNotAcceptable', 'Not acceptable: the GET stream is text/event-stream; send Accept: text/event-stream'), undefined);
-    const session = await sessionOf(header);
-    if (!(session instanceof LiveSession)) return session;
-    if (session.channel !== undefined) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
+    let session: HeldSession;
+    try {
+      const found = await sessionOf(header);
+      if (!(found instanceof LiveSession)) return found;
+      session = found;
+      if (session.channel !== undefined) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
+      // Claim the stream in the record: one GET stream per session across every instance.
+      let taken = false;
+      const claimed = await table.update(session.record.id, (r) => {
+        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r)) {
+          taken = true;
+          return undefined;
+        }
+        return { ...r, stream: { instance: table.instance, seenAt: clock.now() } };
+      });
+      if (claimed === undefined) return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was deleted; send initialize again'), undefined);
+      session.record = claimed;
+      if (taken) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
+    } catch (error) {
+      return storeDown(error, undefined);
+    }
+    const id = session.record.id;
     return (stream) => {
       const channel = (json: string): boolean => stream.send(json);
       session.channel = channel;
       session.onEnd = () => stream.end();
       wire.listen(session);
-      // An open stream is use: it keeps the session from expiring, and the comment keeps proxies from cutting it.
       const beat = setInterval(() => {
-        void Promise.resolve(store.touch(session.record.id, idleMs)).then((record) => {
+        table.update(id, (r) => ({ ...r, stream: { instance: table.instance, seenAt: clock.now() } })).then((record) => {
           if (record === undefined) stream.end();
           else stream.keepAlive();
-        });
-      }, Math.min(idleMs / 2, 15_000));
+        }, (error: unknown) => logger.error('legacy session: cannot renew the GET stream', { error: error instanceof Error ? error.message : String(error) }));
+      }, beatMs);
       beat.unref();
       stream.onClose(() => {
         clearInterval(beat);
-        if (session.channel === channel) {
-          session.channel = undefined;
-          session.onEnd = undefined;
-          wire.listen(session);
-        }
+        if (session.channel !== channel) return;
+        session.channel = undefined;
+        session.onEnd = undefined;
+        wire.listen(session);
+        // Let go of the claim, so the client may open its next GET stream on any instance at once.
+        void table.update(id, (r) => (r.stream?.instance === table.instance ? { ...r, stream: undefined } : undefined)).catch(() => undefined);
       });
     };
   }
@@ -196,20 +311,23 @@ export function createLegacyHttpWire(
   async function endSession(header: HeaderLookup): Promise<Reply> {
     const id = header('mcp-session-id')?.trim();
     if (id === undefined || id === '') return errorReply(rpcError('legacySessionRequired', NO_SESSION), undefined);
-    const existed = await store.close(id);
-    live.get(id)?.end();
-    live.delete(id);
+    let existed: boolean;
+    try {
+      existed = await table.close(id);
+    } catch (error) {
+      return storeDown(error, undefined);
+    }
+    drop(id);
     if (!existed) return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was already deleted'), undefined);
     return { status: 200, body: undefined };
   }
 
   return {
-    handleMessage,
+    handleMessage: (message) => (message.header === undefined ? modern(message) : handleSessionMessage(message)),
     sessions: { openStream, endSession },
     close() {
       clearInterval(sweeper);
-      for (const session of live.values()) session.end();
-      live.clear();
+      for (const id of [...live.keys()]) drop(id);
     },
   };
 }

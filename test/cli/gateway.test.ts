@@ -25,6 +25,8 @@ describe('toolwright gateway nginx', () => {
     // move_arm is not read-only: it goes to the owner; read_state and search (readOnlyHint) stay in the pool.
     assert.match(text, /"tools\/call:move_arm" toolwright_owner;/);
     assert.doesNotMatch(text, /"tools\/call:(read_state|search)" toolwright_owner/);
+    // With a device tool, legacy requests (no Mcp-Method: nginx cannot see whether they call it) go to the owner.
+    assert.match(text, /"~\^:" toolwright_owner;/);
     // search has rateLimit({ capacity: 5, refillPerSecond: 0.5, per: 'tool' }).
     assert.match(text, /"tools\/call:search" \$http_mcp_name;/);
     assert.match(text, /limit_req_zone \$toolwright_limit_0 zone=toolwright_0:10m rate=30r\/m;/);
@@ -33,8 +35,19 @@ describe('toolwright gateway nginx', () => {
     assert.doesNotMatch(text, /daemon off/);
   });
 
+  it('legacy requests go to the pool when no tool is a device tool, or when told (--legacy-to); a bad choice is refused', () => {
+    const tools = [{ name: 'read', device: false }];
+    assert.match(nginxConfig({ tools, pool: ['127.0.0.1:9001'] }), /"~\^:" toolwright_pool;/);
+    assert.match(nginxConfig({ tools: [...tools, { name: 'arm', device: true }], pool: ['127.0.0.1:9001'], legacyTo: 'pool' }), /"~\^:" toolwright_pool;/);
+    assert.match(nginxConfig({ tools, pool: ['127.0.0.1:9001'], legacyTo: 'owner' }), /"~\^:" toolwright_owner;/);
+    assert.throws(() => nginxConfig({ tools, pool: ['127.0.0.1:9001'], legacyTo: 'any' as never }), { name: 'GatewayConfigError', message: '--legacy-to must be owner or pool, got "any"' });
+  });
+
   it('the config passes nginx -t', { skip: noNginx }, () => {
-    const text = nginxConfig({ tools: [{ name: 'read', device: false }, { name: 'arm.move', device: true, rateLimit: { capacity: 2, refillPerSecond: 3, per: 'tool-and-subject' } }], pool: ['127.0.0.1:9001', 'localhost:9002'], listen: '127.0.0.1:18081', foreground: true });
+    // A device tool with a name of the longest valid length: its map key must fit nginx's map hash.
+    const longest = `arm_${'x'.repeat(124)}`;
+    const text = nginxConfig({ tools: [{ name: 'read', device: false }, { name: 'arm.move', device: true, rateLimit: { capacity: 2, refillPerSecond: 3, per: 'tool-and-subject' } }, { name: longest, device: true, rateLimit: { capacity: 1, refillPerSecond: 1, per: 'tool' } }], pool: ['127.0.0.1:9001', 'localhost:9002'], listen: '127.0.0.1:18081', foreground: true });
+    assert.match(text, new RegExp(`"tools/call:${longest}" toolwright_owner;`));
     const checked = nginxTest(text);
     assert.equal(checked.status, 0, checked.output);
     assert.match(checked.output, /syntax is ok/);

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { createServer, defineResource, defineTool, elicitInput, MemorySessionStore } from '../../src/index.js';
+import { createServer, defineResource, defineTool, elicitInput } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
@@ -45,7 +45,6 @@ const askTwice = defineTool({
 const status = defineResource({ uri: 'test://status', name: 'status', read: () => 'ok' });
 
 let clock = 1_000_000;
-const store = new MemorySessionStore(3, () => clock);
 let server: McpServer;
 let listener: HttpListener;
 let runs = 0;
@@ -55,7 +54,9 @@ before(async () => {
     name: 'sessions', version: '2.0.0', title: 'Sessions fixture', description: 'not in 2025-03-26',
     tools: [greet, askTwice, defineTool({ name: 'count', description: 'Counts runs.', inputSchema: { type: 'object' }, run: () => String(++runs) })],
     resources: [status], resourceUpdates: true, listChanged: ['tools'],
-    legacy: { store, maxSessions: 3, sessionIdleMs: 60_000, inputTimeoutMs: 300, maxInputRounds: 1 },
+    // Sessions live in the server's store, on this clock (the default memory store uses it).
+    clock: { now: () => clock },
+    legacy: { maxSessions: 3, sessionIdleMs: 60_000, inputTimeoutMs: 300, maxInputRounds: 1 },
   });
   listener = await server.listen({ port: 0 });
 });

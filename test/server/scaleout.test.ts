@@ -2,13 +2,15 @@
  * Scale-out with real processes on loopback: redis-server, three `toolwright serve --store` instances
  * and nginx from `toolwright gateway nginx`. Any instance answers read-only calls, the device tool
  * goes to its owner, an approval used on one instance is refused on the others, rate limits are
- * shared, and under autocannon load a `kill -9` of one instance loses at most its in-flight
+ * shared, legacy 2025 sessions are served by any instance (records and notifications in Redis), and under autocannon load a `kill -9` of one instance loses at most its in-flight
  * requests, runs no approved action twice, and the instance rejoins after a restart.
  */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { META, rpc, standardHeaders } from '../fixtures/servers/raw-http.js';
+import { legacySessionAcrossInstances } from '../support/legacy-across-instances.js';
+import { exchange, openSession, openStream } from '../support/legacy-session-client.js';
 import { missing } from '../support/local-services.js';
 import { startCluster } from '../support/scaleout-cluster.js';
 import type { Cluster } from '../support/scaleout-cluster.js';
@@ -86,24 +88,27 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
     assert.equal(cluster.runs().length, before);
   });
 
-  it('legacy 2025 sessions (no Mcp-Method header) are pinned to the owner through nginx; other instances do not know them', async () => {
-    const legacy = async (url: string, body: Json, headers: Record<string, string> = {}) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-      const text = await res.text();
-      return { status: res.status, session: res.headers.get('mcp-session-id'), body: (text === '' ? {} : JSON.parse(text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').filter((l) => l.startsWith('data: ')).pop()!.slice(6) : text)) as Json };
-    };
-    const opened = await legacy(cluster.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-    assert.equal(opened.status, 200);
-    assert.ok(opened.session !== null, 'initialize opened a session');
-    const headers = { 'mcp-session-id': opened.session, 'mcp-protocol-version': '2025-11-25' };
-    assert.equal((await legacy(cluster.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
+  it('legacy 2025 sessions live in Redis: opened on one instance, calls and the GET stream on others, notifications cross instances, DELETE ends it everywhere', async () => {
+    const [a, b, c] = cluster.instances.map((i) => ({ url: i.url, name: i.id }));
+    await legacySessionAcrossInstances([a!, b!, c!]);
+  });
+
+  it('through nginx, one legacy session is served by the whole pool and its GET stream hears a change raised on any instance', async () => {
+    const session = await openSession(cluster.url);
+    const events = await openStream(cluster.url, session);
+    const answered = new Set<string>();
     for (let i = 1; i <= 6; i++) {
-      const called = await legacy(cluster.url, { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, headers);
-      assert.equal(called.status, 200, JSON.stringify(called.body));
-      assert.deepEqual((called.body.result as Json).structuredContent, { instance: 'i1' });
+      const called = await exchange(cluster.url, { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, session.headers);
+      assert.equal(called.status, 200, JSON.stringify(called.messages));
+      answered.add(((called.messages.at(-1)?.result as Json).structuredContent as { instance: string }).instance);
     }
-    const elsewhere = await legacy(cluster.instances[1]!.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }, headers);
-    assert.equal(elsewhere.status, 404);
+    assert.deepEqual([...answered].sort(), ['i1', 'i2', 'i3']);
+    for (const [i, instance] of cluster.instances.entries()) {
+      await exchange(instance.url, { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'announce', arguments: {} } }, session.headers);
+      assert.deepEqual(await events.next(), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, `raised on ${instance.id}`);
+    }
+    assert.equal((await exchange(cluster.url, undefined, session.headers, { method: 'DELETE' })).status, 200);
+    await events.closed;
   });
 
   it('a rate limit is one bucket across instances (5 calls in all, the 6th refused wherever it lands)', async () => {

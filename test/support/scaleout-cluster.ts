@@ -1,7 +1,7 @@
 /**
  * A scale-out deployment on loopback, all real processes: one redis-server, N `toolwright serve
  * --store redis://...` instances sharing TOOLWRIGHT_STATE_SECRET, and nginx configured by
- * `toolwright gateway nginx`. Used by test/server/scaleout.test.ts and the scaleout bench.
+ * `toolwright gateway nginx` (legacy sessions to the pool). Used by test/server/scaleout.test.ts and the scaleout bench.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -12,8 +12,10 @@ import { freePort, startNginx, startRedis, stopChild, waitForOutput } from './lo
 import type { NginxProcess, RedisProcess } from './local-services.js';
 import { repoPath, TSX_LOADER } from './repo-paths.js';
 
-/** The tools module every instance serves. */
+/** The tool contracts nginx is configured from. */
 export const SCALEOUT_TOOLS = repoPath('test', 'fixtures', 'servers', 'scaleout-tools.ts');
+/** The server every instance runs: those tools plus notifications for legacy sessions. */
+export const SCALEOUT_SERVER = repoPath('test', 'fixtures', 'servers', 'scaleout-server.ts');
 const CLI = repoPath('src', 'cli', 'main.ts');
 
 /** One `toolwright serve` instance. */
@@ -41,8 +43,20 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** What {@link startCluster} runs. */
+export interface ClusterOptions {
+  /** TOOLWRIGHT_STATE_SECRET of every instance. */
+  secret?: string;
+  /** The module each instance serves (default the scale-out server). */
+  module?: string;
+  /** The module nginx is configured from (default the scale-out tools). */
+  gatewayTarget?: string;
+}
+
 /** Starts redis, `count` instances and nginx in front (the first instance owns the device). */
-export async function startCluster(count: number, options: { secret?: string } = {}): Promise<Cluster> {
+export async function startCluster(count: number, options: ClusterOptions = {}): Promise<Cluster> {
+  const served = options.module ?? SCALEOUT_SERVER;
+  const gatewayTarget = options.gatewayTarget ?? SCALEOUT_TOOLS;
   const dir = mkdtempSync(join(tmpdir(), 'tw-scaleout-'));
   const runLog = join(dir, 'runs.log');
   const secret = options.secret ?? 'scale-out-shared-secret-0123456789abcdef';
@@ -50,7 +64,7 @@ export async function startCluster(count: number, options: { secret?: string } =
   const instances: Instance[] = [];
 
   async function launch(id: string, port: number): Promise<Instance> {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'serve', SCALEOUT_TOOLS, '--http', String(port), '--store', redis.url], {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'serve', served, '--http', String(port), '--store', redis.url], {
       env: { ...process.env, TOOLWRIGHT_STATE_SECRET: secret, TOOLWRIGHT_INSTANCE_ID: id, SCALEOUT_RUN_LOG: runLog },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,9 +80,11 @@ export async function startCluster(count: number, options: { secret?: string } =
     instances.push(...(await Promise.all(ports.map((port, i) => launch(`i${i + 1}`, port)))));
     const gatewayPort = await freePort();
     const generated = spawnSync(process.execPath, [
-      '--import', TSX_LOADER, CLI, 'gateway', 'nginx', SCALEOUT_TOOLS,
+      '--import', TSX_LOADER, CLI, 'gateway', 'nginx', gatewayTarget,
       ...instances.flatMap((i) => ['--upstream', `127.0.0.1:${i.port}`]),
       '--owner', `127.0.0.1:${instances[0]!.port}`, '--listen', `127.0.0.1:${gatewayPort}`, '--foreground',
+      // Legacy sessions live in Redis: any instance serves them (the legacy clients here call no device tool).
+      '--legacy-to', 'pool',
     ], { encoding: 'utf8' });
     if (generated.status !== 0) throw new Error(`toolwright gateway nginx failed: ${generated.stderr}`);
     const nginx = await startNginx(generated.stdout, gatewayPort);

@@ -1,6 +1,6 @@
 // Scale-out figures (issue 19), all real processes on loopback (test/support/scaleout-cluster.ts):
 // the latency nginx adds in front of an instance, the latency of one Redis claim (the store work
-// of one approval), and throughput through nginx with 1 and with 3 instances. The instances run
+// of one approval), a legacy session served by an instance that did not open it, and throughput through nginx with 1 and with 3 instances. The instances run
 // under tsx (the other suites run compiled JavaScript): compare these figures with each other,
 // not with the other suites. On a 2-core machine shared by nginx, Redis, the load generator and
 // the instances, 1 vs 3 is not a scaling figure; docs/scale-out.md says how it should scale.
@@ -19,6 +19,8 @@ export interface ScaleoutSuiteResult {
   readonly nginxHopP50Ms?: number;
   readonly claimRedis?: LatencyFigure;
   readonly claimMemory?: LatencyFigure;
+  /** c=1 legacy 2025 `tools/call` on one instance, of a session opened on another (its record read from Redis per request). */
+  readonly legacyElsewhere?: LatencyFigure;
   readonly throughput?: ThroughputFigure[];
 }
 
@@ -44,6 +46,28 @@ async function sequential(url: string, n: number): Promise<LatencyFigure> {
     if (res.status !== 200 || !text.includes('"instance"')) throw new Error(`unexpected answer ${res.status} ${text.slice(0, 200)}`);
     samples.push(performance.now() - started);
   }
+  return figure(samples);
+}
+
+/** c=1 legacy calls at `url` in a session opened at `openAt` (another instance). */
+async function legacyCalls(openAt: string, url: string, n: number): Promise<LatencyFigure> {
+  const post = (target: string, body: unknown, headers: Record<string, string>): Promise<Response> =>
+    fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const opened = await post(openAt, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, {});
+  const id = opened.headers.get('mcp-session-id');
+  await opened.text();
+  if (opened.status !== 200 || id === null) throw new Error(`legacy initialize failed: ${opened.status}`);
+  const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+  await (await post(openAt, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const res = await post(url, { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, headers);
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes('"instance"')) throw new Error(`unexpected legacy answer ${res.status} ${text.slice(0, 200)}`);
+    samples.push(performance.now() - started);
+  }
+  await fetch(url, { method: 'DELETE', headers });
   return figure(samples);
 }
 
@@ -73,7 +97,7 @@ export async function runScaleoutSuite(options: { quick: boolean; durationSec: n
   }
   const n = options.quick ? 300 : 2000;
   const throughput: ThroughputFigure[] = [];
-  let latency: Pick<ScaleoutSuiteResult, 'direct' | 'throughNginx' | 'claimRedis' | 'claimMemory'> = {};
+  let latency: Pick<ScaleoutSuiteResult, 'direct' | 'throughNginx' | 'claimRedis' | 'claimMemory' | 'legacyElsewhere'> = {};
   for (const instances of [1, 3]) {
     const cluster = await startCluster(instances);
     try {
@@ -91,7 +115,10 @@ export async function runScaleoutSuite(options: { quick: boolean; durationSec: n
         await redis.close();
         const claimMemory = await claims(createMemoryStore(), n);
         options.log(`  one approval claim: Redis p50 ${claimRedis.p50Ms.toFixed(3)} ms p99 ${claimRedis.p99Ms.toFixed(3)} ms; memory p50 ${claimMemory.p50Ms.toFixed(4)} ms`);
-        latency = { direct, throughNginx, claimRedis, claimMemory };
+        await legacyCalls(cluster.instances[1]!.url, cluster.instances[0]!.url, 50);
+        const legacyElsewhere = await legacyCalls(cluster.instances[1]!.url, cluster.instances[0]!.url, n);
+        options.log(`  c=1 legacy read_state on i1, session opened on i2: p50 ${legacyElsewhere.p50Ms.toFixed(3)} ms p99 ${legacyElsewhere.p99Ms.toFixed(3)} ms`);
+        latency = { direct, throughNginx, claimRedis, claimMemory, legacyElsewhere };
       }
       const connections = 32;
       const result = await load(cluster.url, connections, options.durationSec);

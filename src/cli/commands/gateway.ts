@@ -20,7 +20,9 @@ const HELP = `Usage: toolwright gateway nginx <target> --upstream <host:port> [-
 Options:
   --upstream <host:port>   An instance of the pool (repeatable, at least one)
   --owner <host:port>      The instance that owns the device (default: the first --upstream);
-                           device tools' tools/call and legacy 2025 sessions go there
+                           device tools' tools/call go there
+  --legacy-to owner|pool   Where legacy 2025 requests (no Mcp-Method header) go (default: owner
+                           when there are device tools, else pool; sessions are in the store)
   --device-tool <name>     A tool routed to the owner (repeatable; default: every tool whose
                            annotations do not say readOnlyHint: true)
   --listen <[addr:]port>   Where nginx listens (default 8080)
@@ -69,13 +71,14 @@ export async function run(argv: string[]): Promise<number> {
     'max-body': { type: 'string' },
     'max-header': { type: 'string' },
     foreground: { type: 'boolean' },
+    'legacy-to': { type: 'string' },
     out: { type: 'string', short: 'o' },
   }, PROCESS_IO);
   if (typeof parsed === 'number') return parsed;
   const positionals = parsed.positionals;
   const values = parsed.values as {
     upstream?: string[]; owner?: string; 'device-tool'?: string[]; listen?: string; path?: string;
-    'max-body'?: string; 'max-header'?: string; foreground?: boolean; out?: string;
+    'max-body'?: string; 'max-header'?: string; foreground?: boolean; 'legacy-to'?: string; out?: string;
   };
   const [kind, target, ...extra] = positionals;
   if (kind !== 'nginx' || target === undefined || extra.length > 0) {
@@ -108,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
       ...(maxHeaderBytes !== undefined ? { maxHeaderBytes } : {}),
       foreground: values.foreground === true,
+      ...(values['legacy-to'] !== undefined ? { legacyTo: values['legacy-to'] as 'owner' | 'pool' } : {}),
     });
     if (values.out !== undefined) await writeFile(values.out, text);
     else process.stdout.write(text);

@@ -3,7 +3,9 @@
  *
  * - an upstream pool for everything (2026-07-28 requests are stateless, any instance serves them);
  * - routing on the `Mcp-Method` / `Mcp-Name` headers: each device tool's `tools/call` goes to the
- *   one instance that owns the device; so do legacy 2025 requests (they carry no `Mcp-Method`);
+ *   one instance that owns the device; legacy 2025 requests (they carry no `Mcp-Method`, so nginx
+ *   cannot tell a device call among them) go to the owner when there are device tools, else to the
+ *   pool (their sessions live in the shared store, any instance serves them);
  * - one `limit_req` zone per rate-limited tool, from its rate-limit middleware's rule (a coarse
  *   first line: the instances still enforce the exact bucket in the shared store);
  * - body and header size limits; every `Mcp-Param-*` header passes through untouched.
@@ -38,6 +40,11 @@ export interface NginxGatewayOptions {
   readonly maxHeaderBytes?: number;
   /** Add `daemon off;` (run in the foreground, e.g. under a supervisor or in tests). */
   readonly foreground?: boolean;
+  /**
+   * Where requests without `Mcp-Method` (legacy 2025 sessions) go: `owner` (default when any tool
+   * is a device tool: a legacy device call must reach the device) or `pool` (default otherwise).
+   */
+  readonly legacyTo?: 'owner' | 'pool';
 }
 
 /** A bad option: the CLI prints it and exits 2. */
@@ -89,6 +96,8 @@ export function nginxConfig(options: NginxGatewayOptions): string {
     if (!TOOL_NAME.test(tool.name)) throw new GatewayConfigError(`tool name ${JSON.stringify(tool.name)} is not a valid MCP tool name; refusing to write it into nginx.conf`);
   }
   const devices = options.tools.filter((t) => t.device);
+  const legacyTo = options.legacyTo ?? (devices.length > 0 ? 'owner' : 'pool');
+  if (legacyTo !== 'owner' && legacyTo !== 'pool') throw new GatewayConfigError(`--legacy-to must be owner or pool, got ${JSON.stringify(legacyTo)}`);
   const limited = options.tools.filter((t) => t.rateLimit !== undefined);
 
   const lines: string[] = [
@@ -123,11 +132,15 @@ export function nginxConfig(options: NginxGatewayOptions): string {
     '    keepalive 16;',
     '  }',
     '',
+    '  # Keys "tools/call:<name>" are up to 139 bytes (tool names up to 128): the default bucket (64) is too small.',
+    '  map_hash_bucket_size 256;',
     '  # Route on what the request says it is; the instance verifies it against the body.',
     '  map "$http_mcp_method:$http_mcp_name" $toolwright_route {',
     '    default toolwright_pool;',
-    '    # No Mcp-Method: a legacy 2025 request (its session lives on the owner) or a malformed one.',
-    '    "~^:" toolwright_owner;',
+    legacyTo === 'owner'
+      ? '    # No Mcp-Method: a legacy 2025 request (maybe a device call: nginx cannot see the body) or a malformed one.'
+      : '    # No Mcp-Method: a legacy 2025 request (its session is in the shared store: any instance) or a malformed one.',
+    `    "~^:" toolwright_${legacyTo};`,
     ...devices.map((t) => `    "tools/call:${t.name}" toolwright_owner;`),
     '  }',
   ];
