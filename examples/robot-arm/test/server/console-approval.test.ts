@@ -131,17 +131,42 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
   });
 
-  it('a stop_arm while the call waits voids the approval given afterwards', async () => {
+  it('a stop_arm ends the wait at once: the held call returns its refusal without any decision, and a late approval is settled', async () => {
     const before = h.robot.controller.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', { target_position: { x_mm: -380, y_mm: -50, z_mm: 450 } });
     const pending = await waiting;
+    const settled = new Promise<unknown>((resolve) => {
+      const stop = h.robot.server.approvals.subscribe((event) => {
+        if (event.type === 'settled' && event.pending.id === pending.id) {
+          stop();
+          resolve(event.outcome);
+        }
+      });
+    });
     const stop = await h.call('stop_arm', {});
     assert.equal(stop.body.result?.isError, undefined, JSON.stringify(stop.body));
-    assert.equal((await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest })).status, 200);
+    // No decision and no deadline (45 s) in between: the stop alone ends the wait.
+    assert.deepEqual(await settled, { approved: false, reason: 'cancelled', by: undefined });
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.equal(refusalOf(reply)?.message, 'a stop of the arm while the call waited for the operator cancelled it; the motion was not executed');
+    assert.deepEqual(h.robot.server.approvals.pending(), []);
+    const late = await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest });
+    assert.equal(late.status, 409);
+    assert.equal(((await late.json()) as { reason: string }).reason, 'settled');
     assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+  });
+
+  it('the console e-stop ends a held wait at once too', async () => {
+    const waiting = nextPending(h.robot.server.approvals);
+    const call = h.call('move_arm_to_pose', { target_position: { x_mm: -380, y_mm: 60, z_mm: 450 } });
+    await waiting;
+    assert.equal((await h.post('/api/estop', { reason: 'e-stop while a call waits' })).status, 200);
+    const reply = await call;
+    assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.deepEqual(h.robot.server.approvals.pending(), []);
+    assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 200);
   });
 
   it('an eliciting client still gets input_required, and nothing waits in the console', async () => {
