@@ -279,7 +279,7 @@ describe('operator approvals over HTTP', () => {
     assert.deepEqual(runs, []);
   });
 
-  it('awaitOperator({ signal }) that is not an AbortSignal is a TypeError (the tool's error result), nothing waits', async () => {
+  it('awaitOperator({ signal }) that is not an AbortSignal is a TypeError (an error result of the tool), nothing waits', async () => {
     runs.length = 0;
     const reply = await call('halt', 'not-a-signal');
     const result = resultOf(reply.body);
