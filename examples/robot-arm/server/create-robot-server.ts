@@ -115,6 +115,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     operatorTimeoutMs: options.operatorTimeoutMs ?? Math.min(DEFAULT_OPERATOR_WAIT_MS, approvalTtlMs),
     currentEpoch: () => controller.stopEpoch,
     stopSignal: () => controller.stopSignal,
+    userAnswerTtlMs: approvalTtlMs,
   });
   const deps: RobotDeps = { controller, approval, audit };
   audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });

@@ -42,7 +42,7 @@ async function startConsole(options: RobotServerOptions = {}): Promise<ConsoleHa
   let mount: ConsoleMount | undefined;
   const h = await startHarness({ approval: 'always', ...options }, async (robot) => {
     feed = new RobotArmFeed(robot);
-    mount = createArmConsole({ server: robot.server, feed, operator: OPERATOR, token: TOKEN });
+    mount = createArmConsole({ server: robot.server, feed, operator: OPERATOR, token: TOKEN, awaitingUser: robot.approval.awaitingUser });
     await mount.ready();
     return [mount];
   });
@@ -201,6 +201,82 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.equal(arm.verification.ok, true);
     assert.equal(arm.verification.records, readAuditLog(h.auditPath).records.length);
     assert.ok(arm.audit.some((e) => e.kind === 'operator_action'));
+  });
+});
+
+describe('robot console: a motion of a client that can elicit is shown as awaiting the client\'s user', () => {
+  let h: ConsoleHarness;
+  const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
+  const ask = async (x: number) => {
+    const args = { target_position: { x_mm: x, y_mm: -150, z_mm: 420 } };
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION });
+    assert.equal(reply.body.result?.resultType, 'input_required', JSON.stringify(reply.body));
+    return { args, requestState: reply.body.result!.requestState!, message: reply.body.result!.inputRequests!.approval!.params.message };
+  };
+  before(async () => {
+    h = await startConsole();
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  it('lists it with its plan; the operator cannot approve it but can decline it, and then the user\'s accept is refused', async () => {
+    const before = h.robot.controller.sim.jointsDeg;
+    const { args, requestState, message } = await ask(-450);
+    const [entry, ...others] = h.robot.approval.awaitingUser.list();
+    assert.equal(others.length, 0);
+    assert.equal(entry?.tool, 'move_arm_to_pose');
+    assert.equal(entry?.summary, message);
+    assert.ok(isPlannedMotion(entry?.details));
+    assert.equal(entry.details.planHash, entry.planHash);
+    assert.ok(entry.details.path.length >= 2, 'the plan is there to draw');
+    assert.deepEqual(h.robot.server.approvals.pending(), [], 'not a held call: nothing for the operator to approve');
+    const approve = await h.post('/api/approvals/decide', { id: entry.id, approve: true, digest: entry.planHash });
+    assert.equal(approve.status, 404);
+    assert.equal(((await approve.json()) as { reason: string }).reason, 'unknown');
+
+    const declined = await h.post('/api/approvals/decline-user', { id: entry.id });
+    assert.equal(declined.status, 200);
+    assert.deepEqual(await declined.json(), { declined: entry.id, operator: OPERATOR });
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+    const again = await h.post('/api/approvals/decline-user', { id: entry.id });
+    assert.equal(again.status, 404);
+
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(refusalOf(reply)?.code, 'approval_declined');
+    assert.equal(refusalOf(reply)?.message, `the operator ${OPERATOR} declined this motion at the console while it awaited the client's user; the motion was not executed`);
+    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+  });
+
+  it('a bad decline is refused precisely and declines nothing', async () => {
+    const { args, requestState } = await ask(-440);
+    const [entry] = h.robot.approval.awaitingUser.list();
+    for (const body of [{}, { id: 7 }, { id: '' }]) {
+      const res = await h.post('/api/approvals/decline-user', body);
+      assert.equal(res.status, 400);
+      assert.deepEqual(await res.json(), { error: '"id" must be the id of a motion awaiting the client\'s user' });
+    }
+    const unknown = await h.post('/api/approvals/decline-user', { id: 'no-such-id' });
+    assert.equal(unknown.status, 404);
+    assert.equal((await h.post('/api/approvals/decline-user', { id: entry!.id }, '')).status, 401);
+    assert.deepEqual(h.robot.approval.awaitingUser.list().map((e) => e.id), [entry!.id]);
+    // The user approves: it runs, and leaves the board.
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(reply.body.result?.structuredContent?.status, 'completed', JSON.stringify(reply.body));
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+  });
+
+  it('an e-stop (or stop_arm) takes every such motion off the board; the answer is refused', async () => {
+    const { args, requestState } = await ask(-460);
+    assert.equal(h.robot.approval.awaitingUser.list().length, 1);
+    assert.equal((await h.post('/api/estop', { reason: 'stop while a user decides' })).status, 200);
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+    // Even once the operator has reset the e-stop, the answer given to the old question is void.
+    assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 200);
+    const before = h.robot.controller.sim.jointsDeg;
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
   });
 });
 
