@@ -2,7 +2,7 @@
 import { api, connectLive, h } from 'toolwright/console/web';
 import type { PendingApproval, ApprovalQueueEvent } from 'toolwright';
 import { isPlannedMotion } from '../arm-feed.js';
-import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification } from '../arm-feed.js';
+import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification, PlannedMotion } from '../arm-feed.js';
 import type { AwaitingUserApproval, AwaitingUserEvent } from '../../server/user-approval-board.js';
 import { ArmViews } from './arm-views.js';
 
@@ -44,6 +44,13 @@ function addAudit(entry: ArmAuditEntry): void {
   while (audit.children.length > 200) audit.lastElementChild?.remove();
 }
 
+/** The figures beside a plan; a release says what falls how far (its path is the fall). */
+function planFacts(plan: PlannedMotion | undefined): string {
+  if (plan === undefined) return '';
+  if (plan.release !== undefined) return `release: ${plan.release.objectId} falls ${plan.release.dropMm.toFixed(1)} mm in ${plan.durationS.toFixed(2)} s (arm still) · `;
+  return `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+}
+
 function renderQueue(): void {
   queue.replaceChildren();
   if (pending.size === 0 && awaitingUser.size === 0) queue.append(h('li', { class: 'muted' }, 'no motion is waiting for approval'));
@@ -65,7 +72,7 @@ function renderQueue(): void {
     };
     approve.addEventListener('click', () => decide(true));
     decline.addEventListener('click', () => decide(false));
-    const facts = plan === undefined ? '' : `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+    const facts = planFacts(plan);
     const li = h('li', { 'data-testid': `approval-${item.id}`, style: `padding:6px;border:1px solid var(--line);border-radius:4px;margin:4px 0${item.id === selected ? ';outline:2px solid #e67e22' : ''}` },
       h('strong', {}, item.summary), h('br'), h('span', { class: 'muted' }, `${facts}plan ${item.digest.slice(0, 16)}… · ${Math.max(0, Math.round((item.deadline - Date.now()) / 1000))} s left`), h('br'), approve, ' ', decline);
     li.addEventListener('mouseenter', () => {
@@ -87,7 +94,7 @@ function renderQueue(): void {
         },
       );
     });
-    const facts = plan === undefined ? '' : `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+    const facts = planFacts(plan);
     const li = h('li', { 'data-testid': `awaiting-user-${item.id}`, style: 'padding:6px;border:1px dashed var(--line);border-radius:4px;margin:4px 0' },
       h('strong', {}, item.summary), h('br'), h('em', { 'data-testid': 'awaiting-user' }, 'awaiting the client\'s user (approval is theirs; you can decline or e-stop)'), h('br'),
       h('span', { class: 'muted' }, `${facts}plan ${item.planHash.slice(0, 16)}…`), h('br'), decline);

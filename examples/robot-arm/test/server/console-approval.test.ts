@@ -309,3 +309,47 @@ describe('robot console: approver console and the operator wait', () => {
     }
   });
 });
+
+describe('robot console: a release waiting for the operator shows the object\'s computed fall', () => {
+  it('its details are a planned path from where the object is held straight down to where it lands, with the release hash', async () => {
+    const h = await startHarness({ approval: 'always', approver: 'console' });
+    // Everything but the release is approved as it comes, so the test reaches a held object.
+    const stop = h.robot.server.approvals.subscribe((event) => {
+      if (event.type === 'pending' && event.pending.tool !== 'release_object') void h.robot.server.approvals.decide(event.pending.id, { approve: true, operator: 'ops-setup', digest: event.pending.digest });
+    });
+    try {
+      const o = h.robot.controller.sim.objects().find((x) => x.id === 'block-1')!;
+      const p = o.position;
+      const above = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 100 }, path: 'joint' });
+      assert.equal(above.body.result?.structuredContent?.status, 'completed', JSON.stringify(above.body));
+      const grasp = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 15 });
+      assert.equal(grasp.body.result?.structuredContent?.grasped, true, JSON.stringify(grasp.body));
+      const lift = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y + 60, z_mm: p.z + 40 } });
+      assert.equal(lift.body.result?.structuredContent?.status, 'completed');
+      const landing = h.robot.controller.sim.planRelease();
+      assert.ok(landing.ok);
+
+      const waiting = nextPending(h.robot.server.approvals);
+      const call = h.call('release_object', {});
+      const pending = await waiting;
+      assert.equal(pending.tool, 'release_object');
+      assert.ok(isPlannedMotion(pending.details), JSON.stringify(pending.details));
+      const plan = pending.details;
+      assert.equal(plan.planHash, pending.digest);
+      assert.deepEqual(plan.release, { objectId: 'block-1', dropMm: Math.round(landing.dropHeightMm * 10) / 10 });
+      const [from, to] = plan.path;
+      assert.equal(plan.path.length, 2);
+      const r = (v: number): number => Math.round(v * 10) / 10;
+      assert.deepEqual(to, [r(landing.position.x), r(landing.position.y), r(landing.position.z)], 'ends where it lands');
+      assert.deepEqual(from, [r(landing.position.x), r(landing.position.y), r(landing.position.z + landing.dropHeightMm)], 'starts straight above, where it is held');
+      assert.ok(plan.durationS > 0 && plan.peakSpeedMmS > 0);
+      assert.equal(plan.gripForceN, null);
+      await h.robot.server.approvals.decide(pending.id, { approve: false, operator: 'ops-http-test' });
+      assert.equal(refusalOf(await call)?.code, 'approval_declined');
+      assert.equal(h.robot.controller.sim.heldObjectId, 'block-1', 'declined: still held');
+    } finally {
+      stop();
+      await h.close();
+    }
+  });
+});
