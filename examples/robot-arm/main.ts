@@ -247,7 +247,7 @@ export async function main(argv: string[]): Promise<number> {
     const feed = new RobotArmFeed(robot);
     let consoleMount: ConsoleMount;
     try {
-      consoleMount = createArmConsole({ server: robot.server, feed, operator: `console operator (pid ${process.pid})`, holdToRun: options.holdToRun, ...(options.consoleToken !== undefined ? { token: options.consoleToken } : {}) });
+      consoleMount = createArmConsole({ server: robot.server, feed, awaitingUser: robot.approval.awaitingUser, operator: `console operator (pid ${process.pid})`, holdToRun: options.holdToRun, ...(options.consoleToken !== undefined ? { token: options.consoleToken } : {}) });
     } catch (error) {
       feed.close();
       await robot.close();

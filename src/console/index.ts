@@ -12,6 +12,8 @@ export { createWorkbench } from './workbench.js';
 export type { Workbench, WorkbenchCall, WorkbenchCatalog, WorkbenchOptions, WorkbenchTool, ProviderView } from './workbench.js';
 export { createApprovalRoutes } from './approval-routes.js';
 export type { ApprovalRoutes } from './approval-routes.js';
+export { bundleBrowserEntry, createAsset } from './static-assets.js';
+export type { StaticAsset } from './static-assets.js';
 export { createStageEventFanout } from './stage-event-fanout.js';
 export type { StageEventFanout } from './stage-event-fanout.js';
 import type { McpServer } from '../server/create-server.js';

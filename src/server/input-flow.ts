@@ -83,6 +83,14 @@ export interface RequireInputsOptions {
    * on the answer it must be the same again, else -32602. Default: tool name + canonical arguments.
    */
   approves?: string;
+  /**
+   * With `singleUse` and `approves`: what happens when the answer comes back under a state sealed
+   * for another digest (e.g. the plan was recomputed and differs because the arm moved). `error`
+   * (default): -32602. `complete`: the answers are handed back with `approval.approves` naming the
+   * digest that WAS approved, so the caller refuses with its own reason; the state is redeemed
+   * either way, so it cannot be tried again.
+   */
+  onOtherDigest?: 'error' | 'complete';
 }
 
 /** MRTR for one request; available as `ctx.inputs` in tools and prompts. */
@@ -232,7 +240,7 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
       const trusted = singleUse
         ? sealed !== undefined && sealed.once && scope.redeemed !== undefined
         : options.requireState !== true || sealed !== undefined;
-      if (trusted && singleUse && sealed?.approves !== approves) {
+      if (trusted && singleUse && sealed?.approves !== approves && options.onOtherDigest !== 'complete') {
         throw stateError('requestState approved a different action (the approval digest differs); start the call again without it');
       }
       const fresh = trusted ? scope.inputResponses : undefined;

@@ -65,6 +65,11 @@ export interface AwaitOperatorOptions {
   details?: JsonValue;
   /** How long to hold the call open (default 45000 ms, under common client timeouts; at most the server's `approvalTtlMs`). */
   timeoutMs?: number;
+  /**
+   * Ends the wait at once, refused with reason `cancelled`, when aborted: for what voids the approval
+   * before anyone decides (the robot: a stop of the arm). The client's own cancel does this already.
+   */
+  signal?: AbortSignal;
 }
 
 /** `ctx.approvals`: approval of this very call by someone other than the client's user. */
@@ -169,6 +174,8 @@ const SETTLED_RETENTION_MS = 10 * 60_000;
 interface Waiting {
   readonly pending: PendingApproval;
   readonly held: HeldCall;
+  /** The call's signal, combined with the wait's own (`AwaitOperatorOptions.signal`). */
+  readonly signal: AbortSignal;
   readonly resolve: (decision: OperatorDecision) => void;
   timer: NodeJS.Timeout;
   readonly heartbeat: NodeJS.Timeout | undefined;
@@ -210,7 +217,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
     waiting.delete(id);
     clearTimeout(entry.timer);
     if (entry.heartbeat !== undefined) clearInterval(entry.heartbeat);
-    entry.held.signal.removeEventListener('abort', entry.onAbort);
+    entry.signal.removeEventListener('abort', entry.onAbort);
     entry.resolve(decision);
     emit({ type: 'settled', pending: entry.pending, outcome });
   }
@@ -268,15 +275,17 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       requestedAt: now,
       deadline: now + timeoutMs,
     });
-    if (held.signal.aborted) return Promise.resolve(refusal(pending, 'cancelled', undefined));
+    if (request.signal !== undefined && !(request.signal instanceof AbortSignal)) throw new TypeError('approvals.awaitOperator: signal must be an AbortSignal');
+    const signal = request.signal === undefined ? held.signal : AbortSignal.any([held.signal, request.signal]);
+    if (signal.aborted) return Promise.resolve(refusal(pending, 'cancelled', undefined));
     return new Promise<OperatorDecision>((resolve) => {
       const timer = setTimeout(onDeadline, timeoutMs, pending.id).unref();
       let beats = 0;
       const beat = (): void => held.progress(++beats, undefined, `waiting for an operator to approve ${pending.tool}`);
       const heartbeat = setInterval(beat, progressIntervalMs).unref();
       const onAbort = (): void => void end(pending.id, 'cancelled');
-      held.signal.addEventListener('abort', onAbort, { once: true });
-      waiting.set(pending.id, { pending, held, resolve, timer, heartbeat, onAbort });
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiting.set(pending.id, { pending, held, signal, resolve, timer, heartbeat, onAbort });
       beat();
       emit({ type: 'pending', pending });
     });

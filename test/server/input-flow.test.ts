@@ -176,6 +176,14 @@ describe('single-use states (approvals)', () => {
     assertProtocolError(() => flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true }), -32602, /approved a different action/);
   });
 
+  it('onOtherDigest complete: an answer under another digest comes back with the redeemed record for the caller to refuse', () => {
+    const state = onceState('plan-hash-1');
+    const got = flow({ inputResponses: answer, requestState: state, redeemed: { ...redeemed, approves: 'plan-hash-1' } }).require({ name: NAME }, { singleUse: true, approves: 'plan-hash-2', onOtherDigest: 'complete' });
+    assert.ok(got.ready);
+    assert.equal(got.approval?.approves, 'plan-hash-1', 'the record names what was approved, not what is asked now');
+    assertProtocolError(() => flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME }, { singleUse: true, approves: 'plan-hash-2', onOtherDigest: 'error' }), -32602, /approved a different action/);
+  });
+
   it('later rounds of a single-use flow stay single use', () => {
     const state = onceState();
     const next = flow({ inputResponses: answer, requestState: state, redeemed }).require({ name: NAME, roots: listRootsInput() });

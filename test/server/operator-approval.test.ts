@@ -14,8 +14,22 @@ import type { RawResponse } from '../fixtures/servers/raw-http.js';
 const TARGET = { type: 'object', properties: { target: { type: 'string' } }, required: ['target'], additionalProperties: false } as const;
 const CAN_ELICIT = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 
+/** What voids the `halt` tool's wait (a stop of the machine, in the robot). */
+let haltWait = new AbortController();
+
 function operatorTools(runs: string[]) {
   return [
+    defineTool({
+      name: 'halt',
+      inputSchema: TARGET,
+      run: async ({ target }, ctx) => {
+        const signal = target === 'not-a-signal' ? ({ aborted: false } as unknown as AbortSignal) : haltWait.signal;
+        const decision = await ctx.approvals.awaitOperator({ summary: `Drill ${target}?`, digest: `drill:${target}`, signal });
+        if (!decision.approved) return { structuredContent: { reason: decision.reason, message: decision.message } };
+        runs.push(`halt:${target}`);
+        return 'drilled';
+      },
+    }),
     defineTool({
       name: 'launch',
       inputSchema: TARGET,
@@ -247,6 +261,31 @@ describe('operator approvals over HTTP', () => {
     assert.deepEqual(server.approvals.pending(), []);
     const late = await server.approvals.decide(pending.id, { approve: true, operator: 'ops-anna', digest: pending.digest });
     assert.equal(late.ok ? 'decided' : late.reason, 'settled');
+    assert.deepEqual(runs, []);
+  });
+
+  it('awaitOperator({ signal }): aborting it ends the wait at once as cancelled, and nothing runs', async () => {
+    runs.length = 0;
+    haltWait = new AbortController();
+    const { response, pending } = await hold('halt', 'quaoar');
+    const settled = next(server.approvals, 'settled', 'halt');
+    haltWait.abort();
+    assert.deepEqual(await settled, { type: 'settled', pending, outcome: { approved: false, reason: 'cancelled', by: undefined } });
+    assert.deepEqual(resultOf((await response).body).structuredContent, { reason: 'cancelled', message: 'The call of halt was cancelled while waiting for an operator; it was not executed.' });
+    assert.deepEqual(server.approvals.pending(), []);
+    // Already aborted: refused without entering the queue.
+    const again = await call('halt', 'quaoar');
+    assert.deepEqual(resultOf(again.body).structuredContent, { reason: 'cancelled', message: 'The call of halt was cancelled while waiting for an operator; it was not executed.' });
+    assert.deepEqual(runs, []);
+  });
+
+  it('awaitOperator({ signal }) that is not an AbortSignal is a TypeError (an error result of the tool), nothing waits', async () => {
+    runs.length = 0;
+    const reply = await call('halt', 'not-a-signal');
+    const result = resultOf(reply.body);
+    assert.equal(result.isError, true);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'approvals.awaitOperator: signal must be an AbortSignal' }]);
+    assert.deepEqual(server.approvals.pending(), []);
     assert.deepEqual(runs, []);
   });
 

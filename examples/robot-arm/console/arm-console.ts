@@ -9,6 +9,7 @@
 import type { McpServer, StageEvent } from 'toolwright';
 import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
 import type { ConsoleMount, ConsoleReply } from 'toolwright/console';
+import type { UserApprovalBoard } from '../server/user-approval-board.js';
 import type { ArmFeed, ArmState } from './arm-feed.js';
 
 /** Options of {@link createArmConsole}. */
@@ -22,6 +23,12 @@ export interface ArmConsoleOptions {
   token?: string;
   maxUpdatesPerSecond?: number;
   subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void;
+  /**
+   * Motions asked of a client's user (elicitation), shown as "awaiting the client's user": the
+   * operator may decline them or e-stop, never approve them for the user. The robot's is
+   * `robot.approval.awaitingUser`.
+   */
+  awaitingUser?: UserApprovalBoard;
 }
 
 /** Creates the robot console mount (pass it to `listen({ mounts })`). */
@@ -60,6 +67,16 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
       flush();
     } else timer ??= setTimeout(flush, minGapMs - gap);
   });
+  const board = options.awaitingUser;
+  const stopBoard = board?.subscribe((event) => channel.broadcast('awaiting-user', event)) ?? (() => undefined);
+  const declineForUser = (body: unknown): ConsoleReply => {
+    if (board === undefined) return { status: 404, json: { error: 'this console shows no motions awaiting a client\'s user' } };
+    const id = (body as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || id === '') return { status: 400, json: { error: '"id" must be the id of a motion awaiting the client\'s user' } };
+    const result = board.decline(id, operator);
+    return result.ok ? { status: 200, json: { declined: id, operator } } : { status: 404, json: { error: result.message, reason: result.reason } };
+  };
+
   const stopWatch = options.holdToRun === true
     ? channel.onCountChange((count) => {
         if (count === 0 && moving) feed.emergencyStop(operator, 'hold-to-run: the console disconnected during a motion');
@@ -88,15 +105,17 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
       { method: 'GET', path: '/api/arm', handle: () => ({ status: 200, json: feed.snapshot() }) },
       { method: 'POST', path: '/api/estop', handle: (r) => estop(r.body) },
       { method: 'POST', path: '/api/estop/reset', handle: (r) => reset(r.body) },
+      { method: 'POST', path: '/api/approvals/decline-user', handle: (r) => declineForUser(r.body) },
     ],
     channel,
-    snapshot: () => [{ event: 'snapshot', data: feed.snapshot() }, ...approvals.snapshot(), { event: 'console', data: { operator, holdToRun: options.holdToRun === true } }],
+    snapshot: () => [{ event: 'snapshot', data: feed.snapshot() }, ...approvals.snapshot(), { event: 'awaiting-users', data: board?.list() ?? [] }, { event: 'console', data: { operator, holdToRun: options.holdToRun === true } }],
   });
   return {
     ...mount,
     close() {
       if (timer !== undefined) clearTimeout(timer);
       stopFeed();
+      stopBoard();
       stopWatch();
       approvals.close();
       mount.close();

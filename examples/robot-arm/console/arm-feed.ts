@@ -78,6 +78,8 @@ export interface PlannedMotion {
   peakSpeedMmS: number;
   gripForceN: number | null;
   planHash: string;
+  /** Set for a release: the arm stays still, the path is the object's computed fall. */
+  release?: { objectId: string; dropMm: number };
 }
 
 /** What the feed reports as it happens. */

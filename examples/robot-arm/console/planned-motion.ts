@@ -22,3 +22,26 @@ export function plannedMotionOf(plan: MotionPlan): PlannedMotion {
   if (samples.length > 0 && (samples.length - 1) % stride !== 0) path.push(pointOf(samples[samples.length - 1]!.tcp));
   return { kind: 'arm-motion', path, durationS: plan.trajectory.durationS, peakSpeedMmS: plan.trajectory.peaks.peakTcpSpeedMmS, gripForceN: plan.gripperAction?.force_n ?? null, planHash: plan.hash };
 }
+
+/** Gravity, mm/s². */
+const G_MM_S2 = 9_810;
+
+/**
+ * A release as the console shows it before approval: the arm does not move, so the path drawn is the
+ * object's computed fall, straight down from where it is held to where it lands; duration and peak
+ * speed are those of the free fall.
+ */
+export function plannedReleaseOf(landing: { readonly objectId: string; readonly position: { readonly x: number; readonly y: number; readonly z: number }; readonly dropHeightMm: number }, planHash: string): PlannedMotion {
+  const to = pointOf(landing.position);
+  const drop = Math.max(0, landing.dropHeightMm);
+  const from = pointOf({ ...landing.position, z: landing.position.z + drop });
+  return {
+    kind: 'arm-motion',
+    path: [from, to],
+    durationS: Math.sqrt((2 * drop) / G_MM_S2),
+    peakSpeedMmS: Math.sqrt(2 * G_MM_S2 * drop),
+    gripForceN: null,
+    planHash,
+    release: { objectId: landing.objectId, dropMm: Math.round(drop * 10) / 10 },
+  };
+}

@@ -7,11 +7,9 @@
  * the log's append listener; the chain is verified from the file when the feed starts, then link by
  * link as records are appended.
  */
-import { RAD_PER_DEG } from '../sim/angles.js';
-import { armFramesRad } from '../sim/forward-kinematics.js';
 import { readAuditLogChain, type StoredAuditRecord } from '../server/audit-log.js';
 import type { RobotServer } from '../server/create-robot-server.js';
-import { pointOf as pt } from './planned-motion.js';
+import { armEnvelopeOf, armObjectsOf, armStateOf } from './arm-view-state.js';
 import type { ArmAuditEntry, ArmFeed, ArmFeedEvent, ArmObject, ArmSnapshot, ArmState, AuditVerification, Point } from './arm-feed.js';
 
 /** Options of {@link RobotArmFeed}. */
@@ -63,10 +61,8 @@ export class RobotArmFeed implements ArmFeed {
   }
 
   snapshot(): ArmSnapshot {
-    const sim = this.#robot.controller.sim;
-    const e = sim.envelope;
     return {
-      envelope: { reachCenter: pt(e.reachCenter), reachRadiusMm: e.reachRadiusMm, tableZMm: e.tableZMm, keepOutRadiusMm: e.keepOutRadiusMm },
+      envelope: armEnvelopeOf(this.#robot.controller),
       objects: this.#objects(),
       state: this.#state(),
       trace: [...this.#trace],
@@ -131,23 +127,11 @@ export class RobotArmFeed implements ArmFeed {
   }
 
   #state(): ArmState {
-    const { controller } = this.#robot;
-    const sim = controller.sim;
-    const { frames } = armFramesRad(sim.preset, sim.jointsDeg.map((d) => d * RAD_PER_DEG));
-    const held = sim.heldObjectId;
-    const estop = controller.emergencyStop;
-    return {
-      joints: frames.map((f) => pt(f.origin)),
-      tcp: pt(sim.tcp),
-      gripper: { widthMm: held === null ? sim.preset.gripper.strokeMm : 0, holding: held },
-      moving: sim.state === 'moving' || sim.state === 'stopping',
-      estop: { latched: estop !== null || sim.state === 'estop', reason: estop?.reason ?? (sim.state === 'estop' ? 'emergency stop' : null) },
-      tS: sim.nowMs / 1000,
-    };
+    return armStateOf(this.#robot.controller);
   }
 
   #objects(): ArmObject[] {
-    return this.#robot.controller.sim.objects().map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
+    return armObjectsOf(this.#robot.controller);
   }
 
   /** The whole chain from disk, once (at construction); afterwards each appended record is checked against the last. */

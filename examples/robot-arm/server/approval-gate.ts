@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { elicitInput, type Approver, type InputRequiredInit, type JsonValue, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
+import { UserApprovalBoard } from './user-approval-board.js';
 
 /**
  * - `always`: every motion, grasp and release needs a human's approval (default);
@@ -36,6 +38,10 @@ export interface ApprovalGateOptions {
   readonly operatorTimeoutMs?: number;
   /** The controller's stop counter now: a stop while a call waits for the operator voids its approval. */
   readonly currentEpoch?: () => number;
+  /** Aborted at the controller's next stop: a stop ends a call's wait for the operator at once. */
+  readonly stopSignal?: () => AbortSignal;
+  /** How long a question to the client's user stays answerable, ms (the server's approvalTtlMs; default 10 min). */
+  readonly userAnswerTtlMs?: number;
 }
 export const LARGE_MOVE_MM = 300;
 export const LARGE_MOVE_DEG = 90;
@@ -64,6 +70,8 @@ export interface ApprovalDecision {
   readonly reason: string;
   /** Who approved, as the toolkit's approval mechanism redeemed it (approved decisions only). */
   readonly approvedBy?: Approver;
+  /** The digest the redeemed approval record names (the plan hash; approved decisions only). */
+  readonly approves?: string;
 }
 
 export type ApprovalVerdict =
@@ -75,6 +83,8 @@ export type ApprovalVerdict =
 interface SealedApproval {
   readonly plan_hash: string;
   readonly stop_epoch: number;
+  /** The question's entry on the console's board of motions awaiting the client's user. */
+  readonly ask_id: string;
 }
 
 const REQUESTED_SCHEMA = {
@@ -95,7 +105,10 @@ const REQUESTED_SCHEMA = {
 export class ApprovalGate {
   readonly approver: ApproverMode;
   readonly operatorTimeoutMs: number;
+  /** Motions asked of a client's user, as the console shows them (decline or e-stop only). */
+  readonly awaitingUser: UserApprovalBoard;
   readonly #currentEpoch: (() => number) | undefined;
+  readonly #stopSignal: (() => AbortSignal) | undefined;
   #operators = 0;
 
   constructor(readonly mode: ApprovalMode, options: ApprovalGateOptions = {}) {
@@ -105,6 +118,14 @@ export class ApprovalGate {
     this.operatorTimeoutMs = options.operatorTimeoutMs ?? DEFAULT_OPERATOR_WAIT_MS;
     if (!Number.isInteger(this.operatorTimeoutMs) || this.operatorTimeoutMs < 1) throw new RangeError(`operator timeout must be a positive integer of ms, got ${String(options.operatorTimeoutMs)}`);
     this.#currentEpoch = options.currentEpoch;
+    this.#stopSignal = options.stopSignal;
+    this.awaitingUser = new UserApprovalBoard(options.userAnswerTtlMs ?? 10 * 60_000);
+    // Every stop voids the questions (the epoch check refuses their answers): off the board with them.
+    const watchStops = (): void => this.#stopSignal?.().addEventListener('abort', () => {
+      this.awaitingUser.stopped();
+      watchStops();
+    }, { once: true });
+    watchStops();
   }
 
   /**
@@ -156,12 +177,20 @@ export class ApprovalGate {
         decision: { decision: 'refused', planHash, reason },
       };
     }
-    const sealed: SealedApproval = { plan_hash: planHash, stop_epoch: epoch };
+    // The entry exists only once the question goes out; its id is sealed with the question.
+    const entry = { tool: ctx.toolName, summary: describe(), planHash, details };
+    const askId = randomBytes(12).toString('base64url');
+    const sealed: SealedApproval = { plan_hash: planHash, stop_epoch: epoch, ask_id: askId };
     const got = ctx.inputs.require(
-      { approval: elicitInput({ mode: 'form', message: describe(), requestedSchema: REQUESTED_SCHEMA }) },
-      { data: { ...sealed }, singleUse: true },
+      { approval: elicitInput({ mode: 'form', message: entry.summary, requestedSchema: REQUESTED_SCHEMA }) },
+      // The plan hash is what is approved: the redeemed record names it. A state sealed for another plan
+      // comes back (not -32602) so the refusal can say the plan changed.
+      { data: { ...sealed }, singleUse: true, approves: planHash, onOtherDigest: 'complete' },
     );
-    if (!got.ready) return { kind: 'ask', result: got.result, decision: { decision: 'asked', planHash, reason: 'approval requested from the user' } };
+    if (!got.ready) {
+      this.awaitingUser.add({ ...entry, id: askId });
+      return { kind: 'ask', result: got.result, decision: { decision: 'asked', planHash, reason: 'approval requested from the user' } };
+    }
 
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',
@@ -169,13 +198,15 @@ export class ApprovalGate {
       decision: { decision, planHash, reason: message },
     });
     const approved = got.data as Partial<SealedApproval> | undefined;
+    const declinedBy = typeof approved?.ask_id === 'string' ? this.awaitingUser.answered(approved.ask_id) : undefined;
     if (approved?.stop_epoch !== epoch) return refuse('approval_cancelled', 'a stop_arm since the approval was requested cancelled it');
-    if (approved.plan_hash !== planHash) {
+    if (approved.plan_hash !== planHash || (got.approval !== undefined && got.approval.approves !== planHash)) {
       return refuse('plan_changed', `the plan changed since it was shown for approval (approved hash ${String(approved.plan_hash).slice(0, 16)}, now ${planHash.slice(0, 16)}): the arm or the scene moved; ask again`);
     }
+    if (declinedBy !== undefined) return refuse('approval_declined', `the operator ${declinedBy} declined this motion at the console while it awaited the client's user`, 'declined');
     const answer = got.responses.approval;
     if (answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true) {
-      return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation', ...(got.approval !== undefined ? { approvedBy: got.approval.approvedBy } : {}) } };
+      return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation', ...(got.approval !== undefined ? { approvedBy: got.approval.approvedBy, approves: got.approval.approves } : {}) } };
     }
     const how = answer.action === 'accept' ? 'did not tick approve' : answer.action === 'decline' ? 'declined' : 'cancelled';
     return refuse('approval_declined', `the user ${how} the approval`, 'declined');
@@ -188,7 +219,8 @@ export class ApprovalGate {
    */
   async #askOperator(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details: JsonValue | undefined): Promise<ApprovalVerdict> {
     const planHash = plan.hash;
-    const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs });
+    const stopped = this.#stopSignal?.();
+    const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs, ...(stopped !== undefined ? { signal: stopped } : {}) });
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',
       refusal: { stage: 'approval', code, message: `${message}; the motion was not executed` },
@@ -197,11 +229,12 @@ export class ApprovalGate {
     if (!outcome.approved) {
       const message = outcome.message.replace(/; it was not executed\.$/, '');
       if (outcome.reason === 'declined') return refuse('approval_declined', message, 'declined');
+      if (stopped?.aborted === true) return refuse('approval_cancelled', 'a stop of the arm while the call waited for the operator cancelled it');
       return refuse(outcome.reason === 'timeout' ? 'approval_timeout' : 'approval_cancelled', message);
     }
     if ((this.#currentEpoch?.() ?? epoch) !== epoch) return refuse('approval_cancelled', 'a stop since the approval was requested cancelled it');
     const by = outcome.record.approvedBy;
     const who = by.kind === 'operator' ? by.operator : 'the client user';
-    return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved by the operator ${who} at the console`, approvedBy: by } };
+    return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved by the operator ${who} at the console`, approvedBy: by, approves: outcome.record.approves } };
   }
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createServer, type Authorizer, type McpServer, type StageEvent, type Tool } from 'toolwright';
+import { armAppResources, linkArmApp, plannedPathOf } from '../console/arm-app.js';
+import { armViewStateOf } from '../console/arm-view-state.js';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
@@ -112,13 +114,16 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     ...(options.approver !== undefined ? { approver: options.approver } : {}),
     operatorTimeoutMs: options.operatorTimeoutMs ?? Math.min(DEFAULT_OPERATOR_WAIT_MS, approvalTtlMs),
     currentEpoch: () => controller.stopEpoch,
+    stopSignal: () => controller.stopSignal,
+    userAnswerTtlMs: approvalTtlMs,
   });
   const deps: RobotDeps = { controller, approval, audit };
   audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];
-  const tools: Tool[] = readOnly ? sensing : [sensing[0]!, sensing[1]!, sensing[2]!, motion[0]!, sensing[3]!, motion[1]!, motion[2]!, motion[3]!, sensing[4]!];
+  // Every tool names the live arm view (an MCP App): hosts that render Apps show the arm beside the call.
+  const tools: Tool[] = linkArmApp(readOnly ? sensing : [sensing[0]!, sensing[1]!, sensing[2]!, motion[0]!, sensing[3]!, motion[1]!, motion[2]!, motion[3]!, sensing[4]!]);
 
   const onStageEvent = (event: StageEvent): void => {
     if (event.method !== 'tools/call' || event.outcome === 'pass') return;
@@ -145,6 +150,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     description: 'Reference MCP server: a simulated robot arm whose physical limits are enforced in server code.',
     instructions: INSTRUCTIONS,
     tools,
+    resources: armAppResources({ title: `Live view: simulated ${sim.preset.displayName}`, state: () => ({ ...armViewStateOf(controller), planned: plannedPathOf(server.approvals.pending()) }) }),
     approvalTtlMs,
     onStageEvent,
     ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),

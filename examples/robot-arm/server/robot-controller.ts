@@ -87,6 +87,7 @@ export class RobotController {
   private readonly limiter: RateLimiter;
   private readonly planLimiter: RateLimiter;
   private epoch = 0;
+  private stopped = new AbortController();
   private estop: EmergencyStopInfo | null = null;
   private active: ActiveMotion | null = null;
   private reserved = false;
@@ -116,6 +117,18 @@ export class RobotController {
   /** Increments on every stop; an approval asked for under an older epoch is void. */
   get stopEpoch(): number {
     return this.epoch;
+  }
+
+  /** Aborted at the next stop (a new signal after each): ends waits that a stop voids, at once. */
+  get stopSignal(): AbortSignal {
+    return this.stopped.signal;
+  }
+
+  private nextEpoch(): void {
+    this.epoch++;
+    const stopped = this.stopped;
+    this.stopped = new AbortController();
+    stopped.abort();
   }
 
   get emergencyStop(): EmergencyStopInfo | null {
@@ -192,7 +205,7 @@ export class RobotController {
    * once and latches the emergency stop (operator reset only).
    */
   async stop(mode: 'controlled' | 'emergency', reason: string, source: EmergencyStopInfo['source'] = 'stop_arm'): Promise<StopOutcome> {
-    this.epoch++;
+    this.nextEpoch();
     const active = this.active;
     let stoppingTimeS = 0;
     let stoppingDistanceMm = 0;
@@ -277,7 +290,7 @@ export class RobotController {
     const wallDeadline = performance.now() + this.pacer.wallMsFor(durationS * 1500 + WATCHDOG_MARGIN_MS) + this.wallSlackMs;
     const onAbort = (): void => {
       entry.stopReason ??= 'cancelled';
-      this.epoch++;
+      this.nextEpoch();
       this.sim.stop();
     };
     const signal = options.signal;

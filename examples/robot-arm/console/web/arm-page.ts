@@ -2,12 +2,15 @@
 import { api, connectLive, h } from 'toolwright/console/web';
 import type { PendingApproval, ApprovalQueueEvent } from 'toolwright';
 import { isPlannedMotion } from '../arm-feed.js';
-import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification } from '../arm-feed.js';
+import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification, PlannedMotion } from '../arm-feed.js';
+import type { AwaitingUserApproval, AwaitingUserEvent } from '../../server/user-approval-board.js';
 import { ArmViews } from './arm-views.js';
 
 const app = document.getElementById('app') as HTMLElement;
 const views = new ArmViews();
 const pending = new Map<string, PendingApproval>();
+/** Motions asked of a client's user: shown, declinable, never approvable here. */
+const awaitingUser = new Map<string, AwaitingUserApproval>();
 const queue = h('ul', { 'data-testid': 'approval-queue', style: 'list-style:none;padding:0' });
 const audit = h('ol', { 'data-testid': 'audit-log', style: 'max-height:260px;overflow:auto;font:12px ui-monospace,monospace' });
 const verified = h('p', { 'data-testid': 'audit-verified' }, 'chain: not yet verified');
@@ -41,9 +44,16 @@ function addAudit(entry: ArmAuditEntry): void {
   while (audit.children.length > 200) audit.lastElementChild?.remove();
 }
 
+/** The figures beside a plan; a release says what falls how far (its path is the fall). */
+function planFacts(plan: PlannedMotion | undefined): string {
+  if (plan === undefined) return '';
+  if (plan.release !== undefined) return `release: ${plan.release.objectId} falls ${plan.release.dropMm.toFixed(1)} mm in ${plan.durationS.toFixed(2)} s (arm still) · `;
+  return `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+}
+
 function renderQueue(): void {
   queue.replaceChildren();
-  if (pending.size === 0) queue.append(h('li', { class: 'muted' }, 'no motion is waiting for approval'));
+  if (pending.size === 0 && awaitingUser.size === 0) queue.append(h('li', { class: 'muted' }, 'no motion is waiting for approval'));
   if (selected !== undefined && !pending.has(selected)) selected = undefined;
   selected ??= pending.keys().next().value;
   for (const item of pending.values()) {
@@ -62,7 +72,7 @@ function renderQueue(): void {
     };
     approve.addEventListener('click', () => decide(true));
     decline.addEventListener('click', () => decide(false));
-    const facts = plan === undefined ? '' : `${plan.durationS.toFixed(2)} s · peak ${plan.peakSpeedMmS.toFixed(0)} mm/s · grip ${plan.gripForceN === null ? 'none' : `${plan.gripForceN} N`} · `;
+    const facts = planFacts(plan);
     const li = h('li', { 'data-testid': `approval-${item.id}`, style: `padding:6px;border:1px solid var(--line);border-radius:4px;margin:4px 0${item.id === selected ? ';outline:2px solid #e67e22' : ''}` },
       h('strong', {}, item.summary), h('br'), h('span', { class: 'muted' }, `${facts}plan ${item.digest.slice(0, 16)}… · ${Math.max(0, Math.round((item.deadline - Date.now()) / 1000))} s left`), h('br'), approve, ' ', decline);
     li.addEventListener('mouseenter', () => {
@@ -71,8 +81,30 @@ function renderQueue(): void {
     });
     queue.append(li);
   }
+  for (const item of awaitingUser.values()) {
+    const plan = isPlannedMotion(item.details) ? item.details : undefined;
+    const decline = h('button', { 'data-testid': 'decline-user' }, 'Decline');
+    decline.addEventListener('click', () => {
+      decline.disabled = true;
+      api<{ declined: string }>('/api/approvals/decline-user', { id: item.id }).then(
+        () => (message.textContent = `declined for the client's user: ${item.summary}`),
+        (e: Error) => {
+          message.textContent = `not declined: ${e.message}`;
+          decline.disabled = false;
+        },
+      );
+    });
+    const facts = planFacts(plan);
+    const li = h('li', { 'data-testid': `awaiting-user-${item.id}`, style: 'padding:6px;border:1px dashed var(--line);border-radius:4px;margin:4px 0' },
+      h('strong', {}, item.summary), h('br'), h('em', { 'data-testid': 'awaiting-user' }, 'awaiting the client\'s user (approval is theirs; you can decline or e-stop)'), h('br'),
+      h('span', { class: 'muted' }, `${facts}plan ${item.planHash.slice(0, 16)}…`), h('br'), decline);
+    li.addEventListener('mouseenter', () => views.setPlanned(plan?.path));
+    queue.append(li);
+  }
   const current = selected === undefined ? undefined : pending.get(selected);
-  views.setPlanned(isPlannedMotion(current?.details) ? current.details.path : undefined);
+  const firstAwaiting = awaitingUser.values().next().value;
+  const drawn = isPlannedMotion(current?.details) ? current.details : isPlannedMotion(firstAwaiting?.details) ? firstAwaiting.details : undefined;
+  views.setPlanned(drawn?.path);
 }
 
 estop.addEventListener('click', () => {
@@ -116,6 +148,17 @@ connectLive({
     const event = data as ApprovalQueueEvent;
     if (event.type === 'pending') pending.set(event.pending.id, event.pending);
     else pending.delete(event.pending.id);
+    renderQueue();
+  },
+  'awaiting-users': (data) => {
+    awaitingUser.clear();
+    for (const item of data as AwaitingUserApproval[]) awaitingUser.set(item.id, item);
+    renderQueue();
+  },
+  'awaiting-user': (data) => {
+    const event = data as AwaitingUserEvent;
+    if (event.type === 'awaiting') awaitingUser.set(event.entry.id, event.entry);
+    else awaitingUser.delete(event.entry.id);
     renderQueue();
   },
   state: (data) => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, type Tool } from 'toolwright';
+import { canonicalJson, type JsonValue, type Tool } from 'toolwright';
+import { plannedReleaseOf } from '../../console/planned-motion.js';
 import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
 import type { ApprovalSubject } from '../approval-gate.js';
 import { round3 } from '../motion-flow.js';
@@ -67,7 +68,7 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       }
       const subject = releaseSubject(landing, sim.jointsDeg);
       record.planHash = subject.hash;
-      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
+      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject), plannedReleaseOf(landing, subject.hash) as unknown as JsonValue);
       record.approval = verdict.decision;
       if (verdict.kind === 'ask') {
         record.trail.ask('approval', `asked the user to approve ${subject.id}`);

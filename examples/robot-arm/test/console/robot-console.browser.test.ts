@@ -129,6 +129,32 @@ describe('the real robot console in Chromium', () => {
     assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'false');
   });
 
+  it('a client that can elicit: its motion shows as awaiting the client\'s user with its plan; no approve, decline refuses the user\'s accept', async (t) => {
+    if (browser === undefined) return t.skip('chromium missing');
+    const args = { target_position: { x_mm: -430, y_mm: -120, z_mm: 400 } };
+    let id = 9000;
+    const eliciting = async (extra: Record<string, unknown> = {}) => {
+      const body = { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: args, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } } } };
+      const res = await fetch(served.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' }, body: JSON.stringify(body) });
+      return (await res.json()) as { result: { resultType?: string; requestState?: string; structuredContent?: { refused?: { code: string; message: string } } } };
+    };
+    const before = await tcpOf(page);
+    const asked = await eliciting();
+    assert.equal(asked.result.resultType, 'input_required');
+    const entry = page.locator('[data-testid^=awaiting-user-]');
+    await entry.waitFor();
+    assert.match((await entry.textContent()) ?? '', /awaiting the client's user .*plan [0-9a-f]{16}…/s);
+    assert.equal(await entry.locator('[data-testid=approve]').count(), 0, 'the operator cannot approve for the user');
+    assert.notEqual((await page.getAttribute('[data-testid=planned-path-top]', 'points')) ?? '', '', 'its plan is drawn');
+    await entry.locator('[data-testid=decline-user]').click();
+    await entry.waitFor({ state: 'detached' });
+    assert.equal(await page.getAttribute('[data-testid=planned-path-top]', 'points'), '');
+    const answered = await eliciting({ requestState: asked.result.requestState, inputResponses: { approval: { action: 'accept', content: { approve: true } } } });
+    assert.equal(answered.result.structuredContent?.refused?.code, 'approval_declined');
+    assert.match(answered.result.structuredContent?.refused?.message ?? '', /^the operator console operator \(pid \d+\) declined this motion at the console while it awaited the client's user/);
+    assert.equal(await tcpOf(page), before);
+  });
+
   it('had no page errors', (t) => {
     if (browser === undefined) return t.skip('chromium missing');
     assert.deepEqual(errors, []);

@@ -42,7 +42,7 @@ async function startConsole(options: RobotServerOptions = {}): Promise<ConsoleHa
   let mount: ConsoleMount | undefined;
   const h = await startHarness({ approval: 'always', ...options }, async (robot) => {
     feed = new RobotArmFeed(robot);
-    mount = createArmConsole({ server: robot.server, feed, operator: OPERATOR, token: TOKEN });
+    mount = createArmConsole({ server: robot.server, feed, operator: OPERATOR, token: TOKEN, awaitingUser: robot.approval.awaitingUser });
     await mount.ready();
     return [mount];
   });
@@ -131,17 +131,42 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
   });
 
-  it('a stop_arm while the call waits voids the approval given afterwards', async () => {
+  it('a stop_arm ends the wait at once: the held call returns its refusal without any decision, and a late approval is settled', async () => {
     const before = h.robot.controller.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', { target_position: { x_mm: -380, y_mm: -50, z_mm: 450 } });
     const pending = await waiting;
+    const settled = new Promise<unknown>((resolve) => {
+      const stop = h.robot.server.approvals.subscribe((event) => {
+        if (event.type === 'settled' && event.pending.id === pending.id) {
+          stop();
+          resolve(event.outcome);
+        }
+      });
+    });
     const stop = await h.call('stop_arm', {});
     assert.equal(stop.body.result?.isError, undefined, JSON.stringify(stop.body));
-    assert.equal((await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest })).status, 200);
+    // No decision and no deadline (45 s) in between: the stop alone ends the wait.
+    assert.deepEqual(await settled, { approved: false, reason: 'cancelled', by: undefined });
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.equal(refusalOf(reply)?.message, 'a stop of the arm while the call waited for the operator cancelled it; the motion was not executed');
+    assert.deepEqual(h.robot.server.approvals.pending(), []);
+    const late = await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest });
+    assert.equal(late.status, 409);
+    assert.equal(((await late.json()) as { reason: string }).reason, 'settled');
     assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+  });
+
+  it('the console e-stop ends a held wait at once too', async () => {
+    const waiting = nextPending(h.robot.server.approvals);
+    const call = h.call('move_arm_to_pose', { target_position: { x_mm: -380, y_mm: 60, z_mm: 450 } });
+    await waiting;
+    assert.equal((await h.post('/api/estop', { reason: 'e-stop while a call waits' })).status, 200);
+    const reply = await call;
+    assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.deepEqual(h.robot.server.approvals.pending(), []);
+    assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 200);
   });
 
   it('an eliciting client still gets input_required, and nothing waits in the console', async () => {
@@ -179,6 +204,82 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
   });
 });
 
+describe('robot console: a motion of a client that can elicit is shown as awaiting the client\'s user', () => {
+  let h: ConsoleHarness;
+  const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
+  const ask = async (x: number) => {
+    const args = { target_position: { x_mm: x, y_mm: -150, z_mm: 420 } };
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION });
+    assert.equal(reply.body.result?.resultType, 'input_required', JSON.stringify(reply.body));
+    return { args, requestState: reply.body.result!.requestState!, message: reply.body.result!.inputRequests!.approval!.params.message };
+  };
+  before(async () => {
+    h = await startConsole();
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  it('lists it with its plan; the operator cannot approve it but can decline it, and then the user\'s accept is refused', async () => {
+    const before = h.robot.controller.sim.jointsDeg;
+    const { args, requestState, message } = await ask(-450);
+    const [entry, ...others] = h.robot.approval.awaitingUser.list();
+    assert.equal(others.length, 0);
+    assert.equal(entry?.tool, 'move_arm_to_pose');
+    assert.equal(entry?.summary, message);
+    assert.ok(isPlannedMotion(entry?.details));
+    assert.equal(entry.details.planHash, entry.planHash);
+    assert.ok(entry.details.path.length >= 2, 'the plan is there to draw');
+    assert.deepEqual(h.robot.server.approvals.pending(), [], 'not a held call: nothing for the operator to approve');
+    const approve = await h.post('/api/approvals/decide', { id: entry.id, approve: true, digest: entry.planHash });
+    assert.equal(approve.status, 404);
+    assert.equal(((await approve.json()) as { reason: string }).reason, 'unknown');
+
+    const declined = await h.post('/api/approvals/decline-user', { id: entry.id });
+    assert.equal(declined.status, 200);
+    assert.deepEqual(await declined.json(), { declined: entry.id, operator: OPERATOR });
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+    const again = await h.post('/api/approvals/decline-user', { id: entry.id });
+    assert.equal(again.status, 404);
+
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(refusalOf(reply)?.code, 'approval_declined');
+    assert.equal(refusalOf(reply)?.message, `the operator ${OPERATOR} declined this motion at the console while it awaited the client's user; the motion was not executed`);
+    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+  });
+
+  it('a bad decline is refused precisely and declines nothing', async () => {
+    const { args, requestState } = await ask(-440);
+    const [entry] = h.robot.approval.awaitingUser.list();
+    for (const body of [{}, { id: 7 }, { id: '' }]) {
+      const res = await h.post('/api/approvals/decline-user', body);
+      assert.equal(res.status, 400);
+      assert.deepEqual(await res.json(), { error: '"id" must be the id of a motion awaiting the client\'s user' });
+    }
+    const unknown = await h.post('/api/approvals/decline-user', { id: 'no-such-id' });
+    assert.equal(unknown.status, 404);
+    assert.equal((await h.post('/api/approvals/decline-user', { id: entry!.id }, '')).status, 401);
+    assert.deepEqual(h.robot.approval.awaitingUser.list().map((e) => e.id), [entry!.id]);
+    // The user approves: it runs, and leaves the board.
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(reply.body.result?.structuredContent?.status, 'completed', JSON.stringify(reply.body));
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+  });
+
+  it('an e-stop (or stop_arm) takes every such motion off the board; the answer is refused', async () => {
+    const { args, requestState } = await ask(-460);
+    assert.equal(h.robot.approval.awaitingUser.list().length, 1);
+    assert.equal((await h.post('/api/estop', { reason: 'stop while a user decides' })).status, 200);
+    assert.deepEqual(h.robot.approval.awaitingUser.list(), []);
+    // Even once the operator has reset the e-stop, the answer given to the old question is void.
+    assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 200);
+    const before = h.robot.controller.sim.jointsDeg;
+    const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
+    assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
+    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+  });
+});
+
 describe('robot console: approver console and the operator wait', () => {
   it('approver console holds an eliciting client too; the wait ends in a refusal naming the reason', async () => {
     const h = await startConsole({ approver: 'console', operatorTimeoutMs: 300 });
@@ -204,6 +305,50 @@ describe('robot console: approver console and the operator wait', () => {
       assert.equal(refusalOf(reply)?.code, 'approval_unavailable');
       assert.deepEqual(h.robot.server.approvals.pending(), []);
     } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('robot console: a release waiting for the operator shows the object\'s computed fall', () => {
+  it('its details are a planned path from where the object is held straight down to where it lands, with the release hash', async () => {
+    const h = await startHarness({ approval: 'always', approver: 'console' });
+    // Everything but the release is approved as it comes, so the test reaches a held object.
+    const stop = h.robot.server.approvals.subscribe((event) => {
+      if (event.type === 'pending' && event.pending.tool !== 'release_object') void h.robot.server.approvals.decide(event.pending.id, { approve: true, operator: 'ops-setup', digest: event.pending.digest });
+    });
+    try {
+      const o = h.robot.controller.sim.objects().find((x) => x.id === 'block-1')!;
+      const p = o.position;
+      const above = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 100 }, path: 'joint' });
+      assert.equal(above.body.result?.structuredContent?.status, 'completed', JSON.stringify(above.body));
+      const grasp = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 15 });
+      assert.equal(grasp.body.result?.structuredContent?.grasped, true, JSON.stringify(grasp.body));
+      const lift = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y + 60, z_mm: p.z + 40 } });
+      assert.equal(lift.body.result?.structuredContent?.status, 'completed');
+      const landing = h.robot.controller.sim.planRelease();
+      assert.ok(landing.ok);
+
+      const waiting = nextPending(h.robot.server.approvals);
+      const call = h.call('release_object', {});
+      const pending = await waiting;
+      assert.equal(pending.tool, 'release_object');
+      assert.ok(isPlannedMotion(pending.details), JSON.stringify(pending.details));
+      const plan = pending.details;
+      assert.equal(plan.planHash, pending.digest);
+      assert.deepEqual(plan.release, { objectId: 'block-1', dropMm: Math.round(landing.dropHeightMm * 10) / 10 });
+      const [from, to] = plan.path;
+      assert.equal(plan.path.length, 2);
+      const r = (v: number): number => Math.round(v * 10) / 10;
+      assert.deepEqual(to, [r(landing.position.x), r(landing.position.y), r(landing.position.z)], 'ends where it lands');
+      assert.deepEqual(from, [r(landing.position.x), r(landing.position.y), r(landing.position.z + landing.dropHeightMm)], 'starts straight above, where it is held');
+      assert.ok(plan.durationS > 0 && plan.peakSpeedMmS > 0);
+      assert.equal(plan.gripForceN, null);
+      await h.robot.server.approvals.decide(pending.id, { approve: false, operator: 'ops-http-test' });
+      assert.equal(refusalOf(await call)?.code, 'approval_declined');
+      assert.equal(h.robot.controller.sim.heldObjectId, 'block-1', 'declined: still held');
+    } finally {
+      stop();
       await h.close();
     }
   });

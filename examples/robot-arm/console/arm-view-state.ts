@@ -1,0 +1,49 @@
+/**
+ * The arm as a view draws it (envelope, scene objects, pose and state), read from the controller.
+ * One function, used by the console's feed and by the MCP App's state resource, so the two views of
+ * the same cell cannot disagree.
+ */
+import { RAD_PER_DEG } from '../sim/angles.js';
+import { armFramesRad } from '../sim/forward-kinematics.js';
+import type { RobotController } from '../server/robot-controller.js';
+import { pointOf as pt } from './planned-motion.js';
+import type { ArmEnvelope, ArmObject, ArmState } from './arm-feed.js';
+
+/** The drawable state of the cell at one instant. */
+export interface ArmViewState {
+  envelope: ArmEnvelope;
+  objects: ArmObject[];
+  state: ArmState;
+}
+
+/** The envelope: reach sphere, table plane, base keep-out. */
+export function armEnvelopeOf(controller: RobotController): ArmEnvelope {
+  const e = controller.sim.envelope;
+  return { reachCenter: pt(e.reachCenter), reachRadiusMm: e.reachRadiusMm, tableZMm: e.tableZMm, keepOutRadiusMm: e.keepOutRadiusMm };
+}
+
+/** The pose (joint origins from forward kinematics), gripper, motion and e-stop state. */
+export function armStateOf(controller: RobotController): ArmState {
+  const sim = controller.sim;
+  const { frames } = armFramesRad(sim.preset, sim.jointsDeg.map((d) => d * RAD_PER_DEG));
+  const held = sim.heldObjectId;
+  const estop = controller.emergencyStop;
+  return {
+    joints: frames.map((f) => pt(f.origin)),
+    tcp: pt(sim.tcp),
+    gripper: { widthMm: held === null ? sim.preset.gripper.strokeMm : 0, holding: held },
+    moving: sim.state === 'moving' || sim.state === 'stopping',
+    estop: { latched: estop !== null || sim.state === 'estop', reason: estop?.reason ?? (sim.state === 'estop' ? 'emergency stop' : null) },
+    tS: sim.nowMs / 1000,
+  };
+}
+
+/** The scene objects. */
+export function armObjectsOf(controller: RobotController): ArmObject[] {
+  return controller.sim.objects().map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
+}
+
+/** All three at once. */
+export function armViewStateOf(controller: RobotController): ArmViewState {
+  return { envelope: armEnvelopeOf(controller), objects: armObjectsOf(controller), state: armStateOf(controller) };
+}
