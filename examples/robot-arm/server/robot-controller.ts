@@ -183,7 +183,8 @@ export class RobotController {
    */
   runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void } = {}): Promise<MotionReport | Refusal> {
     const status = this.driver.status();
-    const refusal = this.armRefusal(status);
+    // The caller may hold the motion slot (`exclusive`) for exactly this motion.
+    const refusal = this.armRefusal(status, 'slot_held');
     if (refusal !== null) return Promise.resolve(refusal);
     const check = this.model.validateTrajectory(plan.trajectory, status, { contactAllowedWith: plan.toolContactObjectIds });
     if (!check.ok) {
@@ -287,7 +288,7 @@ export class RobotController {
   }
 
   /** Why the arm cannot take a command now (latch, driver fault, stale snapshot, busy), or null. */
-  private armRefusal(status: ArmStatus): Refusal | null {
+  private armRefusal(status: ArmStatus, slot: 'slot_free' | 'slot_held' = 'slot_free'): Refusal | null {
     if (this.estop !== null || status.state === 'estop' || status.estopLatched) {
       return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
     }
@@ -302,7 +303,7 @@ export class RobotController {
     if (ageMs > this.maxStatusAgeMs) {
       return { stage: 'state_gate', code: 'stale_status', message: `the arm's last reported state is ${ageMs} ms old (at most ${this.maxStatusAgeMs} ms); nothing is planned from a stale pose` };
     }
-    if (this.active !== null || this.reserved || status.state === 'moving' || status.state === 'stopping') {
+    if (this.active !== null || (this.reserved && slot === 'slot_free') || status.state === 'moving' || status.state === 'stopping') {
       return { stage: 'state_gate', code: 'busy', message: `a motion (${this.active?.motionId ?? 'starting'}) is running; only one motion runs at a time. Wait for it to finish or call stop_arm` };
     }
     return null;
