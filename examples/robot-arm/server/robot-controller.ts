@@ -1,3 +1,5 @@
+// One file over ~400 lines on purpose: the state gate, the single motion slot, the watchdog, the
+// monitor's latch and stop share the controller's private state, and splitting them would expose it.
 import { isArmFaultError, type ArmDriver, type ArmFault, type ArmState, type ArmStatus, type MotionProgress } from '../driver/arm-driver.js';
 import type { ArmModel } from '../model/arm-model.js';
 import type { MotionPlan } from './motion-plan.js';

@@ -14,6 +14,7 @@ import { ArmFaultError, type ArmDriver, type ArmFault, type ArmStatus, type Exec
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import type { Trajectory } from '../../model/arm-model.js';
+import { readAuditLog } from '../../server/audit-log.js';
 import { createRobotServer } from '../../server/create-robot-server.js';
 
 const LOST: ArmFault = { kind: 'disconnected', code: 'link_lost', message: 'the controller closed the connection' };
@@ -100,7 +101,7 @@ class LinkDriver implements ArmDriver {
 
 const TARGET = { target_position: { x_mm: -400, y_mm: -150, z_mm: 350 }, speed: 0.3 };
 
-async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof connect>) => Promise<void>): Promise<void> {
+async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof connect>, auditLogPath: string) => Promise<void>): Promise<void> {
   const inner = new SimArmDriver({ pacer: steppedPacer(20) });
   const driver = new LinkDriver(inner);
   const auditLogPath = join(mkdtempSync(join(tmpdir(), 'robot-link-')), 'audit.jsonl');
@@ -108,7 +109,7 @@ async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof c
   const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
   const client = connect(listener.url, { onWarning: () => {} });
   try {
-    await body(driver, client);
+    await body(driver, client, auditLogPath);
   } finally {
     await client.close();
     await listener.close();
@@ -136,9 +137,10 @@ describe('driver faults as the server sees them', () => {
     });
   });
 
-  it('a lost controller: motions refused (driver_disconnected), status shows the fault, sensors say what failed, stop_arm still answers', async () => {
-    await withServer(async (driver, client) => {
+  it('a lost controller: audited, motions refused (driver_disconnected), status shows the fault, sensors say what failed, stop_arm still answers', async () => {
+    await withServer(async (driver, client, auditLogPath) => {
       driver.drop();
+      assert.deepEqual(readAuditLog(auditLogPath).records.filter((r) => r.type === 'driver_fault').map(({ kind, code, message }) => ({ kind, code, message })), [{ kind: 'disconnected', code: 'link_lost', message: 'the controller closed the connection' }], 'the fault is audited when it happens');
       const move = await client.callTool('move_arm_to_pose', TARGET);
       assert.deepEqual(refusedOf(move), { stage: 'state_gate', code: 'driver_disconnected', message: 'the arm controller is not available (disconnected: the controller closed the connection); motions are refused until it answers again and its state is re-read' });
       const status = await client.callTool('get_device_status', {});
