@@ -18,29 +18,30 @@ export interface ArmViewState {
 
 /** The envelope: reach sphere, table plane, base keep-out. */
 export function armEnvelopeOf(controller: RobotController): ArmEnvelope {
-  const e = controller.sim.envelope;
+  const e = controller.model.envelope;
   return { reachCenter: pt(e.reachCenter), reachRadiusMm: e.reachRadiusMm, tableZMm: e.tableZMm, keepOutRadiusMm: e.keepOutRadiusMm };
 }
 
-/** The pose (joint origins from forward kinematics), gripper, motion and e-stop state. */
+/** The pose (joint origins from forward kinematics of the driver's snapshot), gripper, motion and e-stop state. */
 export function armStateOf(controller: RobotController): ArmState {
-  const sim = controller.sim;
-  const { frames } = armFramesRad(sim.preset, sim.jointsDeg.map((d) => d * RAD_PER_DEG));
-  const held = sim.heldObjectId;
+  const { model } = controller;
+  const arm = controller.status();
+  const { frames } = armFramesRad(model.preset, arm.jointsDeg.map((d) => d * RAD_PER_DEG));
+  const held = arm.heldObjectId;
   const estop = controller.emergencyStop;
   return {
     joints: frames.map((f) => pt(f.origin)),
-    tcp: pt(sim.tcp),
-    gripper: { widthMm: held === null ? sim.preset.gripper.strokeMm : 0, holding: held },
-    moving: sim.state === 'moving' || sim.state === 'stopping',
-    estop: { latched: estop !== null || sim.state === 'estop', reason: estop?.reason ?? (sim.state === 'estop' ? 'emergency stop' : null) },
-    tS: sim.nowMs / 1000,
+    tcp: pt(arm.tcp),
+    gripper: { widthMm: held === null ? model.preset.gripper.strokeMm : 0, holding: held },
+    moving: arm.state === 'moving' || arm.state === 'stopping',
+    estop: { latched: estop !== null || arm.estopLatched, reason: estop?.reason ?? (arm.estopLatched ? 'emergency stop' : null) },
+    tS: arm.timeMs / 1000,
   };
 }
 
 /** The scene objects. */
 export function armObjectsOf(controller: RobotController): ArmObject[] {
-  return controller.sim.objects().map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
+  return controller.status().objects.map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
 }
 
 /** All three at once. */

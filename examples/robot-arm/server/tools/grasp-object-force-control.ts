@@ -1,12 +1,14 @@
-import type { Tool } from 'toolwright';
+import type { InferArguments, Tool } from 'toolwright';
 import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } from '../../sim/gripper.js';
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import type { Refusal } from '../safety-stages.js';
 import { robotTool } from '../robot-tool.js';
-import { refusalResult } from '../tool-call-record.js';
-import { positionSchema, type PositionArg } from '../tool-schemas.js';
+import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
+import type { GraspOutcome } from '../../driver/arm-driver.js';
+import { positionSchema } from '../tool-schemas.js';
+import type { ArmPreset } from '../../sim/arm-presets.js';
 
 
 /** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */
@@ -14,16 +16,32 @@ export const MAX_APPROACH_MM = 150;
 /** Approach speed as a fraction of the caps: slow near objects. */
 const APPROACH_SPEED = 0.3;
 
-type GraspArgs = { readonly target_position: PositionArg; readonly force_n?: number | undefined; readonly grasp_strategy?: 'parallel' | 'suction' | 'adaptive' | undefined };
+/** The tool's inputSchema: the arguments' type is inferred from it (no hand-written copy). */
+function graspInputSchema(preset: ArmPreset) {
+  const g = preset.gripper;
+  return {
+    type: 'object',
+    properties: {
+      target_position: positionSchema(preset, `Grasp point in mm, robot base frame: the object's centre (suction: middle of its top face).`, 'stated'),
+      force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Newtons, ${g.minForceN} to ${g.maxForceN}. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
+      grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze at force_n; adaptive: jaws tighten until the object holds, at most force_n; suction: vacuum cup on a flat top.' },
+      timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
+    },
+    required: ['target_position'],
+    additionalProperties: false,
+  } as const;
+}
+
+type GraspArgs = InferArguments<ReturnType<typeof graspInputSchema>>;
 
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
-  const preset = deps.controller.sim.preset;
+  const preset = deps.controller.model.preset;
   const g = preset.gripper;
   /** The object the jaws would close on, the force used and the force it needs (a pure lookup in the scene). */
   const graspFor = (args: GraspArgs) => {
     const t = args.target_position;
-    const target = deps.controller.sim.objects().find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
+    const target = deps.controller.status().objects.find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
     const classDefault = target !== undefined ? defaultGripForceN(target, g) : g.defaultForceN;
     const force = args.force_n ?? classDefault;
     const required = target !== undefined ? requiredGripForceN(target, args.grasp_strategy ?? 'parallel') : undefined;
@@ -51,17 +69,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       'Use after move_arm_to_pose has brought the gripper (pointing down) just above an object found with get_object_pose. ' +
       'A force above its max_grip_force_n or too low to hold it is refused before contact. ' +
       'Only fingertips may touch the object: keep the palm (50 mm above the TCP) 5 mm above its top. Not for moving far or while holding an object. A human approves approach and force.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        target_position: positionSchema(preset, `Grasp point in mm, robot base frame: the object's centre (suction: middle of its top face).`, 'stated'),
-        force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Newtons, ${g.minForceN} to ${g.maxForceN}. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
-        grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze at force_n; adaptive: jaws tighten until the object holds, at most force_n; suction: vacuum cup on a flat top.' },
-        timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
-      },
-      required: ['target_position'],
-      additionalProperties: false,
-    },
+    inputSchema: graspInputSchema(preset),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     steps: (s) => [
       s.finiteArguments(),
@@ -70,12 +78,12 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       s.rule('finite_and_range', ({ args }) => forceRule(args)),
       s.stateGate(() => 'motion'),
       s.rule('state_gate', () => {
-        const held = deps.controller.sim.heldObjectId;
+        const held = deps.controller.status().heldObjectId;
         return held === null ? undefined : { stage: 'state_gate', code: 'already_holding', message: `the gripper already holds ${held}; call release_object first` };
       }),
       s.rule('workspace_envelope', ({ args }) => {
         const t = args.target_position;
-        const tcp = deps.controller.sim.tcp;
+        const tcp = deps.controller.status().tcp;
         const approach = Math.hypot(t.x_mm - tcp.x, t.y_mm - tcp.y, t.z_mm - tcp.z);
         if (approach <= MAX_APPROACH_MM) return undefined;
         return {
@@ -109,7 +117,6 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
     runsAsTask: () => true,
     async run({ args, ctx, record, plan }) {
       if (plan === undefined) throw new Error('grasp_object_force_control: no plan after the planning stages');
-      const sim = deps.controller.sim;
       const strategy = args.grasp_strategy ?? 'parallel';
       const { force } = graspFor(args);
       return deps.controller.exclusive(async () => {
@@ -120,7 +127,14 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
           record.summary = result.structuredContent;
           return result;
         }
-        const grasp = sim.grasp({ forceN: force, strategy });
+        let grasp: GraspOutcome;
+        try {
+          grasp = await deps.controller.driver.grasp({ forceN: force, strategy });
+        } catch (error) {
+          const refusal = record.trail.refuse(driverFaultRefusal(error, 'close the gripper'));
+          record.summary = { ...motionResult(outcome.report).structuredContent, grasped: false, failure: refusal.code };
+          return refusalResult(refusal);
+        }
         const base = motionResult(outcome.report).structuredContent;
         if (grasp.ok) {
           const summary = { ...base, grasped: true, object_id: grasp.objectId, strategy: grasp.strategy, applied_force_n: round3(grasp.appliedForceN), required_force_n: round3(grasp.requiredForceN) };
