@@ -318,7 +318,7 @@ describe('robot console: a release waiting for the operator shows the object\'s 
       if (event.type === 'pending' && event.pending.tool !== 'release_object') void h.robot.server.approvals.decide(event.pending.id, { approve: true, operator: 'ops-setup', digest: event.pending.digest });
     });
     try {
-      const o = h.robot.controller.sim.objects().find((x) => x.id === 'block-1')!;
+      const o = h.robot.driver.sim.objects().find((x) => x.id === 'block-1')!;
       const p = o.position;
       const above = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 100 }, path: 'joint' });
       assert.equal(above.body.result?.structuredContent?.status, 'completed', JSON.stringify(above.body));
@@ -326,7 +326,7 @@ describe('robot console: a release waiting for the operator shows the object\'s 
       assert.equal(grasp.body.result?.structuredContent?.grasped, true, JSON.stringify(grasp.body));
       const lift = await h.call('move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y + 60, z_mm: p.z + 40 } });
       assert.equal(lift.body.result?.structuredContent?.status, 'completed');
-      const landing = h.robot.controller.sim.planRelease();
+      const landing = h.robot.driver.sim.planRelease();
       assert.ok(landing.ok);
 
       const waiting = nextPending(h.robot.server.approvals);
@@ -346,7 +346,7 @@ describe('robot console: a release waiting for the operator shows the object\'s 
       assert.equal(plan.gripForceN, null);
       await h.robot.server.approvals.decide(pending.id, { approve: false, operator: 'ops-http-test' });
       assert.equal(refusalOf(await call)?.code, 'approval_declined');
-      assert.equal(h.robot.controller.sim.heldObjectId, 'block-1', 'declined: still held');
+      assert.equal(h.robot.driver.sim.heldObjectId, 'block-1', 'declined: still held');
     } finally {
       stop();
       await h.close();
