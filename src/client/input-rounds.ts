@@ -6,13 +6,14 @@
  * both; a call's `onInputRequired` answers what belongs to the call; the client-level
  * `onServerRequest` answers the rest.
  */
-import { isJsonObject } from '../protocol/index.js';
+import { INPUT_REQUEST_CAPABILITY, isJsonObject } from '../protocol/index.js';
 import type { InputRequest, JsonObject, JsonRpcRequest } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
 import type { ServerRequestHandler } from './connection.js';
 import type { CallToolOptions, ClientOptions, ClientRoot, InputRequiredContext } from './types.js';
 
-const INPUT_METHODS: ReadonlySet<string> = new Set(['roots/list', 'elicitation/create', 'sampling/createMessage']);
+// The methods a server may ask the client: the keys of the one method→capability table.
+const INPUT_METHODS: ReadonlySet<string> = new Set(Object.keys(INPUT_REQUEST_CAPABILITY));
 
 /** An error a server request is answered with. */
 class ServerRequestRefusal extends Error {

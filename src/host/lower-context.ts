@@ -37,6 +37,17 @@ export function freezeDeep<T>(value: T): T {
   return Object.freeze(value);
 }
 
+/**
+ * A plain, unfrozen copy of a JSON tree (what the lowering hands back). Like a JSON round trip
+ * (keys holding `undefined` are left out), without printing and parsing the text.
+ */
+export function thawJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => thawJson(item)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  // fromEntries defines own properties, so a property named "__proto__" stays a property.
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined).map(([key, item]) => [key, thawJson(item)])) as T;
+}
+
 /** A frozen copy of part of the original schema (what inlining a `$ref` brings in). */
 export function frozenCopy<T>(value: T): T {
   return freezeDeep(cloneJson(value));

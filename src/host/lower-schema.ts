@@ -8,7 +8,7 @@
 import { HostError } from './host-error.js';
 import type { LoweringPolicy } from './profiles.js';
 import type { LossEntry } from './types.js';
-import { cloneJson, freezeDeep, isObject, LoweringContext } from './lower-context.js';
+import { cloneJson, freezeDeep, isObject, LoweringContext, thawJson } from './lower-context.js';
 import type { Json } from './lower-context.js';
 import { rejectRecursion } from './lower-refs.js';
 import { flattenRoot, rootProperties } from './lower-root.js';
@@ -56,5 +56,5 @@ export function lowerInputSchema(input: Json, policy: LoweringPolicy, toolName: 
   cx.origin.set(root, '');
   for (const pass of TREE_PASSES) root = freezeDeep(pass.run(cx, root));
   // The result is the caller's to keep and change: a plain copy, not the frozen working tree.
-  return { schema: cloneJson(root), loss: cx.loss, nullableOptional: cx.nullable, rootNotes: cx.rootNotes };
+  return { schema: thawJson(root), loss: cx.loss, nullableOptional: cx.nullable, rootNotes: cx.rootNotes };
 }

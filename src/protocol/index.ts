@@ -15,6 +15,7 @@ export {
 } from './protocol-error.js';
 export { isJsonObject, isJsonRpcId } from './json-rpc.js';
 export { canonicalJson } from './canonical-json.js';
+export { INPUT_REQUEST_CAPABILITY } from './input-requests.js';
 export type {
   JsonRpcId,
   JsonValue,

@@ -11,6 +11,7 @@
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
 import type { ClientCapabilities, InputRequest } from '../protocol/wire-types.js';
+import { INPUT_REQUEST_CAPABILITY } from '../protocol/input-requests.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../protocol/feature-wire-types.js';
 import { randomBytes } from 'node:crypto';
 import { compileSchema } from '../schema/index.js';
@@ -131,17 +132,10 @@ export function listRootsInput(): RootsInputRequest {
   return { method: 'roots/list', params: {} };
 }
 
-/** The client capability each input-request method needs (the one method→capability table). */
-const CAPABILITY: Readonly<Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'>> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
-
 /** Which client capability an MRTR input request needs; undefined for an unknown method. */
 export function capabilityFor(request: unknown): 'elicitation' | 'sampling' | 'roots' | undefined {
   const method = isJsonObject(request) ? request.method : undefined;
-  return typeof method === 'string' && Object.hasOwn(CAPABILITY, method) ? CAPABILITY[method as InputRequest['method']] : undefined;
+  return typeof method === 'string' && Object.hasOwn(INPUT_REQUEST_CAPABILITY, method) ? INPUT_REQUEST_CAPABILITY[method as InputRequest['method']] : undefined;
 }
 
 /** What an input flow is bound to. */
@@ -225,7 +219,7 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
   }
 
   function declared(method: InputRequest['method']): boolean {
-    const capability = scope.capabilities[CAPABILITY[method]];
+    const capability = scope.capabilities[INPUT_REQUEST_CAPABILITY[method]];
     return capability !== undefined && capability !== null;
   }
 
@@ -248,13 +242,14 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
       const undeclared: Record<string, unknown> = {};
       let askable = 0;
       for (const [key, request] of Object.entries(requests)) {
-        if (CAPABILITY[request?.method] === undefined) throw new TypeError(`inputs.require(): request ${JSON.stringify(key)} has unknown method ${JSON.stringify(request?.method)}`);
+        const capability = capabilityFor(request);
+        if (capability === undefined) throw new TypeError(`inputs.require(): request ${JSON.stringify(key)} has unknown method ${JSON.stringify(request?.method)}`);
         const answer = fresh?.[key];
         if (answer !== undefined && isValidInputResponse(request, answer)) collected[key] = answer;
         if (trusted && collected[key] !== undefined && isValidInputResponse(request, collected[key])) continue;
         if (!trusted) delete collected[key];
         if (!declared(request.method)) {
-          undeclared[CAPABILITY[request.method]] = {};
+          undeclared[capability] = {};
           if (options.onlyDeclared === true) continue;
         }
         missing[key] = request;

@@ -131,3 +131,14 @@ test('a node pass that writes to the node it is given fails at once (every node 
   }
   assert.equal(NODE_PASSES.at(-1)!.name, 'notes into the description');
 });
+
+test('a property named "__proto__" (hostile but valid JSON) stays a property through every profile', () => {
+  const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","minLength":1},"b":{"type":"integer"}},"required":["b"]}') as Json;
+  for (const [label, policy] of POLICIES) {
+    const { schema } = lowerInputSchema(input, policy, 't');
+    const properties = schema.properties as Json;
+    assert.deepEqual(Object.keys(properties), ['__proto__', 'b'], label);
+    assert.equal(Object.getPrototypeOf(properties), Object.prototype, label);
+    assert.equal(Object.getOwnPropertyDescriptor(properties, '__proto__')?.enumerable, true, label);
+  }
+});

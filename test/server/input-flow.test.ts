@@ -116,6 +116,11 @@ describe('inputs.require()', () => {
 
   it('a request with an unknown method is a programming error (TypeError)', () => {
     assert.throws(() => flow().require({ bad: { method: 'ping', params: {} } as never }), TypeError);
+    // A method named like an Object.prototype member is unknown too (the table is read with hasOwn).
+    for (const method of ['constructor', 'toString', '__proto__']) {
+      assert.throws(() => flow().require({ bad: { method, params: {} } as never }),
+        (e: unknown) => e instanceof TypeError && e.message === `inputs.require(): request "bad" has unknown method ${JSON.stringify(method)}`);
+    }
   });
 
   it('supports() reports declared capabilities', () => {
