@@ -44,6 +44,18 @@ const BATCH_BYTES = 1 << 20;
 const unflushed = new Set<HashChainLog>();
 let exitHookInstalled = false;
 
+let isoMs = Number.NaN;
+let isoText = '';
+/** `new Date().toISOString()`, formatted once per millisecond: under load many records share one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 function positiveSize(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!(Number.isInteger(value) && value >= 1024)) throw new RangeError(`hash-chain log: ${name} must be an integer >= 1024, got ${String(value)}`);
@@ -199,7 +211,7 @@ export class HashChainLog {
   }
 
   #write(record: HashChainRecord): StoredHashChainRecord {
-    let stored: StoredHashChainRecord = { seq: this.#seq + 1, time: new Date().toISOString(), prev: this.#prev, ...record };
+    let stored: StoredHashChainRecord = { seq: this.#seq + 1, time: isoNow(), prev: this.#prev, ...record };
     let line = safeStringify(stored);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: short lines need no exact count.
     if (line === undefined || (line.length * 3 > this.#maxRecordBytes && Buffer.byteLength(line) > this.#maxRecordBytes)) {
