@@ -28,6 +28,7 @@ import type { Tool } from './tool-types.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { getProcessStore } from './store/process-store.js';
 import { relayChanges } from './store/change-relay.js';
+import type { ChangeRelay } from './store/change-relay.js';
 import type { Clock, Store } from './store/store.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
@@ -188,9 +189,20 @@ export function createServer(options: ServerOptions): McpServer {
   });
   const hasTasks = options.tasks !== undefined || registered.some((t) => t.tool.task !== undefined);
   const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0, hasTasks });
+  // Change and task notifications reach the streams of every instance sharing the store (store/change-relay.ts).
+  const announces = (options.listChanged?.length ?? 0) > 0 || options.resourceUpdates === true || hasTasks;
+  const changes: ChangeRelay = announces
+    ? relayChanges(features.hub, store, (what, error) => logger.error(`change notifications: ${what}`, { error: error instanceof Error ? error.message : String(error) }))
+    : {
+        notifyListChanged: (kind: ListChangedKind) => features.hub.notifyListChanged(kind),
+        notifyResourceUpdated: (uri: string) => features.hub.notifyResourceUpdated(uri),
+        notifyTask: (owner: string, taskId: string, detail: JsonObject) => features.hub.notifyTask(owner, taskId, detail),
+        ready: Promise.resolve(),
+        close: async () => undefined,
+      };
   Object.assign(capabilities, features.capabilities);
   const tasks = hasTasks
-    ? new TaskEngine(options.tasks ?? {}, { store, clock: options.clock ?? { now: () => Date.now() }, logger, onChange: (record) => features.hub.notifyTask(record.owner, record.taskId, detailedTask(record)) })
+    ? new TaskEngine(options.tasks ?? {}, { store, clock: options.clock ?? { now: () => Date.now() }, logger, onChange: (record) => changes.notifyTask(record.owner, record.taskId, detailedTask(record)) })
     : undefined;
   if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
@@ -269,10 +281,6 @@ export function createServer(options: ServerOptions): McpServer {
   const defaultDispatcher = dispatcherFor(eras);
 
   // Change notifications reach the streams of every instance sharing the store (store/change-relay.ts).
-  const announces = (options.listChanged?.length ?? 0) > 0 || options.resourceUpdates === true;
-  const changes = announces
-    ? relayChanges(features.hub, store, (what, error) => logger.error(`change notifications: ${what}`, { error: error instanceof Error ? error.message : String(error) }))
-    : { notifyListChanged: (kind: ListChangedKind) => features.hub.notifyListChanged(kind), notifyResourceUpdated: (uri: string) => features.hub.notifyResourceUpdated(uri), ready: Promise.resolve(), close: async () => undefined };
 
   const listeners = new Set<HttpListener>();
   const connections = new Set<StdioConnection>();

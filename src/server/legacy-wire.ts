@@ -184,7 +184,13 @@ export function createLegacyHttpWire(
         };
         // Heard before this request goes on, so an answer to anything it asks cannot be missed.
         created.unsubscribe = table.subscribe(id, (event) => onEvent(created, event));
-        await created.unsubscribe;
+        try {
+          await created.unsubscribe;
+        } catch (error) {
+          // Not listening: forget this half, so the next request tries again (this one is refused).
+          live.delete(id);
+          throw error;
+        }
       }
     }
     session.record = record;

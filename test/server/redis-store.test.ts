@@ -12,6 +12,7 @@ import { createRedisStore, StoreUnavailableError } from '../../src/server/store/
 import type { RedisStore } from '../../src/server/store/index.js';
 import { approvalTools } from '../fixtures/servers/approval-tools.js';
 import { META, post, rpc } from '../fixtures/servers/raw-http.js';
+import { exchange, openSession } from '../support/legacy-session-client.js';
 import { freePort, missing, startRedis } from '../support/local-services.js';
 import type { RedisProcess } from '../support/local-services.js';
 import { errorOf, resultOf, textOf } from '../fixtures/servers/rpc-body.js';
@@ -188,10 +189,16 @@ describe('Redis down and back', { skip }, () => {
     await redis?.stop();
   });
 
-  it('while Redis is down, approvals and rate-limited calls are refused with 503 and nothing runs; other calls keep working; then it reconnects by itself', async () => {
+  it('while Redis is down, approvals, rate-limited calls and legacy sessions are refused with 503 and nothing runs; other calls keep working; then it reconnects by itself', async () => {
     runs.length = 0;
     const state = await ask(url, 'launch_rocket', { target: 'titan' });
+    const legacy = await openSession(url);
     await redis.kill();
+    // A legacy session's record is in the store: its requests (even of a tool that needs no store) and new sessions are refused, nothing runs.
+    const legacyCall = await exchange(url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'move_pad', arguments: {} } }, legacy.headers);
+    assert.deepEqual([legacyCall.status, legacyCall.messages[0]], [503, { jsonrpc: '2.0', id: 5, error: STORE_DOWN }]);
+    const legacyOpen = await exchange(url, { jsonrpc: '2.0', id: 6, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }, {});
+    assert.deepEqual([legacyOpen.status, legacyOpen.messages[0]], [503, { jsonrpc: '2.0', id: 6, error: STORE_DOWN }]);
     const refused = await call(url, 'launch_rocket', { target: 'titan' }, { requestState: state, inputResponses: ACCEPT });
     assert.equal(refused.status, 503);
     assert.deepEqual(errorOf(refused.body), STORE_DOWN);
@@ -211,5 +218,6 @@ describe('Redis down and back', { skip }, () => {
     assert.deepEqual(errorOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: state, inputResponses: ACCEPT })).body), ALREADY_USED);
     assert.equal(textOf((await call(url, 'limited', {})).body), 'ok');
     assert.deepEqual(runs, ['rocket:titan', 'limited']);
+    await openSession(url);
   });
 });

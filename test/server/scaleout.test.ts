@@ -120,6 +120,9 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
   });
 
   it('under load, kill -9 of one instance loses only its in-flight requests, no approved action runs twice, the others keep answering, and a restart rejoins', async () => {
+    // A legacy session opened on i3, its GET stream held there: it must outlive i3.
+    const legacySession = await openSession(cluster.instances[2]!.url);
+    const legacyStream = await openStream(cluster.instances[2]!.url, legacySession);
     const connections = 8;
     const message = callMessage('read_state', {});
     let responses = 0;
@@ -158,6 +161,11 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
 
     // The survivors answer everything.
     for (let i = 0; i < 10; i++) assert.notEqual(instanceOf(await send(cluster.url, callMessage('read_state', {}, {}, i))), 'i3');
+    // The legacy session outlived the instance that opened it and held its stream: i2 serves it.
+    await legacyStream.closed;
+    const survived = await exchange(cluster.instances[1]!.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, legacySession.headers);
+    assert.equal(survived.status, 200, JSON.stringify(survived.messages));
+    assert.deepEqual((survived.messages.at(-1)?.result as Json).structuredContent, { instance: 'i2' });
 
     await cluster.restart(2);
     // nginx retries a failed server after fail_timeout (2 s): keep calling (bounded) until i3 answers again.

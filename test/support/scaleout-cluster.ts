@@ -62,12 +62,15 @@ export async function startCluster(count: number, options: ClusterOptions = {}):
   const secret = options.secret ?? 'scale-out-shared-secret-0123456789abcdef';
   const redis = await startRedis();
   const instances: Instance[] = [];
+  // Every child as soon as it is spawned, so a failed start stops the ones that did start too.
+  const spawned: ChildProcess[] = [];
 
   async function launch(id: string, port: number): Promise<Instance> {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'serve', served, '--http', String(port), '--store', redis.url], {
       env: { ...process.env, TOOLWRIGHT_STATE_SECRET: secret, TOOLWRIGHT_INSTANCE_ID: id, SCALEOUT_RUN_LOG: runLog },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    spawned.push(child);
     await waitForOutput(child, /at http:\/\/\S+\n/, `instance ${id}`, 30_000);
     // Keep reading its output so a full pipe never blocks it.
     child.stdout?.resume();
@@ -113,7 +116,7 @@ export async function startCluster(count: number, options: ClusterOptions = {}):
       },
     };
   } catch (error) {
-    for (const instance of instances) await stopChild(instance.child);
+    for (const child of spawned) await stopChild(child);
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
     throw error;
