@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+/**
+ * `robot-sim`: the simulated robot controller as its own process, as on a real cell. It hosts the
+ * simulated arm on its own clock, keeps its own e-stop latch file, and serves the controller protocol
+ * (docs/robot-controller-protocol.md) on a Unix socket. It is started by the robot-arm server's
+ * supervisor, which hands it the per-start secret on file descriptor 3 (never argv or the environment,
+ * which other local processes can read) and keeps stdin open as a lifeline: when the server goes away,
+ * the controller stops the arm and exits.
+ */
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { realTimePacer } from '../server/sim-pacer.js';
+import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
+import { isHex256 } from './controller-auth.js';
+import { ControllerArm } from './controller-arm.js';
+import { ControllerService } from './controller-service.js';
+
+const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--preset ur5e|xarm6] [--time-scale x] [--seed n]
+
+The simulated robot controller. Started by the robot-arm server (examples/robot-arm/main.ts), which
+passes the per-start secret on file descriptor 3; it refuses to start without one.
+`;
+
+/** File descriptor the secret arrives on. */
+export const SECRET_FD = 3;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`robot-sim: ${message}\n`);
+  process.exit(code);
+}
+
+function readSecret(): string {
+  let text: string;
+  try {
+    text = readFileSync(SECRET_FD, 'utf8').trim();
+  } catch (error) {
+    fail(`no secret on file descriptor ${SECRET_FD} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); robot-sim is started by the robot-arm server`);
+  }
+  if (!isHex256(text)) fail(`the secret on file descriptor ${SECRET_FD} must be 64 lowercase hex digits`);
+  return text;
+}
+
+/** Removes a socket left by a controller that was killed; anything else at the path is left alone. */
+function removeStaleSocket(path: string): void {
+  try {
+    if (!lstatSync(path).isSocket()) fail(`${path} exists and is not a socket; not touching it`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  rmSync(path);
+}
+
+async function main(argv: string[]): Promise<void> {
+  let values: { socket?: string; 'latch-file'?: string; preset?: string; 'time-scale'?: string; seed?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { socket: { type: 'string' }, 'latch-file': { type: 'string' }, preset: { type: 'string' }, 'time-scale': { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (values.help === true) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (values.socket === undefined) fail(`--socket is required\n\n${HELP}`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, got ${JSON.stringify(values.seed)}`);
+  let arm: ControllerArm;
+  let timeScale: number;
+  try {
+    timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
+    arm = new ControllerArm({
+      simulation: { preset: parsePreset(values.preset ?? 'ur5e', '--preset'), seed },
+      pacer: realTimePacer(timeScale),
+      ...(values['latch-file'] !== undefined ? { latchPath: resolve(values['latch-file']) } : {}),
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const secret = readSecret();
+  const socketPath = resolve(values.socket);
+  removeStaleSocket(socketPath);
+  const service = new ControllerService(arm, secret);
+  try {
+    await service.listen(socketPath);
+  } catch (error) {
+    fail(`cannot listen on ${socketPath}: ${(error as Error).message}`, 1);
+  }
+  let stopping = false;
+  const shutDown = (why: string): void => {
+    if (stopping) return;
+    stopping = true;
+    arm.stop('controlled', `controller shutting down (${why})`);
+    void service.close().finally(() => {
+      rmSync(socketPath, { force: true });
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => shutDown('SIGTERM'));
+  process.on('SIGINT', () => shutDown('SIGINT'));
+  // The lifeline: the server holds our stdin open; EOF means it is gone.
+  process.stdin.on('end', () => shutDown('server gone'));
+  process.stdin.on('error', () => shutDown('server gone'));
+  process.stdin.resume();
+  const latch = arm.state().estop;
+  process.stdout.write(`robot-sim ready pid=${process.pid} preset=${arm.sim.preset.id} time-scale=${timeScale} estop=${latch === null ? 'clear' : 'latched'} socket=${socketPath} dir=${dirname(socketPath)}\n`);
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), 1));
+}
