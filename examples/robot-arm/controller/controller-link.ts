@@ -7,24 +7,30 @@
  */
 import { connect, type Socket } from 'node:net';
 import { clientProof, controllerProof, newNonce, proofMatches } from './controller-auth.js';
-import { CONTROLLER_PROTOCOL, DEFAULT_HEARTBEAT_TIMEOUT_MS, HANDSHAKE_TIMEOUT_MS, MAX_PENDING_REQUESTS, parseControllerMessage, type ControllerState, type OperationName, type WireMotionReport } from './controller-protocol.js';
+import { ArmFaultError, type ArmFault, type MotionProgress } from '../driver/arm-driver.js';
+import { CONTROLLER_PROTOCOL, DEFAULT_HEARTBEAT_TIMEOUT_MS, HANDSHAKE_TIMEOUT_MS, MAX_PENDING_REQUESTS, parseControllerMessage, type OperationName, type WireArmStatus, type WireLatch } from './controller-protocol.js';
 import { encodeFrame, FrameReader } from './frame-codec.js';
 
-/** A request the controller refused, or that could not be answered (code `controller_unreachable`, ...). */
-export class ControllerRequestError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-    this.name = 'ControllerRequestError';
-  }
+/** The controller as it reported itself: its status and its own e-stop latch. */
+export interface ControllerReport {
+  readonly status: WireArmStatus;
+  readonly latch: WireLatch;
 }
 
 export interface ControllerLinkEvents {
-  state(state: ControllerState): void;
-  progress(motionId: string, fraction: number): void;
-  report(report: WireMotionReport): void;
+  state(report: ControllerReport): void;
+  fault(fault: ArmFault): void;
   /** Once, when the link is gone for good. */
   lost(reason: string): void;
 }
+
+export interface RequestOptions {
+  /** Deadline of the answer, ms; null for a motion (it answers when the arm is at rest; the heartbeat watches it). */
+  readonly timeoutMs?: number | null;
+  readonly onProgress?: (progress: MotionProgress) => void;
+}
+
+const unreachable = (reason: string): ArmFaultError => new ArmFaultError({ kind: 'disconnected', code: 'controller_unreachable', message: `controller unreachable: ${reason}` });
 
 export interface ControllerLinkOptions {
   readonly socketPath: string;
@@ -36,8 +42,9 @@ export interface ControllerLinkOptions {
 
 interface Pending {
   resolve(result: Record<string, unknown>): void;
-  reject(error: ControllerRequestError): void;
-  timer: NodeJS.Timeout;
+  reject(error: ArmFaultError): void;
+  timer: NodeJS.Timeout | null;
+  onProgress: ((progress: MotionProgress) => void) | undefined;
 }
 
 export class ControllerLink {
@@ -62,7 +69,7 @@ export class ControllerLink {
    * Connects and authenticates both ways; resolves with the link and the controller's state as it
    * reports it (the server re-reads it on every connection, never assumes it).
    */
-  static open(options: ControllerLinkOptions): Promise<{ link: ControllerLink; state: ControllerState }> {
+  static open(options: ControllerLinkOptions): Promise<{ link: ControllerLink; report: ControllerReport }> {
     return new Promise((resolve, reject) => {
       const socket = connect(options.socketPath);
       const link = new ControllerLink(socket, options);
@@ -74,7 +81,7 @@ export class ControllerLink {
         settled = true;
         clearTimeout(deadline);
         socket.destroy();
-        reject(new ControllerRequestError('controller_unreachable', why));
+        reject(unreachable(why));
       };
       const deadline = setTimeout(() => failOpen(`the controller did not complete the handshake within ${HANDSHAKE_TIMEOUT_MS} ms`), HANDSHAKE_TIMEOUT_MS);
       const reader = new FrameReader((frame) => {
@@ -94,7 +101,7 @@ export class ControllerLink {
           clearTimeout(deadline);
           link.controllerPid = message.pid;
           link.armWatchdog();
-          resolve({ link, state: message.state });
+          resolve({ link, report: { status: message.status, latch: message.latch } });
           return;
         }
         failOpen(`unexpected ${message.type} during the handshake`);
@@ -114,19 +121,24 @@ export class ControllerLink {
     this.listeners = events;
   }
 
-  /** Sends one request; rejects with the controller's refusal, or `controller_unreachable` / `too_many_pending`. */
-  request(op: OperationName, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    if (this.lostReason !== null) return Promise.reject(new ControllerRequestError('controller_unreachable', `controller unreachable: ${this.lostReason}`));
+  /**
+   * Sends one request. Rejects only with {@link ArmFaultError}: the controller's refusal as it sent it,
+   * `disconnected` (code `controller_unreachable`) when the link is or gets lost, `timeout` past the
+   * deadline, `rejected` / `too_many_pending` when MAX_PENDING_REQUESTS are outstanding (not sent).
+   */
+  request(op: OperationName, args: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    if (this.lostReason !== null) return Promise.reject(unreachable(this.lostReason));
     if (this.pending.size >= MAX_PENDING_REQUESTS) {
-      return Promise.reject(new ControllerRequestError('too_many_pending', `${MAX_PENDING_REQUESTS} requests to the controller are already outstanding; ${op} was not sent`));
+      return Promise.reject(new ArmFaultError({ kind: 'rejected', code: 'too_many_pending', message: `${MAX_PENDING_REQUESTS} requests to the controller are already outstanding; ${op} was not sent` }));
     }
     const id = this.nextId++;
+    const timeoutMs = options.timeoutMs === undefined ? this.requestTimeoutMs : options.timeoutMs;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = timeoutMs === null ? null : setTimeout(() => {
         this.pending.delete(id);
-        reject(new ControllerRequestError('controller_unreachable', `controller unreachable: no answer to ${op} within ${this.requestTimeoutMs} ms`));
-      }, this.requestTimeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+        reject(new ArmFaultError({ kind: 'timeout', code: 'controller_timeout', message: `the controller did not answer ${op} within ${timeoutMs} ms` }));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer, onProgress: options.onProgress });
       this.socket.write(encodeFrame({ type: 'request', id, op, args }));
     });
   }
@@ -148,31 +160,24 @@ export class ControllerLink {
     switch (message.type) {
       case 'state':
         this.watchdog?.refresh();
-        this.listeners.state?.(message.state);
+        this.listeners.state?.({ status: message.status, latch: message.latch });
         return;
       case 'response': {
-        const entry = this.pending.get(message.id);
+        const entry = this.settle(message.id);
         if (entry === undefined) return;
-        this.pending.delete(message.id);
-        clearTimeout(entry.timer);
         if (message.ok) entry.resolve(message.result);
-        else entry.reject(new ControllerRequestError(message.error.code, message.error.message));
+        else entry.reject(new ArmFaultError(message.error));
         return;
       }
       case 'motion_progress':
-        this.listeners.progress?.(message.motionId, message.fraction);
+        this.pending.get(message.id)?.onProgress?.(message.progress);
         return;
-      case 'motion_report':
-        this.listeners.report?.(message.report);
+      case 'fault':
+        this.listeners.fault?.(message.fault);
         return;
       case 'error': {
-        const entry = message.id === undefined ? undefined : this.pending.get(message.id);
-        if (entry !== undefined && message.id !== undefined) {
-          this.pending.delete(message.id);
-          clearTimeout(entry.timer);
-          entry.reject(new ControllerRequestError(message.code, message.message));
-          return;
-        }
+        const entry = message.id === undefined ? undefined : this.settle(message.id);
+        if (entry !== undefined) return entry.reject(new ArmFaultError({ kind: 'rejected', code: message.code, message: message.message }));
         return this.lose(`the controller reported ${message.code}: ${message.message}`);
       }
       default:
@@ -180,16 +185,20 @@ export class ControllerLink {
     }
   }
 
+  private settle(id: number): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return undefined;
+    this.pending.delete(id);
+    if (entry.timer !== null) clearTimeout(entry.timer);
+    return entry;
+  }
+
   private lose(reason: string): void {
     if (this.lostReason !== null) return;
     this.lostReason = reason;
     if (this.watchdog !== null) clearTimeout(this.watchdog);
     this.socket.destroy();
-    for (const [id, entry] of this.pending) {
-      clearTimeout(entry.timer);
-      entry.reject(new ControllerRequestError('controller_unreachable', `controller unreachable: ${reason}`));
-      this.pending.delete(id);
-    }
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(unreachable(reason));
     this.listeners.lost?.(reason);
   }
 }

@@ -3,10 +3,8 @@
  * their types, the limits both ends enforce, and the checks that turn an untrusted frame into a typed
  * message or a specific error. Both ends validate everything they receive; nothing here throws.
  */
+import type { ArmFault, ArmFaultKind, ArmSample, ArmState, ArmStatus, MotionProgress } from '../driver/arm-driver.js';
 import type { EmergencyStopInfo } from '../server/robot-controller.js';
-import type { SimFault, SimState } from '../sim/robot-simulation.js';
-import type { SceneObjectState } from '../sim/scene-objects.js';
-import type { TcpPose } from '../sim/forward-kinematics.js';
 import type { Vec3 } from '../sim/vector3.js';
 import { isHex256 } from './controller-auth.js';
 
@@ -37,49 +35,39 @@ export type ProtocolErrorCode =
   | 'duplicate_id'
   | 'internal';
 
-/** What the controller reports, in every state frame and in its welcome. */
-export interface ControllerState {
-  readonly state: SimState;
-  /** The controller's clock (simulated time), ms. */
-  readonly timeMs: number;
-  readonly presetId: string;
-  readonly jointsDeg: readonly number[];
-  readonly jointVelocitiesDegS: readonly number[];
-  readonly tcp: TcpPose;
-  readonly tcpSpeedMmS: number;
-  readonly heldObjectId: string | null;
-  readonly motion: { readonly motionId: string; readonly elapsedS: number; readonly durationS: number } | null;
-  readonly fault: SimFault | null;
-  /** The controller's own e-stop latch (persisted by the controller). */
-  readonly estop: EmergencyStopInfo | null;
-  readonly objects: readonly SceneObjectState[];
-}
+/** The arm's status as the controller reports it: the driver's {@link ArmStatus} without `asOf` (the receiver's clock). */
+export type WireArmStatus = Omit<ArmStatus, 'asOf'>;
 
-export type OperationName = 'status' | 'execute' | 'stop' | 'grasp' | 'release' | 'read_ft' | 'camera' | 'reset_estop' | 'clear_fault';
-export const OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['status', 'execute', 'stop', 'grasp', 'release', 'read_ft', 'camera', 'reset_estop', 'clear_fault']);
+/** What the controller reports with every status: its own persisted e-stop latch, or null. */
+export type WireLatch = EmergencyStopInfo | null;
+
+export type OperationName = 'status' | 'execute' | 'cancel' | 'stop' | 'grasp' | 'release' | 'read_ft' | 'camera' | 'reset_estop' | 'clear_fault';
+export const OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['status', 'execute', 'cancel', 'stop', 'grasp', 'release', 'read_ft', 'camera', 'reset_estop', 'clear_fault']);
 
 /** Server → controller. */
 export type ServerMessage =
   | { readonly type: 'auth'; readonly nonce: string; readonly mac: string }
   | { readonly type: 'request'; readonly id: number; readonly op: OperationName; readonly args: Record<string, unknown> };
 
-/** How a motion ended, as the controller reports it. */
-export interface WireMotionReport {
-  readonly motionId: string;
-  readonly status: 'completed' | 'stopped' | 'emergency_stopped' | 'protective_stop';
-  readonly simulatedTimeS: number;
-  readonly detail?: string;
+/** A refused or failed request: the driver's {@link ArmFault}, or a protocol error (kind `rejected`, code as in {@link ProtocolErrorCode}). */
+export interface WireError {
+  readonly kind: ArmFaultKind;
+  readonly code?: string;
+  readonly message: string;
 }
+
+/** A motion's progress as sent: the driver's {@link MotionProgress}. */
+export type WireProgress = MotionProgress;
 
 /** Controller → server. */
 export type ControllerMessage =
   | { readonly type: 'hello'; readonly protocol: number; readonly controller: string; readonly nonce: string }
-  | { readonly type: 'welcome'; readonly mac: string; readonly pid: number; readonly state: ControllerState }
-  | { readonly type: 'state'; readonly seq: number; readonly state: ControllerState }
+  | { readonly type: 'welcome'; readonly mac: string; readonly pid: number; readonly status: WireArmStatus; readonly latch: WireLatch }
+  | { readonly type: 'state'; readonly seq: number; readonly status: WireArmStatus; readonly latch: WireLatch }
   | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: Record<string, unknown> }
-  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: { readonly code: string; readonly message: string } }
-  | { readonly type: 'motion_progress'; readonly motionId: string; readonly fraction: number }
-  | { readonly type: 'motion_report'; readonly report: WireMotionReport }
+  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: WireError }
+  | { readonly type: 'motion_progress'; readonly id: number; readonly progress: WireProgress }
+  | { readonly type: 'fault'; readonly fault: ArmFault }
   | { readonly type: 'error'; readonly code: string; readonly message: string; readonly id?: number };
 
 /** A message that failed validation. */
@@ -93,7 +81,8 @@ const isRequestId = (v: unknown): v is number => Number.isSafeInteger(v) && (v a
 const isShortText = (v: unknown, max = 4096): v is string => typeof v === 'string' && v.length <= max;
 const isNumberList = (v: unknown, max = 16): v is number[] => Array.isArray(v) && v.length <= max && v.every(isFiniteNumber);
 const isVec3 = (v: unknown): v is Vec3 => isObject(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && isFiniteNumber(v.z);
-const STATES: ReadonlySet<string> = new Set<SimState>(['idle', 'moving', 'stopping', 'estop', 'fault']);
+const STATES: ReadonlySet<string> = new Set<ArmState>(['idle', 'moving', 'stopping', 'estop', 'fault']);
+const FAULT_KINDS: ReadonlySet<string> = new Set<ArmFaultKind>(['disconnected', 'timeout', 'protective_stop', 'rejected']);
 
 /** Checks a frame received by the controller. */
 export function parseServerMessage(frame: Record<string, unknown>): ServerMessage | MessageProblem {
@@ -111,23 +100,40 @@ export function parseServerMessage(frame: Record<string, unknown>): ServerMessag
   return { problem: `unknown message type ${JSON.stringify(frame.type)}; expected auth or request` };
 }
 
-/** Checks the state a controller reports; a malformed one is a fault of the controller, not data. */
-export function parseControllerState(v: unknown): ControllerState | MessageProblem {
-  if (!isObject(v)) return { problem: 'state must be an object' };
-  if (typeof v.state !== 'string' || !STATES.has(v.state)) return { problem: `state.state ${JSON.stringify(v.state)} is not a known arm state` };
-  if (!isFiniteNumber(v.timeMs) || !isShortText(v.presetId, 64)) return { problem: 'state needs timeMs and presetId' };
-  if (!isNumberList(v.jointsDeg) || v.jointsDeg.length === 0 || !isNumberList(v.jointVelocitiesDegS)) return { problem: 'state needs jointsDeg and jointVelocitiesDegS (finite numbers)' };
+function sampleProblem(v: unknown, what: string): string | null {
+  if (!isObject(v)) return `${what} must be an object`;
+  if (typeof v.state !== 'string' || !STATES.has(v.state)) return `${what}.state ${JSON.stringify(v.state)} is not a known arm state`;
+  if (!isFiniteNumber(v.timeMs)) return `${what}.timeMs must be a finite number`;
+  if (!isNumberList(v.jointsDeg) || v.jointsDeg.length === 0 || !isNumberList(v.jointVelocitiesDegS) || !isNumberList(v.jointAccelerationsDegS2)) return `${what} needs jointsDeg, jointVelocitiesDegS and jointAccelerationsDegS2 (finite numbers)`;
   const tcp = v.tcp;
-  if (!isVec3(tcp) || !isFiniteNumber(tcp.rollDeg) || !isFiniteNumber(tcp.pitchDeg) || !isFiniteNumber(tcp.yawDeg)) return { problem: 'state.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg' };
-  if (!isFiniteNumber(v.tcpSpeedMmS) || !(v.heldObjectId === null || isShortText(v.heldObjectId, 64))) return { problem: 'state needs tcpSpeedMmS and heldObjectId' };
-  const m = v.motion;
-  if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return { problem: 'state.motion must be null or { motionId, elapsedS, durationS }' };
-  const f = v.fault;
-  if (!(f === null || (isObject(f) && f.code === 'protective_stop' && isShortText(f.message) && isFiniteNumber(f.atMs)))) return { problem: 'state.fault must be null or a protective stop' };
-  const e = v.estop;
-  if (!(e === null || (isObject(e) && isShortText(e.reason) && isShortText(e.source, 32) && isShortText(e.at, 64)))) return { problem: 'state.estop must be null or { reason, source, at }' };
-  if (!(Array.isArray(v.objects) && v.objects.length <= 64 && v.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return { problem: 'state.objects must be a list of objects with id and position' };
-  return v as unknown as ControllerState;
+  if (!(isVec3(tcp) && isFiniteNumber((tcp as unknown as Record<string, unknown>).rollDeg) && isFiniteNumber((tcp as unknown as Record<string, unknown>).pitchDeg) && isFiniteNumber((tcp as unknown as Record<string, unknown>).yawDeg))) return `${what}.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg`;
+  if (!isVec3(v.tcpVelocityMmS) || !isFiniteNumber(v.tcpSpeedMmS)) return `${what} needs tcpVelocityMmS and tcpSpeedMmS`;
+  return null;
+}
+
+function faultProblem(f: unknown): string | null {
+  if (!(isObject(f) && typeof f.kind === 'string' && FAULT_KINDS.has(f.kind) && isShortText(f.message) && (f.code === undefined || isShortText(f.code, 64)))) return 'a fault must be { kind, message, code? } with a known kind';
+  return null;
+}
+
+/** Checks the status a controller reports; a malformed one is a fault of the controller, not data. */
+export function parseWireStatus(v: unknown): WireArmStatus | MessageProblem {
+  const problem = sampleProblem(v, 'status');
+  if (problem !== null) return { problem };
+  const s = v as Record<string, unknown>;
+  if (!isShortText(s.presetId, 64) || !(s.heldObjectId === null || isShortText(s.heldObjectId, 64)) || typeof s.estopLatched !== 'boolean') return { problem: 'status needs presetId, heldObjectId and estopLatched' };
+  const m = s.motion;
+  if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return { problem: 'status.motion must be null or { motionId, phase, elapsedS, durationS }' };
+  if (!(s.fault === null || faultProblem(s.fault) === null)) return { problem: 'status.fault must be null or a fault { kind, message, code? }' };
+  const held = s.held;
+  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return { problem: 'status.held must be null or { object, offsetInToolMm, rotationInTool }' };
+  if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return { problem: 'status.objects must be a list of at most 64 objects with id and position' };
+  if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isObject))) return { problem: 'status.contacts must be a list' };
+  return s as unknown as WireArmStatus;
+}
+
+function latchProblem(e: unknown): string | null {
+  return e === null || (isObject(e) && isShortText(e.reason) && isShortText(e.source, 32) && isShortText(e.at, 64)) ? null : 'latch must be null or { reason, source, at }';
 }
 
 /** Checks a frame received by the server. */
@@ -138,31 +144,36 @@ export function parseControllerMessage(frame: Record<string, unknown>): Controll
       return { type: 'hello', protocol: frame.protocol, controller: frame.controller, nonce: frame.nonce };
     case 'welcome':
     case 'state': {
-      const state = parseControllerState(frame.state);
-      if ('problem' in state) return state;
+      const status = parseWireStatus(frame.status);
+      if ('problem' in status) return status;
+      const latch = latchProblem(frame.latch);
+      if (latch !== null) return { problem: latch };
+      const l = frame.latch as WireLatch;
       if (frame.type === 'welcome') {
         if (!isHex256(frame.mac) || !isRequestId(frame.pid)) return { problem: 'welcome needs mac and pid' };
-        return { type: 'welcome', mac: frame.mac, pid: frame.pid, state };
+        return { type: 'welcome', mac: frame.mac, pid: frame.pid, status, latch: l };
       }
       if (!isRequestId(frame.seq)) return { problem: 'state needs seq' };
-      return { type: 'state', seq: frame.seq, state };
+      return { type: 'state', seq: frame.seq, status, latch: l };
     }
     case 'response':
       if (!isRequestId(frame.id)) return { problem: 'response needs id' };
       if (frame.ok === true && isObject(frame.result)) return { type: 'response', id: frame.id, ok: true, result: frame.result };
-      if (frame.ok === false && isObject(frame.error) && isShortText(frame.error.code, 64) && isShortText(frame.error.message)) {
-        return { type: 'response', id: frame.id, ok: false, error: { code: frame.error.code, message: frame.error.message } };
+      if (frame.ok === false && faultProblem(frame.error) === null) return { type: 'response', id: frame.id, ok: false, error: frame.error as unknown as WireError };
+      return { problem: 'response needs ok: true with result, or ok: false with error { kind, message, code? }' };
+    case 'motion_progress': {
+      const p = frame.progress;
+      if (!(isRequestId(frame.id) && isObject(p) && isShortText(p.motionId, 64) && isFiniteNumber(p.fraction) && isFiniteNumber(p.elapsedS) && Array.isArray(p.samples) && p.samples.length <= 1000)) return { problem: 'motion_progress needs id and progress { motionId, fraction, elapsedS, samples }' };
+      for (const sample of p.samples) {
+        const problem = sampleProblem(sample, 'progress sample');
+        if (problem !== null) return { problem };
       }
-      return { problem: 'response needs ok: true with result, or ok: false with error { code, message }' };
-    case 'motion_progress':
-      if (!isShortText(frame.motionId, 64) || !isFiniteNumber(frame.fraction)) return { problem: 'motion_progress needs motionId and fraction' };
-      return { type: 'motion_progress', motionId: frame.motionId, fraction: Math.min(1, Math.max(0, frame.fraction)) };
-    case 'motion_report': {
-      const r = frame.report;
-      if (!(isObject(r) && isShortText(r.motionId, 64) && typeof r.status === 'string' && ['completed', 'stopped', 'emergency_stopped', 'protective_stop'].includes(r.status) && isFiniteNumber(r.simulatedTimeS) && (r.detail === undefined || isShortText(r.detail)))) {
-        return { problem: 'motion_report needs report { motionId, status, simulatedTimeS, detail? }' };
-      }
-      return { type: 'motion_report', report: r as unknown as WireMotionReport };
+      return { type: 'motion_progress', id: frame.id, progress: { motionId: p.motionId, fraction: Math.min(1, Math.max(0, p.fraction)), elapsedS: p.elapsedS, samples: p.samples as ArmSample[] } };
+    }
+    case 'fault': {
+      const problem = faultProblem(frame.fault);
+      if (problem !== null) return { problem };
+      return { type: 'fault', fault: frame.fault as unknown as ArmFault };
     }
     case 'error':
       if (!isShortText(frame.code, 64) || !isShortText(frame.message)) return { problem: 'error needs code and message' };

@@ -8,16 +8,23 @@
  * the controller stops the arm and exits.
  */
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { realTimePacer } from '../server/sim-pacer.js';
 import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
-import { ControllerArm } from './controller-arm.js';
+import { PoseFile } from './controller-pose-file.js';
+import { MOVING_STATE_PERIOD_MS } from './controller-protocol.js';
+import { LatchFile } from '../server/estop-latch-file.js';
 import { ControllerService } from './controller-service.js';
+import { RobotSimArm } from './robot-sim-arm.js';
 
-const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--preset ur5e|xarm6] [--time-scale x] [--seed n]
+const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--pose-file <path>] [--preset ur5e|xarm6]
+                 [--time-scale x] [--seed n]
+
+--latch-file keeps the controller's emergency-stop latch across its restarts; --pose-file keeps where
+the arm is (a restarted controller starts there, not at home).
 
 The simulated robot controller. Started by the robot-arm server (examples/robot-arm/main.ts), which
 passes the per-start secret on file descriptor 3; it refuses to start without one.
@@ -25,6 +32,8 @@ passes the per-start secret on file descriptor 3; it refuses to start without on
 
 /** File descriptor the secret arrives on. */
 export const SECRET_FD = 3;
+/** The first line robot-sim prints on stdout once its socket accepts connections. */
+export const READY_PREFIX = 'robot-sim ready';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`robot-sim: ${message}\n`);
@@ -53,10 +62,11 @@ function removeStaleSocket(path: string): void {
   rmSync(path);
 }
 
-async function main(argv: string[]): Promise<void> {
-  let values: { socket?: string; 'latch-file'?: string; preset?: string; 'time-scale'?: string; seed?: string; help?: boolean };
+/** Runs the controller process with these arguments (the `robot-sim` bin and the supervisor both come here). */
+export async function runRobotSim(argv: string[]): Promise<void> {
+  let values: { socket?: string; 'latch-file'?: string; 'pose-file'?: string; preset?: string; 'time-scale'?: string; seed?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { socket: { type: 'string' }, 'latch-file': { type: 'string' }, preset: { type: 'string' }, 'time-scale': { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: argv, options: { socket: { type: 'string' }, 'latch-file': { type: 'string' }, 'pose-file': { type: 'string' }, preset: { type: 'string' }, 'time-scale': { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (error) {
     fail(`${(error as Error).message}\n\n${HELP}`);
   }
@@ -67,22 +77,34 @@ async function main(argv: string[]): Promise<void> {
   if (values.socket === undefined) fail(`--socket is required\n\n${HELP}`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, got ${JSON.stringify(values.seed)}`);
-  let arm: ControllerArm;
+  let arm: RobotSimArm;
   let timeScale: number;
+  let poseFile: PoseFile | null;
   try {
     timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
-    arm = new ControllerArm({
-      simulation: { preset: parsePreset(values.preset ?? 'ur5e', '--preset'), seed },
-      pacer: realTimePacer(timeScale),
-      ...(values['latch-file'] !== undefined ? { latchPath: resolve(values['latch-file']) } : {}),
-    });
+    const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
+    poseFile = values['pose-file'] === undefined ? null : new PoseFile(resolve(values['pose-file']));
+    const saved = poseFile?.load(preset) ?? null;
+    arm = new RobotSimArm({ simulation: { preset, seed, ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects } : {}) }, pacer: realTimePacer(timeScale) });
   } catch (error) {
     fail((error as Error).message);
+  }
+  if (poseFile !== null) {
+    const file = poseFile;
+    file.save(arm.status());
+    let lastSave = 0;
+    arm.subscribe((status) => {
+      // At the state-stream rate while moving; every change at rest.
+      if (status.state === 'moving' && performance.now() - lastSave < MOVING_STATE_PERIOD_MS) return;
+      lastSave = performance.now();
+      file.save(status);
+    });
   }
   const secret = readSecret();
   const socketPath = resolve(values.socket);
   removeStaleSocket(socketPath);
-  const service = new ControllerService(arm, secret);
+  const latchStore = values['latch-file'] === undefined ? null : new LatchFile(resolve(values['latch-file']));
+  const service = new ControllerService({ driver: arm, preset: arm.sim.preset, secret, latchStore });
   try {
     await service.listen(socketPath);
   } catch (error) {
@@ -92,8 +114,8 @@ async function main(argv: string[]): Promise<void> {
   const shutDown = (why: string): void => {
     if (stopping) return;
     stopping = true;
-    arm.stop('controlled', `controller shutting down (${why})`);
-    void service.close().finally(() => {
+    process.stderr.write(`robot-sim: stopping (${why})\n`);
+    void arm.stop('controlled').then(() => service.close()).finally(() => {
       rmSync(socketPath, { force: true });
       process.exit(0);
     });
@@ -104,10 +126,9 @@ async function main(argv: string[]): Promise<void> {
   process.stdin.on('end', () => shutDown('server gone'));
   process.stdin.on('error', () => shutDown('server gone'));
   process.stdin.resume();
-  const latch = arm.state().estop;
-  process.stdout.write(`robot-sim ready pid=${process.pid} preset=${arm.sim.preset.id} time-scale=${timeScale} estop=${latch === null ? 'clear' : 'latched'} socket=${socketPath} dir=${dirname(socketPath)}\n`);
+  process.stdout.write(`${READY_PREFIX} pid=${process.pid} preset=${arm.sim.preset.id} time-scale=${timeScale} estop=${service.emergencyStop === null ? 'clear' : 'latched'} socket=${socketPath}\n`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), 1));
+  runRobotSim(process.argv.slice(2)).catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), 1));
 }
