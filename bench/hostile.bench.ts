@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer } from '../examples/robot-arm/server/create-robot-server.js';
-import { steppedPacer } from '../examples/robot-arm/server/sim-pacer.js';
+import { steppedPacer } from '../examples/robot-arm/driver/sim-pacer.js';
 
 /** One hostile case's stop_arm latencies. */
 export interface StopLatencyRow {
@@ -85,7 +85,7 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 
 async function waitForMotion(): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (robot.controller.sim.state !== 'moving') {
+  while (robot.driver.sim.state !== 'moving') {
     if (Date.now() > deadline) throw new Error('the motion never started');
     await new Promise((done) => setTimeout(done, 2));
   }

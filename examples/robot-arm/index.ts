@@ -4,8 +4,8 @@
  */
 export { createRobotServer, MOTION_TOOL_NAMES } from './server/create-robot-server.js';
 export type { RobotServer, RobotServerOptions } from './server/create-robot-server.js';
-export { realTimePacer, steppedPacer } from './server/sim-pacer.js';
-export type { SimPacer } from './server/sim-pacer.js';
+export { realTimePacer, steppedPacer } from './driver/sim-pacer.js';
+export type { SimPacer } from './driver/sim-pacer.js';
 export { AuditLog, AuditLogLockedError } from './server/audit-log.js';
 export type { ApprovalMode } from './server/approval-gate.js';
 export { ARM_PRESETS } from './sim/arm-presets.js';

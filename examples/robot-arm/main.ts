@@ -15,10 +15,11 @@ import { createArmConsole } from './console/arm-console.js';
 import { RobotArmFeed } from './console/robot-arm-feed.js';
 import { AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
+import type { SimArmDriver } from './driver/sim-arm-driver.js';
 import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parseApprover, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
-import { realTimePacer } from './server/sim-pacer.js';
+import { realTimePacer } from './driver/sim-pacer.js';
 
 const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
 
@@ -175,15 +176,15 @@ const APPROVER_TEXT: Record<ApproverMode, string> = {
   elicitation: 'through elicitation only; clients without elicitation are refused',
 };
 
-function banner(robot: RobotServer, options: Parsed, where: string): string {
-  const sim = robot.controller.sim;
+function banner(robot: RobotServer<SimArmDriver>, options: Parsed, where: string): string {
+  const model = robot.model;
   const lines = [
-    `Toolwright robot arm: simulated ${sim.preset.displayName}, ${robot.tools.length} tools, ${where}`,
+    `Toolwright robot arm: simulated ${model.preset.displayName}, ${robot.tools.length} tools, ${where}`,
     `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion)' : ''}; approver ${options.approver} (${APPROVER_TEXT[options.approver]})`,
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
     `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
-    `  sim time:   ${robot.controller.pacer.description}; TCP speed cap ${sim.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
+    `  sim time:   ${robot.driver.pacer.description}; TCP speed cap ${model.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
     `  operator:   ${operatorResetHint()}`,
   ];
   if (options.approval === 'off') {
@@ -206,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   mkdirSync(dirname(options.auditLog), { recursive: true });
-  let robot: RobotServer;
+  let robot: RobotServer<SimArmDriver>;
   try {
     robot = createRobotServer({
       preset: options.preset,

@@ -8,7 +8,7 @@
  */
 import { createRobotServer } from './server/create-robot-server.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
-import { realTimePacer } from './server/sim-pacer.js';
+import { realTimePacer } from './driver/sim-pacer.js';
 import { robotSettingsFromEnv } from './server/robot-settings.js';
 
 const settings = robotSettingsFromEnv(process.env);

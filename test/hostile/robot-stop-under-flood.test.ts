@@ -17,7 +17,7 @@ describe('stop_arm under hostile load', () => {
       assert.ok(JSON.stringify(flood).length > 99_000);
       const move = h.call('move_arm_to_pose', FAR);
       const deadline = Date.now() + 30_000;
-      while (h.robot.controller.sim.state !== 'moving') {
+      while (h.robot.driver.sim.state !== 'moving') {
         assert.ok(Date.now() < deadline, 'the motion never started');
         await new Promise((r) => setTimeout(r, 5));
       }

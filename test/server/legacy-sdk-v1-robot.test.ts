@@ -18,7 +18,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createRobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
 import type { RobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
-import { steppedPacer } from '../../examples/robot-arm/server/sim-pacer.js';
+import type { SimArmDriver } from '../../examples/robot-arm/driver/sim-arm-driver.js';
+import { steppedPacer } from '../../examples/robot-arm/driver/sim-pacer.js';
 import { createWireTap } from '../fixtures/servers/validating-fetch.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
@@ -40,7 +41,7 @@ function sdkClient(answer: () => Json, asked: string[]): Client {
 interface CallOutcome { isError?: boolean; structuredContent?: Json; content: { type: string; text?: string }[] }
 
 describe('SDK v1 client over Streamable HTTP: approval by elicitation on the legacy wire', () => {
-  let robot: RobotServer;
+  let robot: RobotServer<SimArmDriver>;
   let url: string;
   before(async () => {
     robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always' });
@@ -59,17 +60,17 @@ describe('SDK v1 client over Streamable HTTP: approval by elicitation on the leg
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: tap.fetch }));
       try {
         assert.equal(client.getServerVersion()?.name, 'toolwright-robot-arm');
-        const before = robot.controller.sim.jointsDeg;
+        const before = robot.driver.sim.jointsDeg;
         const result = (await client.callTool({ name: 'move_arm_to_pose', arguments: answer.action === 'accept' ? TARGET : OTHER })) as CallOutcome;
         assert.equal(asked.length, 1);
         assert.match(asked[0] as string, /SHA-256 [0-9a-f]{64}/);
         if (answer.action === 'accept') {
           assert.equal(result.isError, undefined, JSON.stringify(result));
           assert.equal(result.structuredContent?.status, 'completed');
-          assert.notDeepEqual(robot.controller.sim.jointsDeg, before);
+          assert.notDeepEqual(robot.driver.sim.jointsDeg, before);
         } else {
           assert.equal(result.isError, true, JSON.stringify(result));
-          assert.deepEqual(robot.controller.sim.jointsDeg, before);
+          assert.deepEqual(robot.driver.sim.jointsDeg, before);
         }
         assert.equal('resultType' in result, false);
       } finally {

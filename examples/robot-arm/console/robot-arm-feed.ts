@@ -63,8 +63,7 @@ export class RobotArmFeed implements ArmFeed {
   }
 
   snapshot(): ArmSnapshot {
-    const sim = this.#robot.controller.sim;
-    const e = sim.envelope;
+    const e = this.#robot.model.envelope;
     return {
       envelope: { reachCenter: pt(e.reachCenter), reachRadiusMm: e.reachRadiusMm, tableZMm: e.tableZMm, keepOutRadiusMm: e.keepOutRadiusMm },
       objects: this.#objects(),
@@ -131,23 +130,23 @@ export class RobotArmFeed implements ArmFeed {
   }
 
   #state(): ArmState {
-    const { controller } = this.#robot;
-    const sim = controller.sim;
-    const { frames } = armFramesRad(sim.preset, sim.jointsDeg.map((d) => d * RAD_PER_DEG));
-    const held = sim.heldObjectId;
+    const { controller, model } = this.#robot;
+    const arm = controller.status();
+    const { frames } = armFramesRad(model.preset, arm.jointsDeg.map((d) => d * RAD_PER_DEG));
+    const held = arm.heldObjectId;
     const estop = controller.emergencyStop;
     return {
       joints: frames.map((f) => pt(f.origin)),
-      tcp: pt(sim.tcp),
-      gripper: { widthMm: held === null ? sim.preset.gripper.strokeMm : 0, holding: held },
-      moving: sim.state === 'moving' || sim.state === 'stopping',
-      estop: { latched: estop !== null || sim.state === 'estop', reason: estop?.reason ?? (sim.state === 'estop' ? 'emergency stop' : null) },
-      tS: sim.nowMs / 1000,
+      tcp: pt(arm.tcp),
+      gripper: { widthMm: held === null ? model.preset.gripper.strokeMm : 0, holding: held },
+      moving: arm.state === 'moving' || arm.state === 'stopping',
+      estop: { latched: estop !== null || arm.estopLatched, reason: estop?.reason ?? (arm.estopLatched ? 'emergency stop' : null) },
+      tS: arm.timeMs / 1000,
     };
   }
 
   #objects(): ArmObject[] {
-    return this.#robot.controller.sim.objects().map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
+    return this.#robot.controller.status().objects.map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
   }
 
   /** The whole chain from disk, once (at construction); afterwards each appended record is checked against the last. */

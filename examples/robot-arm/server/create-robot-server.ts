@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createServer, type Authorizer, type McpServer, type StageEvent, type Tool } from 'toolwright';
-import type { ArmPresetId } from '../sim/arm-presets.js';
-import { RobotSimulation, type RobotSimulationOptions } from '../sim/robot-simulation.js';
+import type { ArmDriver } from '../driver/arm-driver.js';
+import { SimArmDriver, type SimArmDriverOptions } from '../driver/sim-arm-driver.js';
+import { realTimePacer, type SimPacer } from '../driver/sim-pacer.js';
+import { createArmModel, type ArmModel, type ArmModelOptions, type ArmPresetId } from '../model/arm-model.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
 import { AuditLog } from './audit-log.js';
 import { latchPathFor, LatchFile } from './estop-latch-file.js';
 import { RobotController } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
-import { realTimePacer, type SimPacer } from './sim-pacer.js';
 import { executeTrajectoryTool } from './tools/execute-trajectory.js';
 import { getDeviceStatusTool } from './tools/get-device-status.js';
 import { getObjectPoseTool } from './tools/get-object-pose.js';
@@ -22,7 +23,14 @@ import { stopArmTool } from './tools/stop-arm.js';
 
 /** Options of {@link createRobotServer}. Limits are not options of any tool: they live here, with the operator. */
 export interface RobotServerOptions {
-  /** Arm preset, default `ur5e`. */
+  /** The arm's limits, envelope and kinematics; default one of `preset` (with `simulation.envelope`). */
+  readonly model?: ArmModel;
+  /**
+   * The arm. Default: a {@link SimArmDriver} of the model, paced by `pacer`, with `simulation`'s
+   * seed, objects and starting pose. A given driver is the caller's: `close()` closes it too.
+   */
+  readonly driver?: ArmDriver;
+  /** Arm preset, default `ur5e` (ignored when `model` is given). */
   readonly preset?: ArmPresetId;
   /** Default `always`. `off` must be chosen explicitly and is for pure simulation. */
   readonly approval?: ApprovalMode;
@@ -37,7 +45,7 @@ export interface RobotServerOptions {
   readonly readOnly?: boolean;
   /** Where the append-only audit log goes (default: a file in the OS temp directory). */
   readonly auditLogPath?: string;
-  /** How simulated time runs (default real time). */
+  /** How simulated time runs in the default simulated driver (default real time). */
   readonly pacer?: SimPacer;
   /** Motion commands per second and burst (default 2 and 2). */
   readonly motionRatePerSecond?: number;
@@ -47,8 +55,10 @@ export interface RobotServerOptions {
   readonly planBurst?: number;
   /** Wall clock (ms) for rate limits and plan expiry; tests drive it. Default `Date.now`. */
   readonly now?: () => number;
-  /** Anything else of the simulation (seed, objects, envelope overrides). */
-  readonly simulation?: Omit<RobotSimulationOptions, 'preset'>;
+  /** The default simulated driver's cell (seed, objects, ...) and the model's envelope and collision margin. */
+  readonly simulation?: Omit<SimArmDriverOptions, 'model' | 'pacer'> & Pick<ArmModelOptions, 'envelope' | 'collisionMarginMm'>;
+  /** Oldest driver snapshot the state gate plans from, ms (default 1000). */
+  readonly maxStatusAgeMs?: number;
   /** Approval validity, ms (default 2 minutes). */
   readonly approvalTtlMs?: number;
   /** Who is calling (`createServer`'s `authorize`); approvals and motion tasks belong to the caller's subject. */
@@ -56,8 +66,10 @@ export interface RobotServerOptions {
 }
 
 /** A running robot-arm server and the parts an operator (or a test) may reach. */
-export interface RobotServer {
+export interface RobotServer<D extends ArmDriver = ArmDriver> {
   readonly server: McpServer;
+  readonly model: ArmModel;
+  readonly driver: D;
   readonly controller: RobotController;
   readonly audit: AuditLog;
   readonly approval: ApprovalGate;
@@ -67,7 +79,7 @@ export interface RobotServer {
   clearEmergencyStop(operator: string): boolean;
   /** Operator action: acknowledges a protective stop (fault) and writes it to the audit log. */
   clearFault(operator: string): boolean;
-  /** Stops the arm, closes the MCP server and the audit log. */
+  /** Stops the arm, closes the MCP server, the driver and the audit log. */
   close(): Promise<void>;
 }
 
@@ -88,20 +100,31 @@ const INSTRUCTIONS = [
  * read-only mode). Calls refused by the Toolwright pipeline before any tool code runs (schema,
  * unknown tool, ...) are audited through `onStageEvent`.
  */
+export function createRobotServer(options?: RobotServerOptions & { readonly driver?: undefined }): RobotServer<SimArmDriver>;
+export function createRobotServer<D extends ArmDriver>(options: RobotServerOptions & { readonly driver: D }): RobotServer<D>;
+export function createRobotServer(options?: RobotServerOptions): RobotServer;
 export function createRobotServer(options: RobotServerOptions = {}): RobotServer {
   const readOnly = options.readOnly === true;
   const approvalTtlMs = options.approvalTtlMs ?? 2 * 60_000;
   if (options.operatorTimeoutMs !== undefined && options.operatorTimeoutMs > approvalTtlMs) {
     throw new RangeError(`operatorTimeoutMs (${options.operatorTimeoutMs} ms) must not exceed approvalTtlMs (${approvalTtlMs} ms)`);
   }
-  const sim = new RobotSimulation({ ...options.simulation, preset: options.preset ?? 'ur5e' });
+  const { envelope, collisionMarginMm, ...cell } = options.simulation ?? {};
+  const model = options.model ?? createArmModel({
+    preset: options.preset ?? 'ur5e',
+    ...(envelope !== undefined ? { envelope } : {}),
+    ...(collisionMarginMm !== undefined ? { collisionMarginMm } : {}),
+  });
+  const driver = options.driver ?? new SimArmDriver({ ...cell, model, pacer: options.pacer ?? realTimePacer(1) });
+  if (driver.presetId !== model.preset.id) throw new RangeError(`the driver moves a ${driver.presetId} arm, but the model is of a ${model.preset.id}`);
   const auditLogPath = options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`);
   // Opened first: the log's lock makes this process the only one using the latch file beside it.
   const audit = new AuditLog(auditLogPath);
   const controller = new RobotController({
-    sim,
+    model,
+    driver,
     latchStore: new LatchFile(latchPathFor(auditLogPath)),
-    pacer: options.pacer ?? realTimePacer(1),
+    ...(options.maxStatusAgeMs !== undefined ? { maxStatusAgeMs: options.maxStatusAgeMs } : {}),
     ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
     ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
     ...(options.planRatePerSecond !== undefined ? { planRatePerSecond: options.planRatePerSecond } : {}),
@@ -114,7 +137,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     currentEpoch: () => controller.stopEpoch,
   });
   const deps: RobotDeps = { controller, approval, audit };
-  audit.append({ type: 'server_start', preset: sim.preset.id, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
+  audit.append({ type: 'server_start', preset: model.preset.id, driver: driver.description, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];
@@ -141,7 +164,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
   const server = createServer({
     name: 'toolwright-robot-arm',
     version: '0.1.0',
-    title: `Simulated ${sim.preset.displayName}`,
+    title: `Simulated ${model.preset.displayName}`,
     description: 'Reference MCP server: a simulated robot arm whose physical limits are enforced in server code.',
     instructions: INSTRUCTIONS,
     tools,
@@ -152,6 +175,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
 
   return {
     server,
+    model,
+    driver,
     controller,
     audit,
     approval,
@@ -170,6 +195,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     async close() {
       await controller.stop('controlled', 'server shutting down', 'operator');
       await server.close();
+      controller.dispose();
+      await driver.close();
       audit.append({ type: 'server_stop' });
       audit.close();
     },

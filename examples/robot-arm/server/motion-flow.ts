@@ -1,10 +1,13 @@
 import type { JsonValue, ToolContext, ToolRunResult } from 'toolwright';
 import { plannedMotionOf } from '../console/planned-motion.js';
+import type { PlannedMotion } from '../console/arm-feed.js';
+import type { ArmStatus } from '../driver/arm-driver.js';
 import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { refusalResult, type CallRecord } from './tool-call-record.js';
+import { isRefusal } from './safety-stages.js';
 
 function fmt(p: { x: number; y: number; z: number }): string {
   return `(${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm`;
@@ -15,7 +18,7 @@ const CLEARANCE_MM = 5;
 
 /** What the gripper will do, with the force and the object's limit side by side. */
 function describeGripperAction(deps: RobotDeps, action: GripperAction): string {
-  const g = deps.controller.sim.preset.gripper;
+  const g = deps.controller.model.preset.gripper;
   const force = `${action.force_n} N${action.default_for_class !== undefined ? ` (default for a ${action.default_for_class})` : ''}`;
   if (action.object_id === undefined) return `Then the gripper closes (${action.strategy}) with ${force}; no object is at the target (gripper range ${g.minForceN}–${g.maxForceN} N).`;
   const limit = action.object_max_force_n === null || action.object_max_force_n === undefined ? 'it is not fragile' : `it tolerates at most ${action.object_max_force_n} N`;
@@ -27,10 +30,10 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
   const t = plan.trajectory;
   const via = plan.targets.length > 1 ? ` via ${plan.targets.slice(0, -1).map((w) => fmt({ x: w.x_mm, y: w.y_mm, z: w.z_mm })).join(', ')}` : '';
   return [
-    `Approve this motion of the simulated ${deps.controller.sim.preset.displayName}?`,
+    `Approve this motion of the simulated ${deps.controller.model.preset.displayName}?`,
     `Tool ${toolName}, plan ${plan.id}, SHA-256 ${plan.hash}.`,
     `TCP from ${fmt(plan.startTcp)} to ${fmt(plan.endTcp)}${via} (base frame), ${plan.path === 'linear' ? 'straight-line' : 'joint-space'} path.`,
-    `Duration ${t.durationS.toFixed(2)} s; peak TCP speed ${t.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s (cap ${deps.controller.sim.limits.maxTcpSpeedMmS}); largest displacement ${plan.maxDisplacementMm.toFixed(0)} mm.`,
+    `Duration ${t.durationS.toFixed(2)} s; peak TCP speed ${t.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s (cap ${deps.controller.model.limits.maxTcpSpeedMmS}); largest displacement ${plan.maxDisplacementMm.toFixed(0)} mm.`,
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
     `Largest joint excursion from the start anywhere on the path: ${plan.maxJointTravelDeg.toFixed(0)}°.`,
     plan.toolContactObjectIds.length > 0
@@ -52,8 +55,20 @@ export function approvalSettled(deps: RobotDeps, ctx: ToolContext, plan: MotionP
 }
 
 /** A progress message: how far along the path, and where the TCP is now. */
-function progressMessage(deps: RobotDeps, fraction: number): string {
-  return `motion ${Math.round(fraction * 100)}%, TCP at ${fmt(deps.controller.sim.tcp)} (base frame)`;
+function progressMessage(fraction: number, status: ArmStatus): string {
+  return `motion ${Math.round(fraction * 100)}%, TCP at ${fmt(status.tcp)} (base frame)`;
+}
+
+/** The planned motion as the approval's JSON details (the console draws it). */
+function plannedMotionJson(motion: PlannedMotion): JsonValue {
+  return {
+    kind: motion.kind,
+    path: motion.path.map((point) => [...point]),
+    durationS: motion.durationS,
+    peakSpeedMmS: motion.peakSpeedMmS,
+    gripForceN: motion.gripForceN,
+    planHash: motion.planHash,
+  };
 }
 
 /**
@@ -62,7 +77,7 @@ function progressMessage(deps: RobotDeps, fraction: number): string {
  */
 export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   record.planHash = plan.hash;
-  const verdict = await deps.approval.decide(ctx, plan, deps.controller.stopEpoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionOf(plan) as unknown as JsonValue);
+  const verdict = await deps.approval.decide(ctx, plan, deps.controller.stopEpoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)));
   record.approval = verdict.decision;
   if (verdict.kind === 'ask') {
     record.trail.ask('approval', `asked the user to approve plan ${plan.id}`);
@@ -73,13 +88,12 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
-  const run = deps.controller.runMotion(plan, {
+  const report = await deps.controller.runMotion(plan, {
     signal: ctx.signal,
     // In a task this updates the task (tasks/get, notifications/tasks); otherwise it is a progress notification when the request sent a token.
-    onProgress: (fraction) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(deps, fraction)),
+    onProgress: (fraction, status) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(fraction, status)),
   });
-  if (!(run instanceof Promise)) return { result: refusalResult(record.trail.refuse(run)) };
-  const report = await run;
+  if (isRefusal(report)) return { result: refusalResult(record.trail.refuse(report)) };
   record.motion = report;
   record.trail.pass('execute', `${report.motionId}: ${report.status}`);
   return { report };

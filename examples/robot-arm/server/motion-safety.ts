@@ -1,7 +1,6 @@
 import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js';
-import { forwardKinematics } from '../sim/forward-kinematics.js';
-import type { RobotSimulation } from '../sim/robot-simulation.js';
-import type { CartesianTarget } from '../sim/trajectory-planner.js';
+import type { ArmStatus } from '../driver/arm-driver.js';
+import type { ArmModel, CartesianTarget } from '../model/arm-model.js';
 import { GRASP_LATERAL_TOLERANCE_MM } from '../sim/gripper.js';
 import { heightOf } from '../sim/scene-objects.js';
 import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
@@ -12,6 +11,15 @@ import type { Refusal } from './safety-stages.js';
  * timed-out request is cancelled, which stops the arm midway; longer work is split into shorter moves.
  */
 export const MAX_MOTION_DURATION_S = 50;
+
+/**
+ * What the safety checks read: the pure model and the driver's latest snapshot (the controller is one;
+ * so is a driver that carries its model, e.g. the simulator's).
+ */
+export interface ArmView {
+  readonly model: ArmModel;
+  status(): ArmStatus;
+}
 
 /** Caps may be met exactly; the checker allows 0.5% for sampling noise on top of the planner's own 2% margin. */
 const CAP_TOLERANCE = 1.005;
@@ -53,18 +61,18 @@ export function toCartesianTarget(target: PoseTarget): CartesianTarget {
  * possible, so the tool link may touch these (and only these) on the way out; every other link and
  * object keeps its clearance.
  */
-export function objectsAtFingertips(world: RobotSimulation): string[] {
-  const tcp = world.tcp;
-  return world.objects()
+export function objectsAtFingertips(arm: ArmView): string[] {
+  const { tcp, objects } = arm.status();
+  return objects
     .filter((o) => !o.held && Math.hypot(o.position.x - tcp.x, o.position.y - tcp.y) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - tcp.z) <= heightOf(o) / 2 + 5)
     .map((o) => o.id);
 }
 
 /** Stage `workspace_envelope`: each target TCP position against the reach sphere, table clearance and base keep-out. */
-export function checkTargetsInEnvelope(world: RobotSimulation, targets: readonly PoseTarget[]): Refusal | null {
+export function checkTargetsInEnvelope(arm: ArmView, targets: readonly PoseTarget[]): Refusal | null {
   for (let i = 0; i < targets.length; i++) {
     const t = targets[i]!;
-    const check = world.checkPose({ x: t.x_mm, y: t.y_mm, z: t.z_mm });
+    const check = arm.model.checkPose({ x: t.x_mm, y: t.y_mm, z: t.z_mm });
     if (!check.ok) {
       const which = targets.length > 1 ? `waypoint ${i} ` : 'target ';
       return { stage: 'workspace_envelope', code: check.violations[0]!.code, message: `${which}(${t.x_mm}, ${t.y_mm}, ${t.z_mm}) mm is outside the workspace: ${check.violations.map((v) => v.message).join('; ')}` };
@@ -84,8 +92,9 @@ export interface PlanRequest {
 }
 
 /** Stage `ik_and_joint_limits`: inverse kinematics and joint limits along the whole path (planner). */
-export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest): MotionPlan | Refusal {
-  const result = world.planWaypoints(request.targets.map(toCartesianTarget), {
+export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionPlan | Refusal {
+  const model = arm.model;
+  const result = model.planWaypoints(arm.status().jointsDeg, request.targets.map(toCartesianTarget), {
     speedFraction: request.speedFraction,
     timeScaling: request.timeScaling,
     path: request.path,
@@ -97,7 +106,7 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
   const trajectory = result.trajectory;
   const contacts = request.toolContactObjectIds ?? [];
   const gripperAction = request.gripperAction ?? null;
-  const hash = hashPlanContent({ ...request, presetId: world.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction });
+  const hash = hashPlanContent({ ...request, presetId: model.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction });
   const start = trajectory.samples[0]!.tcp;
   let maxDisplacementMm = 0;
   for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
@@ -110,7 +119,7 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
     id: planIdFor(hash),
     hash,
     kind: request.kind,
-    presetId: world.preset.id,
+    presetId: model.preset.id,
     targets: request.targets,
     speedFraction: request.speedFraction,
     timeScaling: request.timeScaling,
@@ -118,17 +127,17 @@ export function planFromCurrentPose(world: RobotSimulation, request: PlanRequest
     trajectory,
     toolContactObjectIds: contacts,
     gripperAction,
-    startTcp: forwardKinematics(world.preset, [...trajectory.startJointsDeg]),
-    endTcp: forwardKinematics(world.preset, [...trajectory.endJointsDeg]),
+    startTcp: model.tcp(trajectory.startJointsDeg),
+    endTcp: model.tcp(trajectory.endJointsDeg),
     maxDisplacementMm,
     maxJointTravelDeg,
   };
 }
 
 /** Stage `speed_and_acceleration`: the plan's measured peaks against the configured caps (TCP speed at most 250 mm/s). */
-export function checkCaps(world: RobotSimulation, plan: MotionPlan): Refusal | null {
+export function checkCaps(arm: ArmView, plan: MotionPlan): Refusal | null {
   const peaks = plan.trajectory.peaks;
-  const limits = world.limits;
+  const limits = arm.model.limits;
   if (plan.trajectory.durationS > MAX_MOTION_DURATION_S) {
     return { stage: 'speed_and_acceleration', code: 'too_long', message: `the motion would take ${plan.trajectory.durationS.toFixed(1)} s, longer than the ${MAX_MOTION_DURATION_S} s a single motion may last; raise speed or split it into shorter moves` };
   }
@@ -149,12 +158,12 @@ export function checkCaps(world: RobotSimulation, plan: MotionPlan): Refusal | n
 }
 
 /**
- * The simulator's own trajectory validation of the whole path (every 4 ms sample, subdivided so no point
+ * The model's trajectory validation of the whole path from the arm's current state (every 4 ms sample, subdivided so no point
  * moves more than half the clearance between checks): a sample outside the envelope is stage
  * `workspace_envelope`; a body closer than the clearance is stage `collision`.
  */
-export function checkPathClear(world: RobotSimulation, plan: MotionPlan): Refusal | null {
-  const check = world.validateTrajectory(plan.trajectory, { contactAllowedWith: plan.toolContactObjectIds });
+export function checkPathClear(arm: ArmView, plan: MotionPlan): Refusal | null {
+  const check = arm.model.validateTrajectory(plan.trajectory, arm.status(), { contactAllowedWith: plan.toolContactObjectIds });
   if (check.ok) return null;
   switch (check.code) {
     case 'stale_start':

@@ -16,7 +16,7 @@ function planned<A>(call: SafetyCall<A>, stage: string): MotionPlan {
 
 /** The step constructors for a tool whose validated arguments are `A`. */
 export function stepKit<A>(deps: RobotDeps) {
-  const sim = () => deps.controller.sim;
+  const arm = deps.controller;
   const kit = {
     /** Stage `finite_and_range`: no number anywhere in the arguments is infinite or NaN. */
     finiteArguments(): SafetyStep<A> {
@@ -44,14 +44,14 @@ export function stepKit<A>(deps: RobotDeps) {
     },
     /** Stage `workspace_envelope`: every target TCP position inside the reach sphere, above the table, off the base. */
     targetsInEnvelope(targetsOf: (call: SafetyCall<A>) => readonly PoseTarget[]): SafetyStep<A> {
-      return { stage: 'workspace_envelope', check: (call) => checkTargetsInEnvelope(sim(), targetsOf(call)) ?? undefined };
+      return { stage: 'workspace_envelope', check: (call) => checkTargetsInEnvelope(arm, targetsOf(call)) ?? undefined };
     },
     /** Stage `ik_and_joint_limits`: plans from the arm's current pose; the plan goes on the call. */
     planMotion(requestOf: (call: SafetyCall<A>) => PlanRequest): SafetyStep<A> {
       return {
         stage: 'ik_and_joint_limits',
         check(call) {
-          const plan = planFromCurrentPose(sim(), requestOf(call));
+          const plan = planFromCurrentPose(arm, requestOf(call));
           if ('stage' in plan) return plan;
           call.plan = plan;
           return `${plan.trajectory.segments.length} segment(s), ${plan.trajectory.durationS.toFixed(2)} s`;
@@ -64,17 +64,17 @@ export function stepKit<A>(deps: RobotDeps) {
         stage: 'speed_and_acceleration',
         check(call) {
           const plan = planned(call, 'speed_and_acceleration');
-          return checkCaps(sim(), plan) ?? `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`;
+          return checkCaps(arm, plan) ?? `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`;
         },
       };
     },
-    /** Stage `collision`: the simulator validates every sample of the path against every body. */
+    /** Stage `collision`: the model validates every sample of the path against every body. */
     pathClear(): SafetyStep<A> {
       return {
         stage: 'collision',
         check(call) {
           const plan = planned(call, 'collision');
-          return checkPathClear(sim(), plan) ?? `${plan.trajectory.samples.length} samples clear`;
+          return checkPathClear(arm, plan) ?? `${plan.trajectory.samples.length} samples clear`;
         },
       };
     },

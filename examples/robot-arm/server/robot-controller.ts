@@ -1,17 +1,18 @@
-import type { RobotSimulation, SimState } from '../sim/robot-simulation.js';
+import { isArmFaultError, type ArmDriver, type ArmFault, type ArmState, type ArmStatus, type MotionProgress } from '../driver/arm-driver.js';
+import type { ArmModel } from '../model/arm-model.js';
 import type { MotionPlan } from './motion-plan.js';
 import { PlanStore } from './motion-plan.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SafetyMonitor, type SafetyViolation } from './safety-monitor.js';
 import type { Refusal } from './safety-stages.js';
-import type { SimPacer } from './sim-pacer.js';
 import type { LatchStore } from './estop-latch-file.js';
 
 /** How a motion ended. */
 export interface MotionReport {
   readonly motionId: string;
   readonly planId: string;
-  readonly status: 'completed' | 'stopped' | 'cancelled' | 'emergency_stopped' | 'protective_stop' | 'watchdog_stopped';
+  /** `driver_fault`: the driver lost the arm mid-motion (disconnected, timeout); the final pose is the last one reported. */
+  readonly status: 'completed' | 'stopped' | 'cancelled' | 'emergency_stopped' | 'protective_stop' | 'watchdog_stopped' | 'driver_fault';
   readonly plannedDurationS: number;
   readonly simulatedTimeS: number;
   readonly finalJointsDeg: readonly number[];
@@ -27,8 +28,10 @@ export interface StopOutcome {
   readonly stoppingTimeS: number;
   readonly stoppingDistanceMm: number;
   readonly cancelledPendingApprovals: boolean;
-  readonly state: SimState;
+  readonly state: ArmState;
   readonly emergencyStopLatched: boolean;
+  /** Set when the driver could not be told to stop (the arm is unreachable); the latch still holds in the server. */
+  readonly driverFault?: ArmFault;
 }
 
 /** Why an emergency stop is latched, and who can clear it. */
@@ -39,8 +42,10 @@ export interface EmergencyStopInfo {
 }
 
 export interface RobotControllerOptions {
-  readonly sim: RobotSimulation;
-  readonly pacer: SimPacer;
+  /** The arm's limits, envelope, kinematics and collision model (pure). */
+  readonly model: ArmModel;
+  /** The arm itself; the controller never advances a clock, it only commands and listens. */
+  readonly driver: ArmDriver;
   /** Motion commands per second (token bucket refill), default 2. */
   readonly motionRatePerSecond?: number;
   /** Motion commands allowed back to back, default 2. */
@@ -57,7 +62,12 @@ export interface RobotControllerOptions {
   readonly watchdogWallSlackMs?: number;
   /** Where the e-stop latch survives restarts (default: memory only, lost with the process). */
   readonly latchStore?: LatchStore;
+  /** Oldest driver snapshot (wall ms since its `asOf`) the state gate plans from; default 1000. */
+  readonly maxStatusAgeMs?: number;
 }
+
+/** Default bound on the age of the driver's snapshot for planning, ms. */
+const MAX_STATUS_AGE_MS = 1000;
 
 /** The one motion that may run; `done` resolves when the arm is at rest again. */
 interface ActiveMotion {
@@ -75,13 +85,14 @@ const WATCHDOG_MARGIN_MS = 500;
 const WATCHDOG_WALL_SLACK_MS = 5000;
 
 /**
- * Owns the arm's motion authority: the state gate (e-stop latch, fault, busy, rate limit), at most one
- * motion at a time, execution under a watchdog and the runtime monitor, stop (never refused, idempotent,
- * cancels pending approvals through `stopEpoch`), and the operator-only e-stop reset.
+ * Owns the arm's motion authority: the state gate (e-stop latch, driver fault, stale snapshot, busy,
+ * rate limit), at most one motion at a time, execution under a watchdog and the runtime monitor (on
+ * the samples the driver streams), stop (never refused, idempotent, cancels pending approvals through
+ * `stopEpoch`), and the operator-only e-stop reset. It talks to the arm only through the driver.
  */
 export class RobotController {
-  readonly sim: RobotSimulation;
-  readonly pacer: SimPacer;
+  readonly model: ArmModel;
+  readonly driver: ArmDriver;
   readonly plans: PlanStore;
   readonly monitor: SafetyMonitor;
   private readonly limiter: RateLimiter;
@@ -90,26 +101,34 @@ export class RobotController {
   private estop: EmergencyStopInfo | null = null;
   private active: ActiveMotion | null = null;
   private reserved = false;
+  private motionCounter = 0;
   private readonly wallSlackMs: number;
+  private readonly maxStatusAgeMs: number;
   private readonly latchStore: LatchStore | undefined;
+  private readonly detach: Array<() => void> = [];
 
   constructor(options: RobotControllerOptions) {
-    this.sim = options.sim;
-    this.pacer = options.pacer;
+    this.model = options.model;
+    this.driver = options.driver;
+    if (this.driver.presetId !== this.model.preset.id) throw new RangeError(`the driver moves a ${this.driver.presetId} arm, but the model is of a ${this.model.preset.id}`);
     const now = options.now ?? Date.now;
     this.plans = new PlanStore(10 * 60_000, 32, now);
     this.limiter = new RateLimiter(options.motionRatePerSecond ?? 2, options.motionBurst ?? 2, now);
     this.planLimiter = new RateLimiter(options.planRatePerSecond ?? this.limiter.perSecond, options.planBurst ?? this.limiter.burst, now);
     this.wallSlackMs = options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS;
-    this.monitor = new SafetyMonitor(this.sim);
+    this.maxStatusAgeMs = options.maxStatusAgeMs ?? MAX_STATUS_AGE_MS;
+    this.monitor = new SafetyMonitor(this.model, this.driver.status());
     this.monitor.onViolation((v) => this.onViolation(v));
+    this.detach.push(this.driver.subscribe((status) => {
+      if (this.active === null) this.monitor.checkStatus(status);
+    }));
     this.latchStore = options.latchStore;
     // A latch saved by an earlier process holds again before any command is accepted.
     const saved = this.latchStore?.load() ?? null;
     if (saved !== null) {
-      this.sim.emergencyStop();
       this.estop = saved;
-      this.monitor.setHoldStill(true);
+      this.commandEmergencyStop();
+      this.monitor.setHoldStill(true, this.driver.status());
     }
   }
 
@@ -126,21 +145,20 @@ export class RobotController {
     return this.active?.motionId ?? null;
   }
 
+  /** The driver's latest snapshot (what every check reads). */
+  status(): ArmStatus {
+    return this.driver.status();
+  }
+
   /**
-   * Stage `state_gate`. Every kind needs the arm at rest; `motion` commands also take a token of the
-   * motion rate limit, `plan` requests (plan_trajectory, dry runs) one of the planning rate limit;
-   * `gripper` commands (grasp closes, release opens) take none.
+   * Stage `state_gate`. Every kind needs the arm at rest and a current snapshot from a driver not in
+   * fault; `motion` commands also take a token of the motion rate limit, `plan` requests
+   * (plan_trajectory, dry runs) one of the planning rate limit; `gripper` commands take none.
    */
   stateGate(kind: 'motion' | 'plan' | 'gripper'): Refusal | null {
-    if (this.estop !== null || this.sim.state === 'estop') {
-      return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
-    }
-    if (this.sim.state === 'fault') {
-      return { stage: 'state_gate', code: 'fault', message: `${this.sim.status().fault?.message ?? 'the arm is in a fault state'}; an operator must clear the fault` };
-    }
-    if (this.active !== null || this.reserved || this.sim.state === 'moving' || this.sim.state === 'stopping') {
-      return { stage: 'state_gate', code: 'busy', message: `a motion (${this.active?.motionId ?? 'starting'}) is running; only one motion runs at a time. Wait for it to finish or call stop_arm` };
-    }
+    const status = this.driver.status();
+    const refusal = this.armRefusal(status);
+    if (refusal !== null) return refusal;
     if (kind === 'motion') {
       const waitMs = this.limiter.take();
       if (waitMs > 0) {
@@ -157,23 +175,30 @@ export class RobotController {
   }
 
   /**
-   * Runs a checked plan to the end (stage `execute`). Call it synchronously after `stateGate` and the
-   * planning stages (no await in between), so nothing can start in the gap; the simulator re-checks
-   * state and path anyway. Resolves when the arm is at rest again: completed, stopped, cancelled through
-   * `signal`, or halted by the monitor or the watchdog.
+   * Runs a checked plan to the end (stage `execute`). The arm's state and the whole path are
+   * re-checked against the driver's snapshot now (an approval may have waited), the motion slot is
+   * taken and the driver commanded, all before this returns; the promise resolves when the arm is at
+   * rest again: completed, stopped, cancelled through `signal`, halted by the monitor or the watchdog,
+   * or lost by the driver. A refusal (nothing moved) resolves instead of a report.
    */
-  runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {}): Promise<MotionReport> | Refusal {
-    const started = this.sim.execute(plan.trajectory, { contactAllowedWith: plan.toolContactObjectIds });
-    if (!started.ok) {
-      const stage: Refusal['stage'] = started.code === 'busy' || started.code === 'estop_latched' || started.code === 'fault' || started.code === 'stale_start' ? 'state_gate' : started.code === 'limit_exceeded' ? 'speed_and_acceleration' : started.code === 'outside_envelope' ? 'workspace_envelope' : 'collision';
-      return { stage, code: started.code, message: started.message };
+  runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void } = {}): Promise<MotionReport | Refusal> {
+    const status = this.driver.status();
+    const refusal = this.armRefusal(status);
+    if (refusal !== null) return Promise.resolve(refusal);
+    const check = this.model.validateTrajectory(plan.trajectory, status, { contactAllowedWith: plan.toolContactObjectIds });
+    if (!check.ok) {
+      const stage: Refusal['stage'] = check.code === 'stale_start' ? 'state_gate' : check.code === 'limit_exceeded' ? 'speed_and_acceleration' : check.code === 'outside_envelope' ? 'workspace_envelope' : 'collision';
+      return Promise.resolve({ stage, code: check.code, message: check.message });
     }
+    const motionId = `motion-${++this.motionCounter}`;
+    // A plan runs at most once, whatever happens next.
     this.plans.delete(plan.id);
-    const entry: ActiveMotion = { motionId: started.motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
+    const entry: ActiveMotion = { motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
     this.active = entry;
-    const done = this.drive(entry, plan, options);
-    entry.done = done;
-    return done;
+    this.monitor.setMotion({ scene: { held: status.held, objects: status.objects }, allowances: this.model.motionAllowances(plan.trajectory, status, plan.toolContactObjectIds) });
+    const run = this.drive(entry, plan, status, options);
+    entry.done = run.then((outcome) => ('stage' in outcome ? this.lastReport(entry, plan, status) : outcome));
+    return run;
   }
 
   /** Holds the single motion slot across an async gap (grasp: approach, then close). */
@@ -189,7 +214,8 @@ export class RobotController {
   /**
    * Stops the arm. Never refused, idempotent, works in every state, and voids every pending approval.
    * `controlled` decelerates along the path within the acceleration caps; `emergency` freezes the arm at
-   * once and latches the emergency stop (operator reset only).
+   * once and latches the emergency stop (operator reset only). If the driver cannot be reached the
+   * answer says so, and an emergency latch holds in the server all the same.
    */
   async stop(mode: 'controlled' | 'emergency', reason: string, source: EmergencyStopInfo['source'] = 'stop_arm'): Promise<StopOutcome> {
     this.epoch++;
@@ -197,19 +223,25 @@ export class RobotController {
     let stoppingTimeS = 0;
     let stoppingDistanceMm = 0;
     let wasMoving = false;
+    let driverFault: ArmFault | undefined;
     if (active !== null) {
       active.stopReason ??= mode === 'emergency' ? 'emergency_stopped' : 'stopped';
       // A stop no client asked for (shutdown): the client of the motion is told why it ended.
       if (source === 'operator') active.stopDetail ??= reason;
     }
     if (mode === 'emergency') {
-      wasMoving = this.sim.state === 'moving' || this.sim.state === 'stopping';
-      this.latch(reason, source);
+      const before = this.driver.status().state;
+      wasMoving = before === 'moving' || before === 'stopping';
+      driverFault = await this.latch(reason, source);
     } else {
-      const report = this.sim.stop();
-      wasMoving = report.wasMoving;
-      stoppingTimeS = report.stoppingTimeS;
-      stoppingDistanceMm = report.stoppingDistanceMm;
+      try {
+        const report = await this.driver.stop('controlled');
+        wasMoving = report.wasMoving;
+        stoppingTimeS = report.stoppingTimeS;
+        stoppingDistanceMm = report.stoppingDistanceMm;
+      } catch (error) {
+        driverFault = faultOf(error);
+      }
     }
     if (active?.done != null) await active.done;
     return {
@@ -219,102 +251,179 @@ export class RobotController {
       stoppingTimeS,
       stoppingDistanceMm,
       cancelledPendingApprovals: true,
-      state: this.sim.state,
+      state: this.driver.status().state,
       emergencyStopLatched: this.estop !== null,
+      ...(driverFault !== undefined ? { driverFault } : {}),
     };
   }
 
-  /** Operator action (CLI signal or embedding code), never a tool: clears a latched emergency stop. */
+  /**
+   * Operator action (CLI signal or embedding code), never a tool: clears a latched emergency stop. The
+   * latch on disk is cleared first (if that fails, the reset fails and the arm stays latched); then the
+   * driver's own e-stop is released. Until the driver reports it released, the state gate still refuses.
+   */
   clearEmergencyStop(operator: string): boolean {
-    if (this.estop === null && this.sim.state !== 'estop') return false;
+    if (this.estop === null && !this.driver.status().estopLatched) return false;
     if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('clearEmergencyStop needs the operator\'s name for the audit log');
-    // Cleared on disk first: if that fails, the reset fails and the arm stays latched.
     this.latchStore?.save(null);
     this.estop = null;
-    this.sim.operatorResetEmergencyStop();
-    this.monitor.setHoldStill(false);
+    this.monitor.setHoldStill(false, this.driver.status());
+    // A driver that cannot be reached keeps reporting estop (or a fault), and the gate keeps refusing.
+    this.driver.resetEmergencyStop().catch(() => undefined);
     return true;
   }
 
   /** Operator action: acknowledges a protective stop (fault). */
   clearFault(operator: string): boolean {
-    if (this.sim.state !== 'fault') return false;
+    if (this.driver.status().state !== 'fault') return false;
     if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('clearFault needs the operator\'s name for the audit log');
-    this.sim.operatorClearFault();
+    this.driver.clearFault().catch(() => undefined);
     return true;
   }
 
-  /** Lets idle simulated time pass so sensors have fresh samples (only while no motion drives the clock). */
-  settleSensors(): void {
-    if (this.active === null && this.sim.state !== 'moving' && this.sim.state !== 'stopping') this.sim.advance(this.pacer.idleAdvanceMs());
+  /** Detaches from the driver's streams (the driver itself is closed by its owner). */
+  dispose(): void {
+    for (const detach of this.detach.splice(0)) detach();
   }
 
-  private latch(reason: string, source: EmergencyStopInfo['source']): void {
-    this.sim.emergencyStop();
+  /** Why the arm cannot take a command now (latch, driver fault, stale snapshot, busy), or null. */
+  private armRefusal(status: ArmStatus): Refusal | null {
+    if (this.estop !== null || status.state === 'estop' || status.estopLatched) {
+      return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
+    }
+    if (status.state === 'fault' || status.fault !== null) {
+      const fault = status.fault;
+      if (fault === null || fault.kind === 'protective_stop') {
+        return { stage: 'state_gate', code: 'fault', message: `${fault?.message ?? 'the arm is in a fault state'}; an operator must clear the fault` };
+      }
+      return { stage: 'state_gate', code: `driver_${fault.kind}`, message: `the arm controller is not available (${fault.kind}: ${fault.message}); motions are refused until it answers again and its state is re-read` };
+    }
+    const ageMs = Date.now() - status.asOf;
+    if (ageMs > this.maxStatusAgeMs) {
+      return { stage: 'state_gate', code: 'stale_status', message: `the arm's last reported state is ${ageMs} ms old (at most ${this.maxStatusAgeMs} ms); nothing is planned from a stale pose` };
+    }
+    if (this.active !== null || this.reserved || status.state === 'moving' || status.state === 'stopping') {
+      return { stage: 'state_gate', code: 'busy', message: `a motion (${this.active?.motionId ?? 'starting'}) is running; only one motion runs at a time. Wait for it to finish or call stop_arm` };
+    }
+    return null;
+  }
+
+  /** Latches (memory, then disk) and commands the driver's emergency stop; resolves with the driver's fault if it could not be told. */
+  private async latch(reason: string, source: EmergencyStopInfo['source']): Promise<ArmFault | undefined> {
     if (this.estop === null) {
       const latched: EmergencyStopInfo = { reason, source, at: new Date().toISOString() };
       this.estop = latched;
       try {
         this.latchStore?.save(latched);
       } catch (error) {
-        // The arm is already stopped; say (in status and refusals) that a restart would lose the latch.
+        // The arm is being stopped; say (in status and refusals) that a restart would lose the latch.
         this.estop = { ...latched, reason: `${reason} (not saved to disk: ${(error as Error).message}; a restart would clear it)` };
       }
     }
-    this.monitor.setHoldStill(true);
+    const sent = this.commandEmergencyStop();
+    this.monitor.setHoldStill(true, this.driver.status());
+    return sent;
+  }
+
+  /** The driver's emergency stop, sent at once (a driver applies it before its first await). */
+  private commandEmergencyStop(): Promise<ArmFault | undefined> {
+    return this.driver.stop('emergency').then(() => undefined, (error: unknown) => faultOf(error));
   }
 
   private onViolation(v: SafetyViolation): void {
     if (this.estop !== null) return;
     if (this.active !== null) this.active.stopReason ??= 'emergency_stopped';
-    this.latch(`safety monitor: ${v.kind}: ${v.message}`, 'safety_monitor');
+    void this.latch(`safety monitor: ${v.kind}: ${v.message}`, 'safety_monitor');
   }
 
-  private async drive(entry: ActiveMotion, plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void }): Promise<MotionReport> {
+  private async drive(entry: ActiveMotion, plan: MotionPlan, start: ArmStatus, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void }): Promise<MotionReport | Refusal> {
     const durationS = plan.trajectory.durationS;
-    const startSimMs = this.sim.nowMs;
-    const simDeadlineMs = startSimMs + durationS * 1500 + WATCHDOG_MARGIN_MS;
-    const wallDeadline = performance.now() + this.pacer.wallMsFor(durationS * 1500 + WATCHDOG_MARGIN_MS) + this.wallSlackMs;
+    const armDeadlineS = (durationS * 1500 + WATCHDOG_MARGIN_MS) / 1000;
+    const signal = options.signal;
     const onAbort = (): void => {
       entry.stopReason ??= 'cancelled';
       this.epoch++;
-      this.sim.stop();
     };
-    const signal = options.signal;
-    if (signal !== undefined) {
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-    try {
-      while (this.sim.state === 'moving' || this.sim.state === 'stopping') {
-        const ms = await this.pacer.next();
-        this.sim.advance(ms);
-        const motion = this.sim.status().motion;
-        if (motion !== null && durationS > 0) options.onProgress?.(Math.min(1, motion.elapsedS / durationS));
-        if ((this.sim.state === 'moving' || this.sim.state === 'stopping') && (this.sim.nowMs > simDeadlineMs || performance.now() > wallDeadline)) {
-          entry.stopReason ??= 'watchdog_stopped';
-          const why = this.sim.nowMs > simDeadlineMs ? `did not finish within 1.5 × its planned ${durationS.toFixed(2)} s` : 'stalled: simulated time stopped advancing';
-          this.latch(`watchdog: motion ${entry.motionId} ${why}`, 'watchdog');
-        }
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    // Wall clock: a driver that stops reporting (hung loop, lost link) is caught without any sample.
+    const wallTimer = setTimeout(() => {
+      if (this.active !== entry) return;
+      entry.stopReason ??= 'watchdog_stopped';
+      void this.latch(`watchdog: motion ${entry.motionId} stalled: the arm's clock stopped advancing`, 'watchdog');
+    }, this.driver.wallMsFor(durationS * 1500 + WATCHDOG_MARGIN_MS) + this.wallSlackMs);
+    let lastFraction = 0;
+    let reported = false;
+    let last: ArmStatus | null = null;
+    const onProgress = (progress: MotionProgress): void => {
+      reported = true;
+      for (const sample of progress.samples) this.monitor.checkSample(sample);
+      if (progress.elapsedS > armDeadlineS && this.estop === null) {
+        entry.stopReason ??= 'watchdog_stopped';
+        void this.latch(`watchdog: motion ${entry.motionId} did not finish within 1.5 × its planned ${durationS.toFixed(2)} s`, 'watchdog');
       }
+      if (durationS > 0 && progress.fraction > lastFraction) {
+        lastFraction = progress.fraction;
+        last = this.driver.status();
+        options.onProgress?.(progress.fraction, last);
+      }
+    };
+    try {
+      const end = await this.driver.execute(plan.trajectory, {
+        motionId: entry.motionId,
+        onProgress,
+        contactAllowedWith: plan.toolContactObjectIds,
+        ...(signal !== undefined ? { signal } : {}),
+      });
+      let outcome: MotionReport['status'] = entry.stopReason ?? end.status;
+      if (end.status === 'protective_stop') outcome = 'protective_stop';
+      const final = end.final;
+      return {
+        motionId: entry.motionId,
+        planId: entry.planId,
+        status: outcome,
+        plannedDurationS: durationS,
+        simulatedTimeS: end.elapsedS,
+        finalJointsDeg: final.jointsDeg,
+        finalTcpMm: { x: final.tcp.x, y: final.tcp.y, z: final.tcp.z },
+        ...(final.fault !== null && outcome === 'protective_stop' ? { detail: final.fault.message } : {}),
+        ...(entry.stopDetail !== null && outcome === 'stopped' ? { detail: entry.stopDetail } : {}),
+        ...(this.estop !== null && outcome !== 'completed' ? { detail: this.estop.reason } : {}),
+      };
+    } catch (error) {
+      const fault = faultOf(error);
+      if (fault.kind === 'rejected' && !reported) {
+        // Refused before it moved: nothing ran, the plan stays valid.
+        const stage: Refusal['stage'] = fault.code === 'busy' || fault.code === 'estop_latched' || fault.code === 'stale_start' ? 'state_gate' : fault.code === 'limit_exceeded' ? 'speed_and_acceleration' : fault.code === 'outside_envelope' ? 'workspace_envelope' : 'collision';
+        return { stage, code: fault.code ?? 'driver_rejected', message: fault.message };
+      }
+      const final = last ?? start;
+      return {
+        motionId: entry.motionId,
+        planId: entry.planId,
+        status: 'driver_fault',
+        plannedDurationS: durationS,
+        simulatedTimeS: Math.max(0, (final.timeMs - start.timeMs) / 1000),
+        finalJointsDeg: final.jointsDeg,
+        finalTcpMm: { x: final.tcp.x, y: final.tcp.y, z: final.tcp.z },
+        detail: `the arm driver failed during the motion (${fault.kind}: ${fault.message}); the last reported pose is shown, and the arm's state is re-read before anything else moves`,
+      };
     } finally {
+      clearTimeout(wallTimer);
       signal?.removeEventListener('abort', onAbort);
+      this.monitor.setMotion(null);
       this.active = null;
     }
-    const status = this.sim.status();
-    let outcome: MotionReport['status'] = entry.stopReason ?? 'completed';
-    if (status.state === 'fault') outcome = 'protective_stop';
-    return {
-      motionId: entry.motionId,
-      planId: entry.planId,
-      status: outcome,
-      plannedDurationS: durationS,
-      simulatedTimeS: (this.sim.nowMs - startSimMs) / 1000,
-      finalJointsDeg: status.jointsDeg,
-      finalTcpMm: { x: status.tcp.x, y: status.tcp.y, z: status.tcp.z },
-      ...(status.fault !== null && outcome === 'protective_stop' ? { detail: status.fault.message } : {}),
-      ...(entry.stopDetail !== null && outcome === 'stopped' ? { detail: entry.stopDetail } : {}),
-      ...(this.estop !== null && outcome !== 'completed' ? { detail: this.estop.reason } : {}),
-    };
   }
+
+  /** What `stop` waits for when the start was refused: nothing moved. */
+  private lastReport(entry: ActiveMotion, plan: MotionPlan, status: ArmStatus): MotionReport {
+    return { motionId: entry.motionId, planId: entry.planId, status: 'stopped', plannedDurationS: plan.trajectory.durationS, simulatedTimeS: 0, finalJointsDeg: status.jointsDeg, finalTcpMm: { x: status.tcp.x, y: status.tcp.y, z: status.tcp.z } };
+  }
+}
+
+/** The typed fault of a driver command's rejection (anything else is reported as a rejection). */
+function faultOf(error: unknown): ArmFault {
+  if (isArmFaultError(error)) return error.fault;
+  return { kind: 'rejected', code: 'driver_error', message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,4 +1,5 @@
 import { text, type ToolResultInit } from 'toolwright';
+import { isArmFaultError } from '../driver/arm-driver.js';
 import type { ApprovalDecision } from './approval-gate.js';
 import type { MotionReport } from './robot-controller.js';
 import { StageTrail, type Refusal } from './safety-stages.js';
@@ -27,4 +28,15 @@ export function refusalResult(refusal: Refusal): ToolResultInit {
     structuredContent: { refused: { stage: refusal.stage, code: refusal.code, message: refusal.message } },
     isError: true,
   };
+}
+
+/**
+ * A driver command that failed with its typed fault, as a refusal of stage `execute` (code
+ * `driver_<kind>`, or the controller's own code for a rejection). Anything else is a bug and rethrown.
+ */
+export function driverFaultRefusal(error: unknown, what: string): Refusal {
+  if (!isArmFaultError(error)) throw error;
+  const fault = error.fault;
+  const code = fault.kind === 'rejected' && fault.code !== undefined ? fault.code : `driver_${fault.kind}`;
+  return { stage: 'execute', code, message: `the arm controller could not ${what} (${fault.kind}: ${fault.message})` };
 }

@@ -1,11 +1,11 @@
 import { getArmPreset, type ArmPreset, type ArmPresetId } from './arm-presets.js';
 import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from './angles.js';
-import { checkArmCollision, checkPathCollision, heldStartGaps, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from './collision-check.js';
+import { checkArmCollision, type CollisionHit, type CollisionWorld, type HeldObject } from './collision-check.js';
 import { contactWrench, DEFAULT_CONTACT_MODEL, type ContactPoint, type Wrench } from './contact-model.js';
 import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from './forward-kinematics.js';
 import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from './force-torque-sensor.js';
 import { attemptGrasp, type GraspOutcome, type GraspRequest } from './gripper.js';
-import { planRelease, type ReleasePlan } from './release-landing.js';
+import type { ReleasePlan } from './release-landing.js';
 import { MotionExecutor, type MotionPhase } from './motion-executor.js';
 import { apply, column } from './rotation.js';
 import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
@@ -13,23 +13,30 @@ import { SeededRandom } from './seeded-random.js';
 import { SimClock } from './sim-clock.js';
 import { TableCamera, type ObjectDetection } from './table-camera.js';
 import { Trajectory } from './trajectory.js';
-import { motionLimitsOf, planJointMotion, planWaypoints, type CartesianTarget, type MotionLimits, type PlanOptions, type PlanResult } from './trajectory-planner.js';
+import type { CartesianTarget, MotionLimits, PlanOptions, PlanResult } from './trajectory-planner.js';
 import { add, type Vec3 } from './vector3.js';
-import { checkPathEnvelope, checkPose, createEnvelope, type EnvelopeCheck, type EnvelopeOverrides, type EnvelopeViolation, type WorkspaceEnvelope } from './workspace-envelope.js';
+import type { EnvelopeCheck, EnvelopeOverrides, WorkspaceEnvelope } from './workspace-envelope.js';
+import { ArmModel, describeHit, type MotionAllowances, type TrajectoryCheck, type TrajectoryProblemCode } from '../model/arm-model.js';
+
+export { describeHit, ENVELOPE_ROUNDING_MM } from '../model/arm-model.js';
+export type { TrajectoryCheck, TrajectoryProblemCode };
 
 export interface RobotSimulationOptions {
-  /** Arm preset id or a full preset; default `ur5e`. */
+  /** Arm preset id or a full preset; default `ur5e`. Ignored when `model` is given. */
   readonly preset?: ArmPresetId | ArmPreset;
+  /** The arm model to simulate (preset, envelope, collision margin); default one built from these options. */
+  readonly model?: ArmModel;
   /** Seed for every noisy part (sensor, camera); default 1. Same seed + same calls = same results. */
   readonly seed?: number;
   /** Fixed control period of the clock, ms; default 4 (250 Hz). */
   readonly stepMs?: number;
   /** Objects on the table; default `defaultSceneObjects(preset)`. Pass [] for an empty table. */
   readonly objects?: readonly SceneObjectSpec[];
+  /** Ignored when `model` is given. */
   readonly envelope?: EnvelopeOverrides;
   /** Starting joint angles, degrees; default the preset's home pose. Must be inside the envelope and collision-free. */
   readonly initialJointsDeg?: readonly number[];
-  /** Required clearance between links and obstacles, mm; default 5. */
+  /** Required clearance between links and obstacles, mm; default 5. Ignored when `model` is given. */
   readonly collisionMarginMm?: number;
   /** Contact force (N) that triggers a protective stop while moving; default 40. */
   readonly protectiveStopForceN?: number;
@@ -70,21 +77,11 @@ export interface StateRefusal {
   readonly message: string;
 }
 
-export type TrajectoryProblemCode = 'not_a_plan' | 'wrong_arm' | 'stale_start' | 'limit_exceeded' | 'outside_envelope' | 'collision';
-
-export type TrajectoryCheck =
-  | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly code: TrajectoryProblemCode;
-      readonly message: string;
-      readonly envelope?: { readonly tS: number; readonly violations: readonly EnvelopeViolation[] };
-      readonly collision?: PathCollision;
-    };
-
 export interface ExecuteOptions {
   /** Objects the gripper may touch on this path (the one about to be grasped, or pressed on). */
   readonly contactAllowedWith?: readonly string[];
+  /** The motion's id (a driver passes the server's); default `motion-N`, counting this simulation's motions. */
+  readonly motionId?: string;
 }
 
 export type ExecuteResult = { readonly ok: true; readonly motionId: string; readonly durationS: number } | StateRefusal | Extract<TrajectoryCheck, { ok: false }>;
@@ -119,13 +116,6 @@ export interface ForceTorqueResult {
   readonly saturated: boolean;
 }
 
-/** Joints must match the plan's first state this closely to execute it (degrees). */
-const START_MATCH_TOLERANCE_DEG = 0.01;
-/** A planned path may touch an envelope limit within this much (IK rounding); limits are inclusive. */
-export const ENVELOPE_ROUNDING_MM = 0.001;
-/** Slack on limit comparisons for rounding in sampled peaks. */
-const LIMIT_SLACK = 1.001;
-
 /**
  * The simulated arm cell: one arm preset, a table with objects, a gripper, a wrist F/T sensor and an
  * overhead camera, all on a simulated clock that only moves when `step`/`advance` is called.
@@ -135,7 +125,8 @@ export class RobotSimulation {
   readonly envelope: WorkspaceEnvelope;
   readonly limits: MotionLimits;
   readonly clock: SimClock;
-  private readonly collisionMarginMm: number;
+  /** The pure model this cell simulates: the same checks any driver's server runs. */
+  readonly model: ArmModel;
   private readonly protectiveStopForceN: number;
   private readonly sensor: ForceTorqueSensor;
   private readonly camera: TableCamera;
@@ -149,14 +140,18 @@ export class RobotSimulation {
   private lastContacts: ContactPoint[] = [];
   private lastWrench: Wrench;
   /** What the running motion may touch and where it started and ends (for the every-tick check). */
-  private motionContext: { contacts: readonly string[]; start: Vec3; end: Vec3; heldStart: ReadonlyMap<string, number> | undefined } | null = null;
+  private motionContext: MotionAllowances | null = null;
 
   constructor(options: RobotSimulationOptions = {}) {
-    this.preset = typeof options.preset === 'object' ? options.preset : getArmPreset(options.preset ?? 'ur5e');
-    this.envelope = createEnvelope(this.preset, options.envelope);
-    this.limits = motionLimitsOf(this.preset);
+    this.model = options.model ?? new ArmModel({
+      preset: typeof options.preset === 'object' ? options.preset : getArmPreset(options.preset ?? 'ur5e'),
+      ...(options.envelope !== undefined ? { envelope: options.envelope } : {}),
+      ...(options.collisionMarginMm !== undefined ? { collisionMarginMm: options.collisionMarginMm } : {}),
+    });
+    this.preset = this.model.preset;
+    this.envelope = this.model.envelope;
+    this.limits = this.model.limits;
     this.clock = new SimClock(options.stepMs ?? 4);
-    this.collisionMarginMm = nonNegative(options.collisionMarginMm ?? 5, 'collisionMarginMm');
     this.protectiveStopForceN = nonNegative(options.protectiveStopForceN ?? 40, 'protectiveStopForceN');
     const seed = options.seed ?? 1;
     this.sensor = new ForceTorqueSensor(this.preset.ftSensor, SeededRandom.derive(seed, 1), -50);
@@ -228,29 +223,29 @@ export class RobotSimulation {
 
   /** The obstacles as the collision checker sees them now (a held object is not an obstacle). */
   collisionWorld(): CollisionWorld {
-    return {
-      tableZMm: this.envelope.tableZMm,
-      baseRadiusMm: this.preset.baseRadiusMm,
-      baseHeightMm: this.preset.baseHeightMm,
-      objects: this.objects().filter((o) => !o.held),
-    };
+    return this.model.collisionWorld({ objects: this.objects() });
   }
 
   checkPose(position: Vec3): EnvelopeCheck {
-    return checkPose(this.envelope, position);
+    return this.model.checkPose(position);
   }
 
   planJointMotion(goalDeg: readonly number[], options?: PlanOptions): PlanResult {
-    return planJointMotion(this.preset, this.limits, this.joints, goalDeg, options);
+    return this.model.planJointMotion(this.joints, goalDeg, options);
   }
 
   /** Plans from the current joints to a TCP target (straight line unless `options.path` is `joint`). */
   planToPose(target: CartesianTarget, options?: PlanOptions): PlanResult {
-    return planWaypoints(this.preset, this.limits, this.joints, [target], options);
+    return this.model.planWaypoints(this.joints, [target], options);
   }
 
   planWaypoints(waypoints: readonly CartesianTarget[], options?: PlanOptions): PlanResult {
-    return planWaypoints(this.preset, this.limits, this.joints, waypoints, options);
+    return this.model.planWaypoints(this.joints, waypoints, options);
+  }
+
+  /** The arm's state as the model's checks take it. */
+  private poseState(): { jointsDeg: readonly number[]; held: HeldObject | null; objects: readonly SceneObjectState[] } {
+    return { jointsDeg: this.joints, held: this.heldObject(), objects: this.objects() };
   }
 
   /**
@@ -259,34 +254,7 @@ export class RobotSimulation {
    * the workspace envelope, and collides with nothing (table, base, objects) at any sample.
    */
   validateTrajectory(trajectory: Trajectory, options: ExecuteOptions = {}): TrajectoryCheck {
-    if (!(trajectory instanceof Trajectory)) return { ok: false, code: 'not_a_plan', message: 'only trajectories built by the planner can be executed' };
-    if (trajectory.presetId !== this.preset.id) {
-      return { ok: false, code: 'wrong_arm', message: `the plan is for preset ${trajectory.presetId}, but this arm is ${this.preset.id}` };
-    }
-    const offset = Math.max(...trajectory.startJointsDeg.map((v, i) => Math.abs(v - this.joints[i]!)));
-    if (offset > START_MATCH_TOLERANCE_DEG) {
-      return { ok: false, code: 'stale_start', message: `the plan starts ${offset.toFixed(3)}° away from the arm's current joints; plan again from the current position` };
-    }
-    const limitProblem = this.checkPeaks(trajectory);
-    if (limitProblem !== null) return { ok: false, code: 'limit_exceeded', message: limitProblem };
-    const outside = checkPathEnvelope(this.envelope, trajectory.samples, ENVELOPE_ROUNDING_MM);
-    if (outside !== null) {
-      return { ok: false, code: 'outside_envelope', message: `at t = ${outside.tS.toFixed(3)} s: ${outside.violations.map((v) => v.message).join('; ')}`, envelope: outside };
-    }
-    const hit = checkPathCollision(this.preset, this.collisionWorld(), trajectory.samples, {
-      marginMm: this.collisionMarginMm,
-      toolContactObjectIds: options.contactAllowedWith ?? [],
-      held: this.held,
-    });
-    if (hit !== null) {
-      return {
-        ok: false,
-        code: 'collision',
-        message: `at t = ${hit.tS.toFixed(3)} s ${describeHit(hit)}`,
-        collision: hit,
-      };
-    }
-    return { ok: true };
+    return this.model.validateTrajectory(trajectory, this.poseState(), options);
   }
 
   /** Starts executing a validated trajectory; the arm moves as the clock advances. */
@@ -296,13 +264,8 @@ export class RobotSimulation {
     const check = this.validateTrajectory(trajectory, options);
     if (!check.ok) return check;
     this.motionCounter++;
-    const motionId = `motion-${this.motionCounter}`;
-    this.motionContext = {
-      contacts: options.contactAllowedWith ?? [],
-      start: trajectory.samples[0]!.tcp,
-      end: trajectory.samples[trajectory.samples.length - 1]!.tcp,
-      heldStart: this.held === null ? undefined : heldStartGaps(this.preset, this.collisionWorld(), this.joints, this.held),
-    };
+    const motionId = options.motionId ?? `motion-${this.motionCounter}`;
+    this.motionContext = this.model.motionAllowances(trajectory, this.poseState(), options.contactAllowedWith ?? []);
     this.executor = new MotionExecutor(this.preset, this.limits, trajectory, motionId, this.clock.stepMs / 1000);
     this.stateNow = this.executor.phase === 'done' ? 'idle' : 'moving';
     if (this.stateNow === 'idle') this.executor = null;
@@ -381,9 +344,7 @@ export class RobotSimulation {
    * is refused: nothing held, it would land on another object, drop too far, or is not upright.
    */
   planRelease(): ReleasePlan {
-    if (this.held === null) return { ok: false, code: 'not_holding', message: 'the gripper holds nothing' };
-    const object = this.objectStates.get(this.held.object.id)!;
-    return planRelease(object, this.tcpFrame(), this.held, this.objects(), this.envelope.tableZMm);
+    return this.model.planRelease(this.poseState());
   }
 
   /** Opens the gripper if `planRelease` allows it: the held object drops onto the table. Needs the arm at rest. */
@@ -405,14 +366,7 @@ export class RobotSimulation {
    * monitor calls this every tick with margin 0 (actual contact).
    */
   collisionNow(marginMm: number): CollisionHit | null {
-    const context = this.motionContext;
-    const pads = context !== null && context.contacts.length > 0 && padContactAllowed(this.tcp, context.start, context.end) ? context.contacts : [];
-    return checkArmCollision(this.preset, this.collisionWorld(), this.joints, {
-      marginMm,
-      toolContactObjectIds: pads,
-      held: this.held,
-      ...(context?.heldStart !== undefined ? { heldStartGapsMm: context.heldStart } : {}),
-    });
+    return this.model.collisionAt(this.joints, this.poseState(), marginMm, this.motionContext);
   }
 
   /** Latest wrist force/torque value through the chosen filter (500 Hz samples on simulated time). */
@@ -520,25 +474,6 @@ export class RobotSimulation {
     return next;
   }
 
-  private checkPeaks(trajectory: Trajectory): string | null {
-    const p = trajectory.peaks;
-    for (let j = 0; j < this.limits.joints.length; j++) {
-      const lim = this.limits.joints[j]!;
-      if (p.peakJointSpeedDegS[j]! > lim.maxVelocityDegS * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointSpeedDegS[j]!.toFixed(1)}°/s, above its ${lim.maxVelocityDegS}°/s cap`;
-      if (p.peakJointAccelerationDegS2[j]! > lim.maxAccelerationDegS2 * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointAccelerationDegS2[j]!.toFixed(1)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap`;
-    }
-    if (p.peakTcpSpeedMmS > this.limits.maxTcpSpeedMmS * LIMIT_SLACK) return `the TCP would reach ${p.peakTcpSpeedMmS.toFixed(1)} mm/s, above the ${this.limits.maxTcpSpeedMmS} mm/s cap`;
-    if (p.peakTcpAccelerationMmS2 > this.limits.maxTcpAccelerationMmS2 * 1.02) return `the TCP would reach ${p.peakTcpAccelerationMmS2.toFixed(0)} mm/s², above the ${this.limits.maxTcpAccelerationMmS2} mm/s² cap`;
-    for (const sample of trajectory.samples) {
-      for (let j = 0; j < sample.jointsDeg.length; j++) {
-        const lim = this.limits.joints[j]!;
-        const v = sample.jointsDeg[j]!;
-        if (v < lim.minDeg - 1e-6 || v > lim.maxDeg + 1e-6) return `joint ${j + 1} would reach ${v.toFixed(2)}° at t = ${sample.tS.toFixed(3)} s, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`;
-      }
-    }
-    return null;
-  }
-
   private checkInitialPose(): void {
     const joints = this.joints;
     if (joints.length !== this.preset.joints.length || !joints.every(Number.isFinite)) throw new RangeError(`initialJointsDeg must be ${this.preset.joints.length} finite angles in degrees`);
@@ -546,9 +481,9 @@ export class RobotSimulation {
       const lim = this.preset.joints[j]!;
       if (v < lim.minDeg || v > lim.maxDeg) throw new RangeError(`initial joint ${j + 1} is ${v}°, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`);
     });
-    const pose = checkPose(this.envelope, this.tcp);
+    const pose = this.model.checkPose(this.tcp);
     if (!pose.ok) throw new RangeError(`initial pose is outside the workspace envelope: ${pose.violations.map((v) => v.message).join('; ')}`);
-    const hit = checkArmCollision(this.preset, this.collisionWorld(), joints, { marginMm: this.collisionMarginMm });
+    const hit = checkArmCollision(this.preset, this.collisionWorld(), joints, { marginMm: this.model.collisionMarginMm });
     if (hit !== null) throw new RangeError(`initial pose collides: ${hit.link} is ${hit.distanceMm.toFixed(1)} mm from ${hit.obstacle}`);
   }
 }
@@ -556,14 +491,6 @@ export class RobotSimulation {
 /** Builds a simulation; see `RobotSimulationOptions` for the defaults. */
 export function createRobotSimulation(options: RobotSimulationOptions = {}): RobotSimulation {
   return new RobotSimulation(options);
-}
-
-/** A collision hit in words: which body, how close to what, and the rule that applied. */
-export function describeHit(hit: CollisionHit): string {
-  const body = hit.link.startsWith('held:') ? `the held object ${hit.link.slice(5)}` : hit.link === 'fingertips' ? 'the fingertips' : `link ${hit.link}`;
-  const what = hit.obstacle.startsWith('arm:') ? `link ${hit.obstacle.slice(4)}` : hit.obstacle === 'table' ? 'the table' : hit.obstacle === 'robot_base' ? 'the robot base' : hit.obstacle;
-  const gap = hit.distanceMm < 0 ? `${(-hit.distanceMm).toFixed(1)} mm inside ${what}` : `within ${hit.distanceMm.toFixed(1)} mm of ${what}`;
-  return `${body} would be ${gap}; rule: ${hit.rule} (required gap ${hit.requiredMm.toFixed(hit.requiredMm === Math.round(hit.requiredMm) ? 0 : 2)} mm)`;
 }
 
 function toolYawDeg(frame: Frame): number {

@@ -16,11 +16,11 @@ export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }
     steps: () => [],
     run({ record }) {
       const controller = deps.controller;
-      const sim = controller.sim;
-      const s = sim.status();
+      const model = controller.model;
+      const s = controller.status();
       const estop = controller.emergencyStop;
       const summary = {
-        arm: sim.preset.displayName,
+        arm: model.preset.displayName,
         state: s.state,
         read_only_mode: mode.readOnly,
         approval_mode: deps.approval.mode,
@@ -29,23 +29,23 @@ export function getDeviceStatusTool(deps: RobotDeps, mode: { readOnly: boolean }
         tcp_speed_mm_s: round3(s.tcpSpeedMmS),
         held_object_id: s.heldObjectId,
         motion: s.motion === null ? null : { motion_id: s.motion.motionId, phase: s.motion.phase, elapsed_s: round3(s.motion.elapsedS), duration_s: round3(s.motion.durationS) },
-        emergency_stop: estop === null ? { latched: s.state === 'estop' } : { latched: true, reason: estop.reason, since: estop.at, cleared_by: 'operator only' },
-        fault: s.fault === null ? null : { code: s.fault.code, message: s.fault.message },
+        emergency_stop: estop === null ? { latched: s.estopLatched } : { latched: true, reason: estop.reason, since: estop.at, cleared_by: 'operator only' },
+        fault: s.fault === null ? null : { code: s.fault.code ?? s.fault.kind, message: s.fault.message },
         limits: {
-          max_tcp_speed_mm_s: sim.limits.maxTcpSpeedMmS,
-          max_tcp_acceleration_mm_s2: sim.limits.maxTcpAccelerationMmS2,
-          reach_radius_mm: sim.envelope.reachRadiusMm,
-          min_height_above_table_mm: sim.envelope.tableClearanceMm,
-          base_keep_out_radius_mm: sim.envelope.keepOutRadiusMm,
-          joint_limits_deg: sim.limits.joints.map((j) => [j.minDeg, j.maxDeg]),
-          gripper_force_n: [sim.preset.gripper.minForceN, sim.preset.gripper.maxForceN],
+          max_tcp_speed_mm_s: model.limits.maxTcpSpeedMmS,
+          max_tcp_acceleration_mm_s2: model.limits.maxTcpAccelerationMmS2,
+          reach_radius_mm: model.envelope.reachRadiusMm,
+          min_height_above_table_mm: model.envelope.tableClearanceMm,
+          base_keep_out_radius_mm: model.envelope.keepOutRadiusMm,
+          joint_limits_deg: model.limits.joints.map((j) => [j.minDeg, j.maxDeg]),
+          gripper_force_n: [model.preset.gripper.minForceN, model.preset.gripper.maxForceN],
         },
       };
       record.trail.pass('execute', 'status read');
       record.summary = { state: s.state };
       const tcp = s.tcp;
       return {
-        content: [{ type: 'text', text: `${sim.preset.displayName}: ${s.state}${estop !== null ? ' (emergency stop latched)' : ''}; TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame); holding ${s.heldObjectId ?? 'nothing'}.` }],
+        content: [{ type: 'text', text: `${model.preset.displayName}: ${s.state}${estop !== null ? ' (emergency stop latched)' : ''}; TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame); holding ${s.heldObjectId ?? 'nothing'}.` }],
         structuredContent: summary,
       };
     },

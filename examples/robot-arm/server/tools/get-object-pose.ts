@@ -1,7 +1,9 @@
 import type { Tool } from 'toolwright';
 import { defaultGripForceN } from '../../sim/gripper.js';
 import { OBJECT_LABELS } from '../../sim/scene-objects.js';
+import type { ObjectDetection } from '../../driver/arm-driver.js';
 import type { RobotDeps } from '../robot-deps.js';
+import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
 import { robotTool } from '../robot-tool.js';
 
 /** `get_object_pose`: camera detections as data only (numbers and fixed-vocabulary labels). */
@@ -25,9 +27,13 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     steps: () => [],
-    run({ args, record }) {
-      deps.controller.settleSensors();
-      const all = deps.controller.sim.captureCamera();
+    async run({ args, record }) {
+      let all: ObjectDetection[];
+      try {
+        all = await deps.controller.driver.captureCamera();
+      } catch (error) {
+        return refusalResult(record.trail.refuse(driverFaultRefusal(error, 'capture a camera frame')));
+      }
       const objectId = args.object_id;
       const label = args.label;
       const found = all.filter((d) => (objectId === undefined || d.id === objectId) && (label === undefined || d.label === label));
@@ -37,8 +43,8 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
         record.summary = { objects: [] };
         return { content: [{ type: 'text', text: `The camera sees no object with id ${objectId}${label !== undefined ? ` and label ${label}` : ''}. Known ids: ${known || '(none)'}.` }], structuredContent: { objects: [] }, isError: true };
       }
-      const specs = new Map(deps.controller.sim.objects().map((o) => [o.id, o]));
-      const gripper = deps.controller.sim.preset.gripper;
+      const specs = new Map(deps.controller.status().objects.map((o) => [o.id, o]));
+      const gripper = deps.controller.model.preset.gripper;
       const objects = found.map((d) => ({
         id: d.id,
         label: d.label,

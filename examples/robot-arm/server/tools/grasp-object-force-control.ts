@@ -5,7 +5,8 @@ import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import type { Refusal } from '../safety-stages.js';
 import { robotTool } from '../robot-tool.js';
-import { refusalResult } from '../tool-call-record.js';
+import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
+import type { GraspOutcome } from '../../driver/arm-driver.js';
 import { positionSchema, type PositionArg } from '../tool-schemas.js';
 
 
@@ -18,12 +19,12 @@ type GraspArgs = { readonly target_position: PositionArg; readonly force_n?: num
 
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
-  const preset = deps.controller.sim.preset;
+  const preset = deps.controller.model.preset;
   const g = preset.gripper;
   /** The object the jaws would close on, the force used and the force it needs (a pure lookup in the scene). */
   const graspFor = (args: GraspArgs) => {
     const t = args.target_position;
-    const target = deps.controller.sim.objects().find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
+    const target = deps.controller.status().objects.find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
     const classDefault = target !== undefined ? defaultGripForceN(target, g) : g.defaultForceN;
     const force = args.force_n ?? classDefault;
     const required = target !== undefined ? requiredGripForceN(target, args.grasp_strategy ?? 'parallel') : undefined;
@@ -70,12 +71,12 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       s.rule('finite_and_range', ({ args }) => forceRule(args)),
       s.stateGate(() => 'motion'),
       s.rule('state_gate', () => {
-        const held = deps.controller.sim.heldObjectId;
+        const held = deps.controller.status().heldObjectId;
         return held === null ? undefined : { stage: 'state_gate', code: 'already_holding', message: `the gripper already holds ${held}; call release_object first` };
       }),
       s.rule('workspace_envelope', ({ args }) => {
         const t = args.target_position;
-        const tcp = deps.controller.sim.tcp;
+        const tcp = deps.controller.status().tcp;
         const approach = Math.hypot(t.x_mm - tcp.x, t.y_mm - tcp.y, t.z_mm - tcp.z);
         if (approach <= MAX_APPROACH_MM) return undefined;
         return {
@@ -109,7 +110,6 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
     runsAsTask: () => true,
     async run({ args, ctx, record, plan }) {
       if (plan === undefined) throw new Error('grasp_object_force_control: no plan after the planning stages');
-      const sim = deps.controller.sim;
       const strategy = args.grasp_strategy ?? 'parallel';
       const { force } = graspFor(args);
       return deps.controller.exclusive(async () => {
@@ -120,7 +120,14 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
           record.summary = result.structuredContent;
           return result;
         }
-        const grasp = sim.grasp({ forceN: force, strategy });
+        let grasp: GraspOutcome;
+        try {
+          grasp = await deps.controller.driver.grasp({ forceN: force, strategy });
+        } catch (error) {
+          const refusal = record.trail.refuse(driverFaultRefusal(error, 'close the gripper'));
+          record.summary = { ...motionResult(outcome.report).structuredContent, grasped: false, failure: refusal.code };
+          return refusalResult(refusal);
+        }
         const base = motionResult(outcome.report).structuredContent;
         if (grasp.ok) {
           const summary = { ...base, grasped: true, object_id: grasp.objectId, strategy: grasp.strategy, applied_force_n: round3(grasp.appliedForceN), required_force_n: round3(grasp.requiredForceN) };

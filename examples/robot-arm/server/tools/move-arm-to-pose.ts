@@ -23,7 +23,7 @@ export function planSummary(plan: MotionPlan): Record<string, unknown> {
 
 /** `move_arm_to_pose`: one checked, approved move of the TCP to a pose. */
 export function moveArmToPoseTool(deps: RobotDeps): Tool {
-  const preset = deps.controller.sim.preset;
+  const preset = deps.controller.model.preset;
   return robotTool(deps, {
     name: 'move_arm_to_pose',
     title: 'Move arm to pose',
@@ -55,7 +55,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         speedFraction: args.speed ?? 0.5,
         timeScaling: 'trapezoidal',
         path: args.path ?? 'linear',
-        toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
+        toolContactObjectIds: objectsAtFingertips(deps.controller),
       })),
     ],
     // A task for clients that declared the tasks extension; a dry run moves nothing and answers at once.

@@ -9,7 +9,7 @@ export const MAX_WAYPOINTS = 16;
 
 /** `plan_trajectory`: checks a multi-point path and stores it as a plan; moves nothing. */
 export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  const preset = deps.controller.sim.preset;
+  const preset = deps.controller.model.preset;
   return robotTool(deps, {
     name: 'plan_trajectory',
     title: 'Plan trajectory',
@@ -47,7 +47,7 @@ export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean })
         speedFraction: args.speed ?? 0.5,
         timeScaling: args.time_scaling ?? 'trapezoidal',
         path: 'linear',
-        toolContactObjectIds: objectsAtFingertips(deps.controller.sim),
+        toolContactObjectIds: objectsAtFingertips(deps.controller),
       })),
     ],
     run({ args, record, plan }) {

@@ -1,12 +1,14 @@
 import type { Tool } from 'toolwright';
 import { FT_AXES, type FtAxis, type FtFilter } from '../../sim/force-torque-sensor.js';
 import { round3 } from '../motion-flow.js';
+import type { ForceTorqueResult } from '../../driver/arm-driver.js';
 import type { RobotDeps } from '../robot-deps.js';
+import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
 import { robotTool } from '../robot-tool.js';
 
 /** `read_ft_sensor`: the wrist force/torque sensor, filtered. */
 export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  const spec = deps.controller.sim.preset.ftSensor;
+  const spec = deps.controller.model.preset.ftSensor;
   return robotTool(deps, {
     name: 'read_ft_sensor',
     title: 'Read force/torque sensor',
@@ -28,12 +30,16 @@ export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): 
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     steps: () => [],
-    run({ args, record }) {
+    async run({ args, record }) {
       const filter: FtFilter = args.filter ?? 'kalman';
       const axes: readonly FtAxis[] = args.axes ?? FT_AXES;
-      deps.controller.settleSensors();
-      const reading = deps.controller.sim.readForceTorque({ filter, axes });
-      const status = deps.controller.sim.status();
+      let reading: ForceTorqueResult;
+      try {
+        reading = await deps.controller.driver.readForceTorque({ filter, axes });
+      } catch (error) {
+        return refusalResult(record.trail.refuse(driverFaultRefusal(error, 'read the force/torque sensor')));
+      }
+      const status = deps.controller.status();
       record.trail.pass('execute', 'sensor read');
       const values: Record<string, number> = {};
       for (const axis of axes) values[axis] = round3(reading.values[axis] ?? 0);

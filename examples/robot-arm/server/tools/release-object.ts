@@ -5,7 +5,8 @@ import type { ApprovalSubject } from '../approval-gate.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
-import { refusalResult } from '../tool-call-record.js';
+import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
+import type { ReleaseResult } from '../../driver/arm-driver.js';
 
 type Landing = Extract<ReleasePlan, { ok: true }>;
 
@@ -25,7 +26,7 @@ function releaseSubject(landing: Landing, jointsDeg: readonly number[]): Approva
 function describeRelease(deps: RobotDeps, landing: Landing, subject: ApprovalSubject): string {
   const p = landing.position;
   return [
-    `Approve releasing ${landing.objectId} from the gripper of the simulated ${deps.controller.sim.preset.displayName}?`,
+    `Approve releasing ${landing.objectId} from the gripper of the simulated ${deps.controller.model.preset.displayName}?`,
     `Release ${subject.id}, SHA-256 ${subject.hash}.`,
     `The arm does not move. ${landing.objectId} falls ${landing.dropHeightMm.toFixed(1)} mm straight down (at most ${MAX_RELEASE_DROP_MM} mm allowed) and lands on the table at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm (its centre, base frame), clear of every other object.`,
   ].join('\n');
@@ -50,22 +51,22 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       s.finiteArguments(),
       s.stateGate(() => 'gripper'),
       s.rule('collision', () => {
-        const landing = deps.controller.sim.planRelease();
+        const landing = deps.controller.model.planRelease(deps.controller.status());
         if (landing.ok) return `lands on the table after ${landing.dropHeightMm.toFixed(1)} mm`;
         return landing.code === 'not_holding' ? 'nothing held' : { stage: 'collision', code: landing.code, message: landing.message };
       }),
     ],
     skipReason: 'the arm does not move',
     async run({ ctx, record }) {
-      const sim = deps.controller.sim;
+      const status = deps.controller.status();
       // Computed again from the same state: nothing can move the arm or the object between the step and here.
-      const landing = sim.planRelease();
+      const landing = deps.controller.model.planRelease(status);
       if (!landing.ok) {
         record.trail.pass('execute', 'nothing held');
         record.summary = { released: false };
         return { content: [{ type: 'text', text: 'The gripper holds nothing; it is open. Nothing changed.' }], structuredContent: { released: false } };
       }
-      const subject = releaseSubject(landing, sim.jointsDeg);
+      const subject = releaseSubject(landing, status.jointsDeg);
       record.planHash = subject.hash;
       const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject));
       record.approval = verdict.decision;
@@ -75,8 +76,13 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       }
       if (verdict.kind === 'refuse') return refusalResult(record.trail.refuse(verdict.refusal));
       record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
-      const released = sim.release();
-      if (!released.ok) return refusalResult(record.trail.refuse({ stage: released.code === 'busy' || released.code === 'estop_latched' || released.code === 'fault' ? 'state_gate' : 'collision', code: released.code, message: released.message }));
+      let released: ReleaseResult;
+      try {
+        released = await deps.controller.driver.release();
+      } catch (error) {
+        return refusalResult(record.trail.refuse(driverFaultRefusal(error, 'open the gripper')));
+      }
+      if (!released.ok) return refusalResult(record.trail.refuse({ stage: 'collision', code: released.code, message: released.message }));
       record.trail.pass('execute', `released ${released.objectId}`);
       const p = released.position;
       const summary = { released: true, object_id: released.objectId, resting_position_mm: { x_mm: round3(p.x), y_mm: round3(p.y), z_mm: round3(p.z) }, drop_height_mm: round3(released.dropHeightMm), broke: released.broke };

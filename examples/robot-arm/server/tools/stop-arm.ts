@@ -26,7 +26,7 @@ export function stopArmTool(deps: RobotDeps): Tool {
       const mode = args.mode === 'emergency' ? 'emergency' : 'controlled';
       record.trail.skip('approval', 'stop_arm is never gated');
       const stop = await deps.controller.stop(mode, mode === 'emergency' ? 'emergency stop requested through stop_arm' : 'stop requested through stop_arm');
-      const tcp = deps.controller.sim.tcp;
+      const tcp = deps.controller.status().tcp;
       record.trail.pass('execute', `${mode} stop${stop.wasMoving ? ` of ${stop.stoppedMotionId}` : ' (arm was not moving)'}`);
       const summary = {
         mode,
@@ -38,11 +38,14 @@ export function stopArmTool(deps: RobotDeps): Tool {
         emergency_stop_latched: stop.emergencyStopLatched,
         state: stop.state,
         tcp_mm: { x_mm: round3(tcp.x), y_mm: round3(tcp.y), z_mm: round3(tcp.z) },
+        // The arm could not be told (its controller is unreachable): say so; the server's latch holds regardless.
+        ...(stop.driverFault !== undefined ? { driver_fault: { kind: stop.driverFault.kind, message: stop.driverFault.message } } : {}),
       };
       record.summary = summary;
       const what = stop.wasMoving ? `Stopped ${stop.stoppedMotionId} (${mode}).` : 'The arm was not moving; it is holding position.';
       const latch = stop.emergencyStopLatched ? ' Emergency stop is latched: an operator must clear it before the arm can move again.' : '';
-      return { content: [{ type: 'text', text: `${what} TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame).${latch}` }], structuredContent: summary };
+      const unreachable = stop.driverFault !== undefined ? ` The arm controller did not confirm the stop (${stop.driverFault.kind}: ${stop.driverFault.message}); the last reported pose is shown, and no motion is accepted until it answers.` : '';
+      return { content: [{ type: 'text', text: `${what} TCP at (${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame).${latch}${unreachable}` }], structuredContent: summary };
     },
   });
 }

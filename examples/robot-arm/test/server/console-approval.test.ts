@@ -69,7 +69,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
   });
 
   it('holds the call of a client that cannot elicit, shows the plan, and runs it once when approved', async () => {
-    const before = h.robot.controller.sim.jointsDeg;
+    const before = h.robot.driver.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', TARGET);
     const pending = await waiting;
@@ -80,14 +80,14 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.ok(pending.details.path.length >= 2);
     assert.match(pending.summary, new RegExp(`SHA-256 ${pending.digest}`));
     assert.equal(pending.deadline - pending.requestedAt, 45_000);
-    assert.deepEqual(h.robot.controller.sim.jointsDeg, before, 'waiting moves nothing');
+    assert.deepEqual(h.robot.driver.sim.jointsDeg, before, 'waiting moves nothing');
 
     const decided = await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest });
     assert.equal(decided.status, 200);
     assert.deepEqual(await decided.json(), { decided: 'approved', id: pending.id, operator: OPERATOR });
     const reply = await call;
     assert.equal(reply.body.result?.structuredContent?.status, 'completed', JSON.stringify(reply.body));
-    assert.notDeepEqual(h.robot.controller.sim.jointsDeg, before);
+    assert.notDeepEqual(h.robot.driver.sim.jointsDeg, before);
 
     const replay = await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest });
     assert.equal(replay.status, 409);
@@ -100,7 +100,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
   });
 
   it('decline: the call is refused naming the operator, and nothing moves', async () => {
-    const before = h.robot.controller.sim.jointsDeg;
+    const before = h.robot.driver.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: 100, z_mm: 400 } });
     const pending = await waiting;
@@ -109,11 +109,11 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_declined');
     assert.equal(refusalOf(reply)?.message, `The operator ${OPERATOR} declined the call of move_arm_to_pose; the motion was not executed`);
-    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+    assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
   });
 
   it('refuses an action without the token (401) or with a wrong one (403) and a wrong digest (409): nothing is decided', async () => {
-    const before = h.robot.controller.sim.jointsDeg;
+    const before = h.robot.driver.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', { target_position: { x_mm: -420, y_mm: 50, z_mm: 380 } });
     const pending = await waiting;
@@ -128,11 +128,11 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.equal(h.robot.controller.emergencyStop, null);
     assert.equal((await h.post('/api/approvals/decide', { id: pending.id, approve: false })).status, 200);
     assert.equal(refusalOf(await call)?.code, 'approval_declined');
-    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+    assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
   });
 
   it('a stop_arm while the call waits voids the approval given afterwards', async () => {
-    const before = h.robot.controller.sim.jointsDeg;
+    const before = h.robot.driver.sim.jointsDeg;
     const waiting = nextPending(h.robot.server.approvals);
     const call = h.call('move_arm_to_pose', { target_position: { x_mm: -380, y_mm: -50, z_mm: 450 } });
     const pending = await waiting;
@@ -141,7 +141,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.equal((await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest })).status, 200);
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
-    assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+    assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
   });
 
   it('an eliciting client still gets input_required, and nothing waits in the console', async () => {
@@ -168,11 +168,11 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
 
   it('the arm snapshot carries the live pose, the envelope, the objects and a verified audit tail', async () => {
     const arm = (await (await fetch(`${h.base}/api/arm?token=${TOKEN}`)).json()) as { state: { joints: unknown[]; tcp: number[] }; envelope: { reachRadiusMm: number }; objects: unknown[]; audit: { kind: string }[]; verification: { ok: boolean; records: number } };
-    const tcp = h.robot.controller.sim.tcp;
+    const tcp = h.robot.driver.sim.tcp;
     assert.deepEqual(arm.state.tcp, [tcp.x, tcp.y, tcp.z].map((v) => Math.round(v * 10) / 10));
     assert.equal(arm.state.joints.length, 7);
-    assert.equal(arm.envelope.reachRadiusMm, h.robot.controller.sim.envelope.reachRadiusMm);
-    assert.equal(arm.objects.length, h.robot.controller.sim.objects().length);
+    assert.equal(arm.envelope.reachRadiusMm, h.robot.driver.sim.envelope.reachRadiusMm);
+    assert.equal(arm.objects.length, h.robot.driver.sim.objects().length);
     assert.equal(arm.verification.ok, true);
     assert.equal(arm.verification.records, readAuditLog(h.auditPath).records.length);
     assert.ok(arm.audit.some((e) => e.kind === 'operator_action'));
@@ -183,7 +183,7 @@ describe('robot console: approver console and the operator wait', () => {
   it('approver console holds an eliciting client too; the wait ends in a refusal naming the reason', async () => {
     const h = await startConsole({ approver: 'console', operatorTimeoutMs: 300 });
     try {
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       const waiting = nextPending(h.robot.server.approvals);
       const call = h.call('move_arm_to_pose', TARGET, { capabilities: ELICITATION });
       const pending = await waiting;
@@ -191,7 +191,7 @@ describe('robot console: approver console and the operator wait', () => {
       const reply = await call;
       assert.equal(refusalOf(reply)?.code, 'approval_timeout');
       assert.match(textOf(reply), /No operator decided on the call of move_arm_to_pose within 300 ms/);
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
     } finally {
       await h.close();
     }

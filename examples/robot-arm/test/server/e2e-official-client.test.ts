@@ -61,7 +61,7 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
     const messages: string[] = [];
     const client = await connect(h.url, { elicitation: true, answer: (message) => (messages.push(message), { action: 'accept', content: { approve: true } }) });
     try {
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       const progress: number[] = [];
       const result = (await client.callTool(
         { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } } },
@@ -77,8 +77,8 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
       assert.equal(messages.length, 1);
       assert.match(messages[0]!, /SHA-256 [0-9a-f]{64}/);
       assert.match(messages[0]!, /to \(-450\.0, -150\.0, 420\.0\) mm/);
-      assert.notDeepEqual(h.robot.controller.sim.jointsDeg, before);
-      const tcp = h.robot.controller.sim.tcp;
+      assert.notDeepEqual(h.robot.driver.sim.jointsDeg, before);
+      const tcp = h.robot.driver.sim.tcp;
       assert.ok(Math.hypot(tcp.x + 450, tcp.y + 150, tcp.z - 420) < 0.1);
       const hash = /SHA-256 ([0-9a-f]{64})/.exec(messages[0]!)![1];
       const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call' && r.tool === 'move_arm_to_pose').at(-1)!;
@@ -92,11 +92,11 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
   it('a declined approval moves nothing and says so', async () => {
     const client = await connect(h.url, { elicitation: true, answer: () => ({ action: 'decline' }) });
     try {
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       const result = (await client.callTool({ name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -470, y_mm: -160, z_mm: 400 } } })) as ToolResult;
       assert.equal(result.isError, true);
       assert.equal((result.structuredContent?.refused as { code: string }).code, 'approval_declined');
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
     } finally {
       await client.close();
     }
@@ -106,7 +106,7 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
     const messages: string[] = [];
     const client = await connect(h.url, { elicitation: true, answer: (message) => (messages.push(message), { action: 'accept', content: { approve: true } }) });
     try {
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       const result = (await client.callTool({ name: 'move_arm_to_pose', arguments: { target_position: { x_mm: 50, y_mm: 50, z_mm: 300 } } })) as ToolResult;
       assert.equal(result.isError, true);
       assert.deepEqual(result.structuredContent?.refused, {
@@ -115,7 +115,7 @@ describe('end to end over Streamable HTTP with the official @modelcontextprotoco
         message: 'target (50, 50, 300) mm is outside the workspace: TCP would be 70.7 mm from the base axis; the keep-out cylinder around the base requires at least 175 mm',
       });
       assert.equal(messages.length, 0, 'a refused motion never reaches the human');
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
     } finally {
       await client.close();
     }
@@ -140,10 +140,10 @@ describe('read-only mode', () => {
     try {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), ['get_device_status', 'get_object_pose', 'plan_trajectory', 'read_ft_sensor', 'stop_arm']);
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       await assert.rejects(client.callTool({ name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } } }), /Unknown tool: move_arm_to_pose/);
       await assert.rejects(client.callTool({ name: 'release_object', arguments: {} }), /Unknown tool: release_object/);
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
       const status = (await client.callTool({ name: 'get_device_status', arguments: {} })) as ToolResult;
       assert.equal(status.structuredContent?.read_only_mode, true);
     } finally {

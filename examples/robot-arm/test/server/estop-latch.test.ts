@@ -35,7 +35,7 @@ describe('the emergency-stop latch persists across restarts', () => {
 
     const second = await startHarness({ auditLogPath, approval: 'off' });
     try {
-      const joints = second.robot.controller.sim.jointsDeg;
+      const joints = second.robot.driver.sim.jointsDeg;
       const status = await second.call('get_device_status', {});
       assert.equal(status.body.result?.structuredContent?.state, 'estop');
       assert.deepEqual((status.body.result?.structuredContent?.emergency_stop as Record<string, unknown>).reason, 'emergency stop requested through stop_arm');
@@ -46,7 +46,7 @@ describe('the emergency-stop latch persists across restarts', () => {
         code: 'estop_latched',
         message: 'the emergency stop is latched (emergency stop requested through stop_arm); only an operator can clear it, no tool can',
       });
-      assert.deepEqual(second.robot.controller.sim.jointsDeg, joints, 'nothing moved');
+      assert.deepEqual(second.robot.driver.sim.jointsDeg, joints, 'nothing moved');
       assert.equal(second.robot.clearEmergencyStop('operator-alice'), true);
       assert.equal(existsSync(latchPathFor(auditLogPath)), false, 'the reset removed the state file');
     } finally {

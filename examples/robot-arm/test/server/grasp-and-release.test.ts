@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { refusalOf, startHarness, type Harness } from '../support/robot-harness.js';
 
 async function above(h: Harness, id: string, heightMm: number): Promise<{ x: number; y: number; z: number }> {
-  const o = h.robot.controller.sim.objects().find((x) => x.id === id)!;
+  const o = h.robot.driver.sim.objects().find((x) => x.id === id)!;
   const reply = await h.call('move_arm_to_pose', { target_position: { x_mm: o.position.x, y_mm: o.position.y, z_mm: o.position.z + heightMm }, path: 'joint' });
   assert.equal(reply.body.result?.structuredContent?.status, 'completed', JSON.stringify(reply.body));
   return o.position;
@@ -43,14 +43,14 @@ describe('grasp_object_force_control and release_object', () => {
       const p = await above(h, 'egg-1', 100);
       const over = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 31 });
       assert.match(over.body.result?.content?.[0]?.text ?? '', /^Invalid arguments.*\n.*force_n/s);
-      const before = h.robot.controller.sim.jointsDeg;
+      const before = h.robot.driver.sim.jointsDeg;
       const crush = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 15 });
       assert.deepEqual(refusalOf(crush), {
         stage: 'finite_and_range',
         code: 'force_above_object_limit',
         message: "force_n 15 N is above the 8 N that egg-1 (egg) tolerates (rule: the commanded force may not exceed the object's max_grip_force_n, for every strategy; nothing was touched)",
       });
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, before, 'the arm did not move');
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, before, 'the arm did not move');
       const suction = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z }, force_n: 9, grasp_strategy: 'adaptive' });
       assert.equal(refusalOf(suction)?.code, 'force_above_object_limit', 'adaptive is checked against the commanded force too');
       const pose = await h.call('get_object_pose', { object_id: 'egg-1' });
@@ -60,7 +60,7 @@ describe('grasp_object_force_control and release_object', () => {
       const held = await h.call('grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z } });
       const g = held.body.result!.structuredContent!;
       assert.deepEqual([g.grasped, g.object_id, g.applied_force_n], [true, 'egg-1', 6], JSON.stringify(g));
-      assert.equal(h.robot.controller.sim.objects().find((o) => o.id === 'egg-1')!.condition, 'intact');
+      assert.equal(h.robot.driver.sim.objects().find((o) => o.id === 'egg-1')!.condition, 'intact');
     } finally {
       await h.close();
     }

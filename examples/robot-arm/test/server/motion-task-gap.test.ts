@@ -14,14 +14,15 @@ import { ApprovalGate } from '../../server/approval-gate.js';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { RobotController } from '../../server/robot-controller.js';
 import type { RobotDeps } from '../../server/robot-deps.js';
-import { steppedPacer } from '../../server/sim-pacer.js';
+import { steppedPacer } from '../../driver/sim-pacer.js';
 import { moveArmToPoseTool } from '../../server/tools/move-arm-to-pose.js';
-import { RobotSimulation } from '../../sim/robot-simulation.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 
 describe('a stop between the safety check and the start of a motion task', () => {
   it('voids the motion: the task completes with the stopped_before_start refusal and the arm never moves', async () => {
     const auditPath = join(mkdtempSync(join(tmpdir(), 'robot-gap-')), 'audit.jsonl');
-    const controller = new RobotController({ sim: new RobotSimulation(), pacer: steppedPacer(20) });
+    const driver = new SimArmDriver({ pacer: steppedPacer(20) });
+    const controller = new RobotController({ model: driver.model, driver });
     const deps: RobotDeps = { controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
     const memory = createMemoryStore();
     let stopsInGap = 0;
@@ -43,14 +44,14 @@ describe('a stop between the safety check and the start of a motion task', () =>
     const listener = await server.listen({ port: 0, host: '127.0.0.1' });
     const client = connect(listener.url, { onWarning: () => {} });
     try {
-      const start = controller.sim.tcp;
+      const start = driver.sim.tcp;
       const task = await client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 } }, { task: true });
       assert.equal(typeof task.taskId, 'string');
       const result = await task.result();
       assert.equal(stopsInGap, 1);
       assert.equal(result.isError, true);
       assert.deepEqual((result.structuredContent as { refused?: unknown }).refused, { stage: 'state_gate', code: 'stopped_before_start', message: 'the arm was stopped after this motion was checked and before it started' });
-      assert.deepEqual(controller.sim.tcp, start);
+      assert.deepEqual(driver.sim.tcp, start);
       assert.equal(readAuditLog(auditPath).records.some((r) => r.type === 'motion_start'), false);
       const record = readAuditLog(auditPath).records.find((r) => r.type === 'tool_call');
       assert.equal(record?.task_id, task.taskId);

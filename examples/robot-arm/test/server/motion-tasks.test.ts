@@ -33,7 +33,7 @@ async function start(options: RobotServerOptions = {}): Promise<TaskHarness> {
 
 /** Fraction of the running motion's planned duration that has elapsed (0 when none runs). */
 function fractionOf(h: TaskHarness): number {
-  const motion = h.robot.controller.sim.status().motion;
+  const motion = h.robot.driver.sim.status().motion;
   return motion === null || motion.durationS === 0 ? 0 : motion.elapsedS / motion.durationS;
 }
 
@@ -43,13 +43,13 @@ function structured(result: { structuredContent?: unknown }): Record<string, unk
 }
 
 function distanceToTarget(h: TaskHarness): number {
-  const tcp = h.robot.controller.sim.tcp;
+  const tcp = h.robot.driver.sim.tcp;
   return Math.hypot(tcp.x - TARGET.x_mm, tcp.y - TARGET.y_mm, tcp.z - TARGET.z_mm);
 }
 
 /** The TCP as the server's messages print it. */
 function tcpText(h: TaskHarness): string {
-  const tcp = h.robot.controller.sim.tcp;
+  const tcp = h.robot.driver.sim.tcp;
   return `(${tcp.x.toFixed(1)}, ${tcp.y.toFixed(1)}, ${tcp.z.toFixed(1)}) mm (base frame)`;
 }
 
@@ -133,7 +133,7 @@ describe('robot motions as tasks, with Toolwright\'s client over HTTP', () => {
   it('tasks/cancel is a controlled stop: the arm decelerates short of the target and the statusMessage says where it stopped', async () => {
     const h = await start();
     await withClient(h, async (client) => {
-      const sim = h.robot.controller.sim;
+      const sim = h.robot.driver.sim;
       // Frozen mid-path until the cancel reached the arm (it is then decelerating).
       const frozen = h.pacer.freeze(() => fractionOf(h) >= 0.3, () => sim.state !== 'moving');
       const task = await client.callTool('move_arm_to_pose', FAR, { task: true });
@@ -161,7 +161,7 @@ describe('robot motions as tasks, with Toolwright\'s client over HTTP', () => {
     it(`stop_arm (${mode}) during a task: the task completes with status ${status} in its result`, async () => {
       const h = await start();
       await withClient(h, async (client) => {
-        const sim = h.robot.controller.sim;
+        const sim = h.robot.driver.sim;
         const frozen = h.pacer.freeze(() => fractionOf(h) >= 0.3, () => sim.state === state);
         const task = await client.callTool('move_arm_to_pose', FAR, { task: true });
         await frozen;
@@ -195,7 +195,7 @@ describe('robot motions as tasks, with Toolwright\'s client over HTTP', () => {
         assert.equal(theirs.body.error?.message, `Unknown task: ${taskId}`, method);
         assert.deepEqual({ status: theirs.status, code: theirs.body.error?.code, message: theirs.body.error?.message.replace(taskId, 'ID') }, { status: unknown.status, code: unknown.body.error?.code, message: unknown.body.error?.message.replace('no-such-task', 'ID') }, method);
       }
-      assert.equal(h.robot.controller.sim.state, 'moving', 'bob\'s tasks/cancel stopped nothing');
+      assert.equal(h.robot.driver.sim.state, 'moving', 'bob\'s tasks/cancel stopped nothing');
       resume = true;
       const result = await task.result();
       assert.equal(structured(result).status, 'completed');
@@ -207,7 +207,7 @@ describe('execute_trajectory and grasp_object_force_control as tasks', () => {
   it('a stored plan runs as a task, then the grasp: both complete with their results', async () => {
     const h = await start();
     await withClient(h, async (client) => {
-      const sim = h.robot.controller.sim;
+      const sim = h.robot.driver.sim;
       const tcp = sim.tcp;
       const planned = await client.callTool('plan_trajectory', { waypoints: [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 50 }, { x_mm: tcp.x + 40, y_mm: tcp.y, z_mm: tcp.z - 50 }] });
       const planId = structured(planned).plan_id as string;
@@ -269,7 +269,7 @@ describe('approval happens before a motion task starts', () => {
           asked.push(...Object.keys(requests));
           // No task exists yet and nothing moves while the human decides.
           assert.equal(h.robot.controller.activeMotionId, null);
-          assert.equal(h.robot.controller.sim.state, 'idle');
+          assert.equal(h.robot.driver.sim.state, 'idle');
           return { approval: { action: 'accept', content: { approve: true } } };
         },
       });
@@ -316,7 +316,7 @@ describe('approval happens before a motion task starts', () => {
       assert.equal(task.taskId, undefined);
       const result = await task.result();
       assert.equal((structured(result).refused as { code: string }).code, 'approval_unavailable');
-      assert.equal(h.robot.controller.sim.state, 'idle');
+      assert.equal(h.robot.driver.sim.state, 'idle');
     });
   });
 });

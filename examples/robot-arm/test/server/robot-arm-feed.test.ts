@@ -13,7 +13,7 @@ import type { ArmFeedEvent } from '../../console/arm-feed.js';
 import { RobotArmFeed } from '../../console/robot-arm-feed.js';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { createRobotServer } from '../../server/create-robot-server.js';
-import { steppedPacer, type SimPacer } from '../../server/sim-pacer.js';
+import { steppedPacer, type SimPacer } from '../../driver/sim-pacer.js';
 import { startHarness } from '../support/robot-harness.js';
 
 const auditPath = (): string => join(mkdtempSync(join(tmpdir(), 'robot-feed-')), 'audit.jsonl');
@@ -38,7 +38,7 @@ describe('RobotArmFeed', () => {
       assert.ok(states.filter((s) => s.moving).length >= 10, `${states.length} states`);
       assert.equal(states.at(-1)?.moving, false);
       const snapshot = feed.snapshot();
-      const tcp = robot.controller.sim.tcp;
+      const tcp = robot.driver.sim.tcp;
       assert.deepEqual(snapshot.state.tcp, [tcp.x, tcp.y, tcp.z].map((v) => Math.round(v * 10) / 10));
       assert.ok(snapshot.trace.length >= 10);
       assert.equal(snapshot.verification.ok, true);

@@ -9,7 +9,7 @@ import { refusalOf, startHarness, textOf, type Harness } from '../support/robot-
 const NEAR = { x_mm: -450, y_mm: -150, z_mm: 420 };
 
 function joints(h: Harness): readonly number[] {
-  return h.robot.controller.sim.jointsDeg;
+  return h.robot.driver.sim.jointsDeg;
 }
 
 describe('safety pipeline: every refusal names its stage and nothing moves', () => {
@@ -93,7 +93,7 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
 
   it('collision: a target inside an object is refused at the collision stage with the link and object', async () => {
     const before = joints(h);
-    const cup = h.robot.controller.sim.objects().find((o) => o.label === 'cup')!;
+    const cup = h.robot.driver.sim.objects().find((o) => o.label === 'cup')!;
     const reply = await h.call('move_arm_to_pose', { target_position: { x_mm: cup.position.x, y_mm: cup.position.y, z_mm: cup.position.z }, path: 'joint' });
     const refused = refusalOf(reply);
     assert.equal(refused?.stage, 'collision');
@@ -118,7 +118,7 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
   it('execute_trajectory: unknown plan ids are refused; a plan runs at most once; a stale plan is refused', async () => {
     const unknown = await h.call('execute_trajectory', { plan_id: 'plan-0000000000000000' });
     assert.equal(refusalOf(unknown)?.code, 'unknown_plan');
-    const tcp = h.robot.controller.sim.tcp;
+    const tcp = h.robot.driver.sim.tcp;
     const planned = await h.call('plan_trajectory', { waypoints: [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 40 }, { x_mm: tcp.x + 30, y_mm: tcp.y, z_mm: tcp.z - 40 }] });
     const planId = planned.body.result?.structuredContent?.plan_id as string;
     assert.match(planId, /^plan-[0-9a-f]{16}$/);
@@ -137,7 +137,7 @@ describe('safety pipeline: every refusal names its stage and nothing moves', () 
 
   it('speed_and_acceleration: a motion longer than 50 s is refused (clients would time it out midway)', async () => {
     const before = joints(h);
-    const tcp = h.robot.controller.sim.tcp;
+    const tcp = h.robot.driver.sim.tcp;
     const zigzag = [0, 1, 2, 3, 4, 5].map((i) => ({ x_mm: tcp.x, y_mm: tcp.y + (i % 2 === 0 ? 150 : -100), z_mm: tcp.z - 60 - i * 10 }));
     const reply = await h.call('plan_trajectory', { waypoints: zigzag, speed: 0.1 });
     const refused = refusalOf(reply);
@@ -197,7 +197,7 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
     let now = 1_000_000;
     const h = await startHarness({ approval: 'off', planRatePerSecond: 0.5, planBurst: 1, now: () => now });
     try {
-      const tcp = h.robot.controller.sim.tcp;
+      const tcp = h.robot.driver.sim.tcp;
       const waypoints = [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 40 }, { x_mm: tcp.x + 30, y_mm: tcp.y, z_mm: tcp.z - 40 }];
       const first = await h.call('plan_trajectory', { waypoints });
       assert.match(String(first.body.result?.structuredContent?.plan_id), /^plan-[0-9a-f]{16}$/);
@@ -267,11 +267,11 @@ describe('plan hash', () => {
   it('covers the path, the speed and what the gripper does at the end', async () => {
     const h = await startHarness({ approval: 'off' });
     try {
-      const sim = h.robot.controller.sim;
+      const arm = h.robot.driver;
       const request = { kind: 'grasp_approach' as const, targets: [NEAR], speedFraction: 0.3, timeScaling: 'quintic' as const, path: 'linear' as const, gripperAction: { force_n: 6, strategy: 'parallel' as const } };
-      const plan = planFromCurrentPose(sim, request);
+      const plan = planFromCurrentPose(arm, request);
       assert.ok(!isRefusal(plan));
-      const again = planFromCurrentPose(sim, request);
+      const again = planFromCurrentPose(arm, request);
       assert.ok(!isRefusal(again));
       assert.equal(again.hash, plan.hash, 'same request, same pose: same hash');
       const base = { kind: plan.kind, presetId: plan.presetId, targets: plan.targets, speedFraction: plan.speedFraction, timeScaling: plan.timeScaling, path: plan.path, trajectory: plan.trajectory, toolContactObjectIds: plan.toolContactObjectIds };

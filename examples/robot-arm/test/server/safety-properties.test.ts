@@ -57,8 +57,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 async function waitForMotionTime(h: Harness, seconds: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const motion = h.robot.controller.sim.status().motion;
-    if (h.robot.controller.activeMotionId === null && motion === null && h.robot.controller.sim.state !== 'moving') {
+    const motion = h.robot.driver.sim.status().motion;
+    if (h.robot.controller.activeMotionId === null && motion === null && h.robot.driver.sim.state !== 'moving') {
       // Either it has not started yet or it is already over; give it a moment, then stop waiting.
       await new Promise((r) => setTimeout(r, 1));
       if (h.robot.controller.activeMotionId === null) return;
@@ -83,7 +83,7 @@ function assertAnswered(reply: RpcReply, what: string): void {
 
 async function run(h: Harness, c: Command): Promise<void> {
   const controller = h.robot.controller;
-  const sim = controller.sim;
+  const sim = h.robot.driver.sim;
   const latchedBefore = controller.emergencyStop !== null || sim.state === 'estop';
   const jointsBefore = sim.jointsDeg;
   let moved = false;
@@ -213,20 +213,20 @@ describe('safety properties under random and hostile tool-call sequences (fast-c
   it('hostile calls never move the arm and never widen a limit', async () => {
     const h = await startHarness({ approval: 'always' });
     try {
-      const limits = JSON.stringify(h.robot.controller.sim.limits);
-      const envelope = JSON.stringify(h.robot.controller.sim.envelope);
+      const limits = JSON.stringify(h.robot.driver.sim.limits);
+      const envelope = JSON.stringify(h.robot.driver.sim.envelope);
       await fc.assert(
         fc.asyncProperty(hostileArgs, async ({ tool, args }) => {
-          const before = h.robot.controller.sim.jointsDeg;
+          const before = h.robot.driver.sim.jointsDeg;
           const reply = await h.call(tool, args, { capabilities: { elicitation: { form: {} } } });
           if (reply.body.error === undefined) assert.equal(reply.body.result?.isError ?? (reply.body.result?.resultType === 'input_required' ? 'asked' : false), true, JSON.stringify(reply.body));
-          assert.deepEqual(h.robot.controller.sim.jointsDeg, before);
+          assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
           assert.equal(refusalOf(reply)?.stage === 'execute', false);
         }),
         { numRuns: 40 },
       );
-      assert.equal(JSON.stringify(h.robot.controller.sim.limits), limits);
-      assert.equal(JSON.stringify(h.robot.controller.sim.envelope), envelope);
+      assert.equal(JSON.stringify(h.robot.driver.sim.limits), limits);
+      assert.equal(JSON.stringify(h.robot.driver.sim.envelope), envelope);
     } finally {
       await h.close();
     }

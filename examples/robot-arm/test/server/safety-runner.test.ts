@@ -12,8 +12,8 @@ import { ApprovalGate } from '../../server/approval-gate.js';
 import { RobotController } from '../../server/robot-controller.js';
 import type { RobotDeps } from '../../server/robot-deps.js';
 import { robotTool } from '../../server/robot-tool.js';
-import { steppedPacer } from '../../server/sim-pacer.js';
-import { RobotSimulation } from '../../sim/robot-simulation.js';
+import { steppedPacer } from '../../driver/sim-pacer.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false } as const;
 
@@ -26,7 +26,8 @@ describe('the safety-step runner', () => {
   let closeListener: () => Promise<void>;
 
   before(async () => {
-    const controller = new RobotController({ sim: new RobotSimulation(), pacer: steppedPacer(20) });
+    const driver = new SimArmDriver({ pacer: steppedPacer(20) });
+    const controller = new RobotController({ model: driver.model, driver });
     deps = { controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
     const probe = robotTool(deps, {
       name: 'probe',

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { UR5E, type ArmPreset } from '../../sim/arm-presets.js';
 import { forwardKinematics } from '../../sim/forward-kinematics.js';
 import { RobotSimulation } from '../../sim/robot-simulation.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
+import { createArmModel } from '../../model/arm-model.js';
 import type { Trajectory } from '../../sim/trajectory.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import { hashPlanContent, planIdFor, type MotionPlan } from '../../server/motion-plan.js';
@@ -31,7 +33,7 @@ function fasterUr5e(tcp: { speed: number; acceleration: number }, joint: { speed
 
 /** A straight TCP move to NEAR planned for `preset` (the planner stays within that preset's caps only). */
 function linearPlanFor(preset: ArmPreset): MotionPlan {
-  const plan = planFromCurrentPose(new RobotSimulation({ preset }), { kind: 'waypoints', targets: [NEAR], speedFraction: 1, timeScaling: 'trapezoidal', path: 'linear' });
+  const plan = planFromCurrentPose(new SimArmDriver({ model: createArmModel({ preset }) }), { kind: 'waypoints', targets: [NEAR], speedFraction: 1, timeScaling: 'trapezoidal', path: 'linear' });
   assert.ok(!isRefusal(plan), JSON.stringify(plan));
   return plan;
 }
@@ -68,7 +70,7 @@ describe('speed_and_acceleration: a stored plan over a cap is refused by execute
   });
 
   async function assertRefused(plan: MotionPlan, code: string, message: string): Promise<void> {
-    const sim = h.robot.controller.sim;
+    const sim = h.robot.driver.sim;
     const joints = sim.jointsDeg;
     h.robot.controller.plans.put(plan);
     const reply = await h.call('execute_trajectory', { plan_id: plan.id });

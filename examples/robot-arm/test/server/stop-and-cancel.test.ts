@@ -18,7 +18,7 @@ async function startObserved(): Promise<Harness & { pacer: ObservedPacer }> {
 /** Resolves at the first control frame at which the running motion has run `minElapsedS` of simulated time. */
 function untilMoving(h: Harness & { pacer: ObservedPacer }, minElapsedS: number): Promise<void> {
   return h.pacer.until(() => {
-    const motion = h.robot.controller.sim.status().motion;
+    const motion = h.robot.driver.sim.status().motion;
     return motion !== null && motion.elapsedS >= minElapsedS;
   });
 }
@@ -37,12 +37,12 @@ describe('stop always wins over a running motion', () => {
       const moved = await move;
       assert.equal(moved.body.result?.isError, true);
       assert.equal(moved.body.result?.structuredContent?.status, 'stopped');
-      const tcp = h.robot.controller.sim.tcp;
+      const tcp = h.robot.driver.sim.tcp;
       assert.ok(Math.hypot(tcp.x + 400, tcp.y + 300, tcp.z - 150) > 50, 'the arm stopped well short of the target');
-      const still = h.robot.controller.sim.jointsDeg;
-      h.robot.controller.sim.advance(1000);
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, still);
-      assert.equal(h.robot.controller.sim.state, 'idle');
+      const still = h.robot.driver.sim.jointsDeg;
+      h.robot.driver.sim.advance(1000);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, still);
+      assert.equal(h.robot.driver.sim.state, 'idle');
       // Idempotent: a second stop is harmless and reports nothing moving.
       const again = await h.call('stop_arm', {});
       assert.equal(again.body.result?.structuredContent?.was_moving, false);
@@ -62,9 +62,9 @@ describe('stop always wins over a running motion', () => {
       assert.equal(stop.body.result?.structuredContent?.state, 'estop');
       const moved = await move;
       assert.equal(moved.body.result?.structuredContent?.status, 'emergency_stopped');
-      const frozen = h.robot.controller.sim.jointsDeg;
-      h.robot.controller.sim.advance(1000);
-      assert.deepEqual(h.robot.controller.sim.jointsDeg, frozen);
+      const frozen = h.robot.driver.sim.jointsDeg;
+      h.robot.driver.sim.advance(1000);
+      assert.deepEqual(h.robot.driver.sim.jointsDeg, frozen);
       assert.deepEqual(h.robot.controller.monitor.violations, []);
     } finally {
       await h.close();
@@ -82,7 +82,7 @@ describe('stop always wins over a running motion', () => {
       // The audit record is written when the tool code returns, just after the motion came to rest.
       const record = await untilFile(dirname(h.auditPath), () => existsSync(h.auditPath) ? readAuditLog(h.auditPath).records.find((r) => r.tool === 'move_arm_to_pose' && r.type === 'tool_call') : undefined, 'the cancelled move_arm_to_pose call record');
       assert.equal(h.robot.controller.activeMotionId, null);
-      const tcp = h.robot.controller.sim.tcp;
+      const tcp = h.robot.driver.sim.tcp;
       assert.ok(Math.hypot(tcp.x + 400, tcp.y + 300, tcp.z - 150) > 50, 'the arm stopped short of the target');
       assert.equal(record.outcome, 'cancelled');
       assert.equal((record.motion as { status: string }).status, 'cancelled');

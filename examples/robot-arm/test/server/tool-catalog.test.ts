@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRobotServer, MOTION_TOOL_NAMES } from '../../server/create-robot-server.js';
-import { steppedPacer } from '../../server/sim-pacer.js';
+import { steppedPacer } from '../../driver/sim-pacer.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 
@@ -71,7 +71,7 @@ describe('tool catalog', () => {
       assert.equal(x.maximum, 700);
       const listener = await robot.server.listen({ port: 0 });
       try {
-        const tcp = robot.controller.sim.tcp;
+        const tcp = robot.driver.sim.tcp;
         const response = await fetch(String(listener.url), {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },

@@ -4,7 +4,7 @@
  * wakes on simulated time, never on wall-clock sleeps. `freeze` holds simulated time at a chosen
  * state until something the test waits for has happened (e.g. a cancel reached the server).
  */
-import { steppedPacer, type SimPacer } from '../../server/sim-pacer.js';
+import { steppedPacer, type SimPacer } from '../../driver/sim-pacer.js';
 
 export interface ObservedPacer extends SimPacer {
   /**

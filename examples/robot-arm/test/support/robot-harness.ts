@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
-import { steppedPacer } from '../../server/sim-pacer.js';
+import { steppedPacer } from '../../driver/sim-pacer.js';
+import type { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import type { McpServer } from 'toolwright';
 
 type ListenOptions = NonNullable<Parameters<McpServer['listen']>[0]>;
@@ -40,7 +41,8 @@ export interface RpcReply {
 }
 
 export interface Harness {
-  readonly robot: RobotServer;
+  /** The server, on its default simulated driver (`robot.driver.sim` is the simulation, for assertions). */
+  readonly robot: RobotServer<SimArmDriver>;
   readonly url: string;
   readonly auditPath: string;
   /** The listener's port. */
@@ -53,9 +55,9 @@ export interface Harness {
 let nextId = 1;
 
 /** Things the listener serves beside MCP (e.g. the operator console), built once the robot exists. */
-export type HarnessMounts = (robot: RobotServer) => Promise<NonNullable<ListenOptions['mounts']>>;
+export type HarnessMounts = (robot: RobotServer<SimArmDriver>) => Promise<NonNullable<ListenOptions['mounts']>>;
 
-export async function startHarness(options: RobotServerOptions = {}, mounts?: HarnessMounts): Promise<Harness> {
+export async function startHarness(options: Omit<RobotServerOptions, 'driver'> = {}, mounts?: HarnessMounts): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'robot-test-'));
   const auditPath = join(dir, 'audit.jsonl');
   const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, ...options });
