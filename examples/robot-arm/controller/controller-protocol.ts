@@ -18,8 +18,13 @@ export const MOVING_STATE_PERIOD_MS = 20;
 export const IDLE_STATE_PERIOD_MS = 100;
 /** A peer that has not finished the handshake within this is disconnected. */
 export const HANDSHAKE_TIMEOUT_MS = 2000;
-/** The server calls the controller lost after this long without a state frame (5 idle heartbeats). */
-export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 500;
+/**
+ * The server calls the controller lost after this long without a state frame (10 idle heartbeats).
+ * Not lower: the controller re-checks a path against the scene before it moves (collision check of
+ * every sample), which blocked it for up to 0.7 s on a loaded 2-core machine; a dead process is seen
+ * at once anyway (the socket closes), this bound is for a hung one.
+ */
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 1000;
 
 /** Error codes of the protocol itself (arm refusals reuse the simulator's codes: busy, estop_latched, ...). */
 export type ProtocolErrorCode =

@@ -236,6 +236,8 @@ export class ControllerService {
     if (this.motions.has(motionId)) throw refused('duplicate_id', `motion ${motionId} is already running`);
     const abort = new AbortController();
     this.motions.set(motionId, abort);
+    // A heartbeat right before the start: the driver's own re-check of the path blocks this process for a while.
+    this.sendState();
     try {
       const end = await this.driver.execute(decoded.trajectory, {
         motionId,

@@ -11,14 +11,15 @@ import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { realTimePacer } from '../server/sim-pacer.js';
+import { SimArmDriver } from '../driver/sim-arm-driver.js';
+import { realTimePacer } from '../driver/sim-pacer.js';
+import { createArmModel } from '../model/arm-model.js';
 import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
 import { MOVING_STATE_PERIOD_MS } from './controller-protocol.js';
 import { LatchFile } from '../server/estop-latch-file.js';
 import { ControllerService } from './controller-service.js';
-import { RobotSimArm } from './robot-sim-arm.js';
 
 const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--pose-file <path>] [--preset ur5e|xarm6]
                  [--time-scale x] [--seed n]
@@ -77,7 +78,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
   if (values.socket === undefined) fail(`--socket is required\n\n${HELP}`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, got ${JSON.stringify(values.seed)}`);
-  let arm: RobotSimArm;
+  let arm: SimArmDriver;
   let timeScale: number;
   let poseFile: PoseFile | null;
   try {
@@ -85,7 +86,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
     const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
     poseFile = values['pose-file'] === undefined ? null : new PoseFile(resolve(values['pose-file']));
     const saved = poseFile?.load(preset) ?? null;
-    arm = new RobotSimArm({ simulation: { preset, seed, ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects } : {}) }, pacer: realTimePacer(timeScale) });
+    arm = new SimArmDriver({ model: createArmModel({ preset }), seed, pacer: realTimePacer(timeScale), ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects } : {}) });
   } catch (error) {
     fail((error as Error).message);
   }
@@ -104,7 +105,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
   const socketPath = resolve(values.socket);
   removeStaleSocket(socketPath);
   const latchStore = values['latch-file'] === undefined ? null : new LatchFile(resolve(values['latch-file']));
-  const service = new ControllerService({ driver: arm, preset: arm.sim.preset, secret, latchStore });
+  const service = new ControllerService({ driver: arm, preset: arm.model.preset, secret, latchStore });
   try {
     await service.listen(socketPath);
   } catch (error) {
@@ -126,7 +127,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
   process.stdin.on('end', () => shutDown('server gone'));
   process.stdin.on('error', () => shutDown('server gone'));
   process.stdin.resume();
-  process.stdout.write(`${READY_PREFIX} pid=${process.pid} preset=${arm.sim.preset.id} time-scale=${timeScale} estop=${service.emergencyStop === null ? 'clear' : 'latched'} socket=${socketPath}\n`);
+  process.stdout.write(`${READY_PREFIX} pid=${process.pid} preset=${arm.presetId} time-scale=${timeScale} estop=${service.emergencyStop === null ? 'clear' : 'latched'} socket=${socketPath}\n`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

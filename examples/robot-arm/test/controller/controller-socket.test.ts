@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ArmModel } from '../../model/arm-model.js';
-import { steppedPacer } from '../../server/sim-pacer.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
+import { steppedPacer } from '../../driver/sim-pacer.js';
 import { clientProof, newNonce, newSecret } from '../../controller/controller-auth.js';
 import { ControllerLink } from '../../controller/controller-link.js';
 import { ControllerService } from '../../controller/controller-service.js';
 import { MAX_FRAME_BYTES } from '../../controller/frame-codec.js';
-import { RobotSimArm } from '../../controller/robot-sim-arm.js';
 import { encodeTrajectory } from '../../controller/trajectory-wire.js';
 import { LatchFile } from '../../server/estop-latch-file.js';
 
@@ -77,8 +77,8 @@ describe('controller socket', () => {
   const dir = mkdtempSync(join(tmpdir(), 'robot-sim-socket-'));
   const socketPath = join(dir, 'controller.sock');
   const secret = newSecret();
-  const arm = new RobotSimArm({ simulation: { preset: 'ur5e' }, pacer: steppedPacer(20) });
-  const service = new ControllerService({ driver: arm, preset: arm.sim.preset, secret, latchStore: new LatchFile(join(dir, 'latch.json')) });
+  const arm = new SimArmDriver({ pacer: steppedPacer(20) });
+  const service = new ControllerService({ driver: arm, preset: arm.model.preset, secret, latchStore: new LatchFile(join(dir, 'latch.json')) });
   const model = new ArmModel({ preset: 'ur5e' });
   const wireMove = () => {
     const plan = model.planWaypoints(arm.status().jointsDeg, [{ position: { x: -450, y: -150, z: 420 } }]);
