@@ -118,8 +118,9 @@ export class ControllerLink {
     return this.lostReason;
   }
 
+  /** Adds listeners (the supervisor listens for `lost`, the driver for state and faults). */
   on(events: Partial<ControllerLinkEvents>): void {
-    this.listeners = events;
+    this.listeners = { ...this.listeners, ...events };
   }
 
   /**

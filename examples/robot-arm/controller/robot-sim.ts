@@ -17,7 +17,6 @@ import { createArmModel } from '../model/arm-model.js';
 import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
-import { MOVING_STATE_PERIOD_MS } from './controller-protocol.js';
 import { LatchFile } from '../server/estop-latch-file.js';
 import { ControllerService } from './controller-service.js';
 
@@ -93,13 +92,8 @@ export async function runRobotSim(argv: string[]): Promise<void> {
   if (poseFile !== null) {
     const file = poseFile;
     file.save(arm.status());
-    let lastSave = 0;
-    arm.subscribe((status) => {
-      // At the state-stream rate while moving; every change at rest.
-      if (status.state === 'moving' && performance.now() - lastSave < MOVING_STATE_PERIOD_MS) return;
-      lastSave = performance.now();
-      file.save(status);
-    });
+    // Every change, every frame of a motion (about 100 Hz): the file lags the arm by at most one frame.
+    arm.subscribe((status) => file.save(status));
   }
   const secret = readSecret();
   const socketPath = resolve(values.socket);
