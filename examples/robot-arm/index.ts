@@ -17,3 +17,25 @@ export { SAFETY_STAGES, GATING_STAGES } from './server/safety-stages.js';
 export type { SafetyStage, GatingStage, Refusal } from './server/safety-stages.js';
 export { LatchFile, latchPathFor } from './server/estop-latch-file.js';
 export type { LatchStore } from './server/estop-latch-file.js';
+export { ArmModel, createArmModel } from './model/arm-model.js';
+export type { ArmModelOptions, ArmPoseState, MotionAllowances, TrajectoryCheck } from './model/arm-model.js';
+export { ArmFaultError, isArmFaultError } from './driver/arm-driver.js';
+export type {
+  ArmDriver,
+  ArmFault,
+  ArmFaultKind,
+  ArmMotionStatus,
+  ArmSample,
+  ArmState,
+  ArmStatus,
+  ExecuteOptions,
+  ForceTorqueRequest,
+  ForceTorqueResult,
+  MotionEnd,
+  MotionProgress,
+  ReleaseResult,
+  StopMode,
+  StopReport,
+} from './driver/arm-driver.js';
+export { SimArmDriver } from './driver/sim-arm-driver.js';
+export type { SimArmDriverOptions } from './driver/sim-arm-driver.js';

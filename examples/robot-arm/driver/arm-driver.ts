@@ -173,7 +173,8 @@ export interface ForceTorqueResult {
  * - `stop` is never refused by the driver's own state: it acts in every state, is idempotent, and an
  *   emergency stop is applied (or sent) before the returned promise's first await. An emergency
  *   stop leaves the arm in `estop` until `resetEmergencyStop`.
- * - Gripper and sensor commands need the arm at rest (else `rejected`, code `busy`).
+ * - Gripper commands need the arm at rest (else `rejected`, code `busy`); sensor reads are allowed in
+ *   every state (a bad request is `rejected`).
  * - A fault (protective stop, lost link) sets `status().fault` and calls every fault listener once.
  * - `close()` stops the arm (controlled) and releases the link; commands after it reject `disconnected`.
  */

@@ -137,6 +137,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     currentEpoch: () => controller.stopEpoch,
   });
   const deps: RobotDeps = { controller, approval, audit };
+  // A driver fault (protective stop, lost controller) is on the record when it happens, not only when a call meets it.
+  const stopAuditingFaults = driver.onFault((fault) => audit.append({ type: 'driver_fault', kind: fault.kind, ...(fault.code !== undefined ? { code: fault.code } : {}), message: fault.message }));
   audit.append({ type: 'server_start', preset: model.preset.id, driver: driver.description, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
@@ -196,6 +198,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
       await controller.stop('controlled', 'server shutting down', 'operator');
       await server.close();
       controller.dispose();
+      stopAuditingFaults();
       await driver.close();
       audit.append({ type: 'server_stop' });
       audit.close();

@@ -1,3 +1,5 @@
+// One file over ~400 lines on purpose: the state gate, the single motion slot, the watchdog, the
+// monitor's latch and stop share the controller's private state, and splitting them would expose it.
 import { isArmFaultError, type ArmDriver, type ArmFault, type ArmState, type ArmStatus, type MotionProgress } from '../driver/arm-driver.js';
 import type { ArmModel } from '../model/arm-model.js';
 import type { MotionPlan } from './motion-plan.js';
@@ -183,7 +185,8 @@ export class RobotController {
    */
   runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void } = {}): Promise<MotionReport | Refusal> {
     const status = this.driver.status();
-    const refusal = this.armRefusal(status);
+    // The caller may hold the motion slot (`exclusive`) for exactly this motion.
+    const refusal = this.armRefusal(status, 'slot_held');
     if (refusal !== null) return Promise.resolve(refusal);
     const check = this.model.validateTrajectory(plan.trajectory, status, { contactAllowedWith: plan.toolContactObjectIds });
     if (!check.ok) {
@@ -287,7 +290,7 @@ export class RobotController {
   }
 
   /** Why the arm cannot take a command now (latch, driver fault, stale snapshot, busy), or null. */
-  private armRefusal(status: ArmStatus): Refusal | null {
+  private armRefusal(status: ArmStatus, slot: 'slot_free' | 'slot_held' = 'slot_free'): Refusal | null {
     if (this.estop !== null || status.state === 'estop' || status.estopLatched) {
       return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
     }
@@ -302,7 +305,7 @@ export class RobotController {
     if (ageMs > this.maxStatusAgeMs) {
       return { stage: 'state_gate', code: 'stale_status', message: `the arm's last reported state is ${ageMs} ms old (at most ${this.maxStatusAgeMs} ms); nothing is planned from a stale pose` };
     }
-    if (this.active !== null || this.reserved || status.state === 'moving' || status.state === 'stopping') {
+    if (this.active !== null || (this.reserved && slot === 'slot_free') || status.state === 'moving' || status.state === 'stopping') {
       return { stage: 'state_gate', code: 'busy', message: `a motion (${this.active?.motionId ?? 'starting'}) is running; only one motion runs at a time. Wait for it to finish or call stop_arm` };
     }
     return null;

@@ -53,16 +53,3 @@ export const TIME_SCALING_SCHEMA = {
   default: 'trapezoidal',
   description: 'Velocity profile: trapezoidal (faster) or quintic (smoother). Default trapezoidal.',
 } as const;
-
-/** A TCP target as the tools accept it. */
-export interface PositionArg {
-  readonly x_mm: number;
-  readonly y_mm: number;
-  readonly z_mm: number;
-}
-
-export interface OrientationArg {
-  readonly roll_deg: number;
-  readonly pitch_deg: number;
-  readonly yaw_deg: number;
-}

@@ -1,4 +1,4 @@
-import type { Tool } from 'toolwright';
+import type { InferArguments, Tool } from 'toolwright';
 import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } from '../../sim/gripper.js';
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
@@ -7,7 +7,8 @@ import type { Refusal } from '../safety-stages.js';
 import { robotTool } from '../robot-tool.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
 import type { GraspOutcome } from '../../driver/arm-driver.js';
-import { positionSchema, type PositionArg } from '../tool-schemas.js';
+import { positionSchema } from '../tool-schemas.js';
+import type { ArmPreset } from '../../sim/arm-presets.js';
 
 
 /** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */
@@ -15,7 +16,23 @@ export const MAX_APPROACH_MM = 150;
 /** Approach speed as a fraction of the caps: slow near objects. */
 const APPROACH_SPEED = 0.3;
 
-type GraspArgs = { readonly target_position: PositionArg; readonly force_n?: number | undefined; readonly grasp_strategy?: 'parallel' | 'suction' | 'adaptive' | undefined };
+/** The tool's inputSchema: the arguments' type is inferred from it (no hand-written copy). */
+function graspInputSchema(preset: ArmPreset) {
+  const g = preset.gripper;
+  return {
+    type: 'object',
+    properties: {
+      target_position: positionSchema(preset, `Grasp point in mm, robot base frame: the object's centre (suction: middle of its top face).`, 'stated'),
+      force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Newtons, ${g.minForceN} to ${g.maxForceN}. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
+      grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze at force_n; adaptive: jaws tighten until the object holds, at most force_n; suction: vacuum cup on a flat top.' },
+      timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
+    },
+    required: ['target_position'],
+    additionalProperties: false,
+  } as const;
+}
+
+type GraspArgs = InferArguments<ReturnType<typeof graspInputSchema>>;
 
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
@@ -52,17 +69,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       'Use after move_arm_to_pose has brought the gripper (pointing down) just above an object found with get_object_pose. ' +
       'A force above its max_grip_force_n or too low to hold it is refused before contact. ' +
       'Only fingertips may touch the object: keep the palm (50 mm above the TCP) 5 mm above its top. Not for moving far or while holding an object. A human approves approach and force.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        target_position: positionSchema(preset, `Grasp point in mm, robot base frame: the object's centre (suction: middle of its top face).`, 'stated'),
-        force_n: { type: 'number', minimum: g.minForceN, maximum: g.maxForceN, description: `Newtons, ${g.minForceN} to ${g.maxForceN}. Default: per object class, never above its limit (${g.defaultForceN} N with no object).` },
-        grasp_strategy: { type: 'string', enum: ['parallel', 'suction', 'adaptive'], default: 'parallel', description: 'parallel: jaws squeeze at force_n; adaptive: jaws tighten until the object holds, at most force_n; suction: vacuum cup on a flat top.' },
-        timeout_seconds: { type: 'number', minimum: 1, maximum: 60, default: 10, description: 'Longest the approach may take, seconds, 1 to 60. Default 10.' },
-      },
-      required: ['target_position'],
-      additionalProperties: false,
-    },
+    inputSchema: graspInputSchema(preset),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     steps: (s) => [
       s.finiteArguments(),

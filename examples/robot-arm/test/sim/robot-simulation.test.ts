@@ -135,7 +135,8 @@ test('plans are checked again at execute time: stale start, foreign object, othe
   assert.ok(!staleResult.ok && staleResult.code === 'stale_start');
   assert.match(staleResult.message, /^the plan starts \d+\.\d{3}° away from the arm's current joints; plan again from the current position$/);
 
-  const forged = { ...stale, presetId: 'ur5e' } as unknown as Trajectory;
+  // A trajectory as it would arrive from outside (JSON): every field, but not built by the planner.
+  const forged: Trajectory = JSON.parse(JSON.stringify({ ...stale, presetId: 'ur5e' }));
   const forgedResult = sim.execute(forged);
   assert.deepEqual(forgedResult.ok ? null : [forgedResult.code, forgedResult.message], ['not_a_plan', 'only trajectories built by the planner can be executed']);
 
