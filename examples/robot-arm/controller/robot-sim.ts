@@ -17,6 +17,7 @@ import { createArmModel } from '../model/arm-model.js';
 import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
+import { decodeTrajectory, encodeTrajectory } from './trajectory-wire.js';
 import { LatchFile } from '../server/estop-latch-file.js';
 import { ControllerService } from './controller-service.js';
 
@@ -49,6 +50,19 @@ function readSecret(): string {
   }
   if (!isHex256(text)) fail(`the secret on file descriptor ${SECRET_FD} must be 64 lowercase hex digits`);
   return text;
+}
+
+/**
+ * Runs the path checks once on a small plan that is never executed, so the first real motion does not
+ * pay for compiling them: that first check would otherwise block the heartbeat for most of a second.
+ */
+function warmUp(arm: SimArmDriver): void {
+  const status = arm.status();
+  const goal = status.jointsDeg.map((q, j) => (j === 0 ? q + (q < 0 ? 1 : -1) : q));
+  const plan = arm.model.planJointMotion(status.jointsDeg, goal, { speedFraction: 0.3 });
+  if (!plan.ok) return;
+  const decoded = decodeTrajectory(JSON.parse(JSON.stringify(encodeTrajectory(plan.trajectory))), arm.model.preset);
+  if (!('code' in decoded)) arm.model.validateTrajectory(decoded.trajectory, status);
 }
 
 /** Removes a socket left by a controller that was killed; anything else at the path is left alone. */
@@ -95,6 +109,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
     // Every change, every frame of a motion (about 100 Hz): the file lags the arm by at most one frame.
     arm.subscribe((status) => file.save(status));
   }
+  warmUp(arm);
   const secret = readSecret();
   const socketPath = resolve(values.socket);
   removeStaleSocket(socketPath);
