@@ -110,7 +110,9 @@ export class ControllerSupervisor {
     this.startedAt = performance.now();
     const args = ['--import', import.meta.resolve('tsx'), ROBOT_SIM_SCRIPT, '--socket', this.socketPath, '--latch-file', this.options.latchPath, '--pose-file', this.options.posePath, '--preset', this.options.preset, '--time-scale', String(this.timeScale)];
     if (this.options.seed !== undefined) args.push('--seed', String(this.options.seed));
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    // Its own process group: Ctrl-C or a SIGTERM to the server's group reaches the server alone, which
+    // stops the arm under control and then closes the controller (a dead server ends it through stdin).
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
     const log = this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
