@@ -193,8 +193,9 @@ export class ControllerService {
       case 'stop': {
         if (args.mode !== 'controlled' && args.mode !== 'emergency') throw refused('bad_args', 'stop mode must be controlled or emergency');
         const reason = typeof args.reason === 'string' && args.reason.length <= 500 ? args.reason : `${args.mode} stop requested by the server`;
-        const report = await this.driver.stop(args.mode);
-        // Latched on disk before the answer: a controller restart right after keeps it.
+        // The stop is applied inside this call; the latch goes to disk right after, before any await,
+        // so it is saved before the answer and before the state frame that precedes it.
+        const stopping = this.driver.stop(args.mode);
         let latchSaved = true;
         if (args.mode === 'emergency' && this.latch === null) {
           this.latch = { reason, source: 'stop_arm', at: new Date().toISOString() };
@@ -204,7 +205,7 @@ export class ControllerService {
             latchSaved = false;
           }
         }
-        return { report, latchSaved };
+        return { report: await stopping, latchSaved };
       }
       case 'grasp':
         if (typeof args.forceN !== 'number') throw refused('bad_args', 'grasp needs forceN (newtons)');

@@ -14,7 +14,7 @@ import type { ArmPresetId } from '../sim/arm-presets.js';
 import type { GraspOutcome, GraspRequest } from '../sim/gripper.js';
 import type { ObjectDetection } from '../sim/table-camera.js';
 import type { ControllerLink, ControllerReport } from './controller-link.js';
-import type { WireArmStatus } from './controller-protocol.js';
+import type { WireArmStatus, WireLatch } from './controller-protocol.js';
 import { ControllerSupervisor, type ControllerSupervisorOptions } from './controller-supervisor.js';
 import { encodeTrajectory } from './trajectory-wire.js';
 
@@ -27,6 +27,7 @@ export class RemoteArmDriver implements ArmDriver {
   readonly supervisor: ControllerSupervisor;
   private link: ControllerLink | null = null;
   private last: { status: WireArmStatus; asOf: number } | null = null;
+  private latchInfo: WireLatch = null;
   /** The driver's own fault (link lost, or lost and back until an operator clears it). */
   private linkFault: ArmFault | null = null;
   private emergencyOwed = false;
@@ -57,6 +58,11 @@ export class RemoteArmDriver implements ArmDriver {
 
   get description(): string {
     return `robot-sim controller process (pid ${this.supervisor.pid ?? 'restarting'}) over a Unix socket, ${this.supervisor.timeScale === 1 ? 'real time' : `${this.supervisor.timeScale}x real time`}`;
+  }
+
+  /** The controller's own e-stop latch as it last reported it (null: none, or not heard from yet). */
+  get controllerLatch(): WireLatch {
+    return this.latchInfo;
   }
 
   status(): ArmStatus {
@@ -160,9 +166,11 @@ export class RemoteArmDriver implements ArmDriver {
     }
     this.link = link;
     this.last = { status: report.status, asOf: Date.now() };
+    this.latchInfo = report.latch;
     link.on({
       state: (next) => {
         this.last = { status: next.status, asOf: Date.now() };
+        this.latchInfo = next.latch;
         this.publish();
       },
       fault: (fault) => this.emit(fault),

@@ -115,7 +115,8 @@ describe('robot-sim controller process', () => {
     assert.deepEqual(back.jointsDeg, saved.jointsDeg, 'the restarted controller reports the pose where the arm stopped');
     assert.notDeepEqual(back.jointsDeg, HOME);
     // The emergency stop asked for while it was unreachable was sent on reconnection, and latched by the controller.
-    const latched = await statusWhere(driver, (s) => s.estopLatched);
+    const latched = await statusWhere(driver, (s) => s.estopLatched && driver.controllerLatch !== null);
+    assert.equal(driver.controllerLatch?.reason, 'emergency stop requested while the controller was unreachable');
     assert.equal(latched.state, 'fault', 'the link fault stays until cleared');
     assert.ok(JSON.parse(readFileSync(join(dir, 'estop.json'), 'utf8')).latched);
     await assert.rejects(driver.execute(planFrom(driver.status(), -400), { motionId: 'still-refused' }), (e: unknown) => isArmFaultError(e) && e.fault.code === 'link_recovered');
