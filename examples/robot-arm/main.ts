@@ -13,9 +13,12 @@ import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
 import type { ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
 import { RobotArmFeed } from './console/robot-arm-feed.js';
-import { AuditLogLockedError } from './server/audit-log.js';
+import { AuditLog, AuditLogLockedError } from './server/audit-log.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
-import type { SimArmDriver } from './driver/sim-arm-driver.js';
+import { RemoteArmDriver } from './controller/remote-arm-driver.js';
+import type { ArmDriver } from './driver/arm-driver.js';
+import { SimArmDriver } from './driver/sim-arm-driver.js';
+import { createArmModel } from './model/arm-model.js';
 import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parseApprover, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
@@ -42,6 +45,9 @@ Options:
                           during a motion, like a released enabling switch
   --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
+  --controller <where>    process (default): the arm's controller runs as its own process,
+                          robot-sim, spoken to over a private Unix socket with a per-start secret,
+                          restarted if it dies | inprocess: the simulator runs inside this process
   --rate <n>              Motion commands per second, and planning requests per second
                           (plan_trajectory, dry runs), each (default 2)
   --eras <list>           Protocol eras served: both (default: 2026-07-28 and 2025 clients such as
@@ -65,6 +71,7 @@ interface Parsed {
   holdToRun: boolean;
   auditLog: string;
   timeScale: number;
+  controller: 'process' | 'inprocess';
   rate: number;
   /** The eras as given (passed on to the printed stdio recipe); undefined = both. */
   eras: string | undefined;
@@ -88,6 +95,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       'hold-to-run': { type: 'boolean' },
       'audit-log': { type: 'string' },
       'time-scale': { type: 'string' },
+      controller: { type: 'string' },
       rate: { type: 'string' },
       eras: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -104,6 +112,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   // Checked where the console is created (createConsoleMount), the one place that knows the rules.
   const consoleToken = values['console-token'];
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
+  const controller = values.controller ?? 'process';
+  if (controller !== 'process' && controller !== 'inprocess') throw new UsageError(`--controller must be process or inprocess, got ${JSON.stringify(controller)}`);
   const rate = parseRate(values.rate ?? '2', '--rate');
   let served: ReadonlySet<Era>;
   try {
@@ -125,6 +135,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     holdToRun: values['hold-to-run'] === true,
     auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
     timeScale,
+    controller,
     rate,
   };
 }
@@ -176,7 +187,7 @@ const APPROVER_TEXT: Record<ApproverMode, string> = {
   elicitation: 'through elicitation only; clients without elicitation are refused',
 };
 
-function banner(robot: RobotServer<SimArmDriver>, options: Parsed, where: string): string {
+function banner(robot: RobotServer, options: Parsed, where: string): string {
   const model = robot.model;
   const lines = [
     `Toolwright robot arm: simulated ${model.preset.displayName}, ${robot.tools.length} tools, ${where}`,
@@ -184,7 +195,7 @@ function banner(robot: RobotServer<SimArmDriver>, options: Parsed, where: string
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
     `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
     `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
-    `  sim time:   ${robot.driver.pacer.description}; TCP speed cap ${model.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
+    `  arm:        ${robot.driver.description}; TCP speed cap ${model.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
     `  operator:   ${operatorResetHint()}`,
   ];
   if (options.approval === 'off') {
@@ -207,9 +218,29 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   mkdirSync(dirname(options.auditLog), { recursive: true });
-  let robot: RobotServer<SimArmDriver>;
+  let driver: ArmDriver;
+  if (options.controller === 'inprocess') driver = new SimArmDriver({ model: createArmModel({ preset: options.preset }), pacer: realTimePacer(options.timeScale) });
+  else {
+    // The log's lock decides which server owns the files beside it; checked before a controller is started for them.
+    try {
+      new AuditLog(options.auditLog).close();
+    } catch (error) {
+      if (!(error instanceof AuditLogLockedError)) throw error;
+      process.stderr.write(`robot-arm: ${error.message}\n`);
+      return 1;
+    }
+    try {
+      // The controller's own latch and pose live beside the audit log, as the server's latch does.
+      driver = await RemoteArmDriver.start({ preset: options.preset, timeScale: options.timeScale, latchPath: `${options.auditLog}.controller-estop.json`, posePath: `${options.auditLog}.controller-pose.json` });
+    } catch (error) {
+      process.stderr.write(`robot-arm: cannot start the robot-sim controller: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+  let robot: RobotServer;
   try {
     robot = createRobotServer({
+      driver,
       preset: options.preset,
       approval: options.approval,
       approver: options.approver,
@@ -219,6 +250,7 @@ export async function main(argv: string[]): Promise<number> {
       motionRatePerSecond: options.rate,
     });
   } catch (error) {
+    await driver.close();
     if (!(error instanceof AuditLogLockedError)) throw error;
     process.stderr.write(`robot-arm: ${error.message}\n`);
     return 1;

@@ -189,8 +189,11 @@ export function armDriverContract(name: string, options: DriverContractOptions):
         motionId: 'contract-1',
         onProgress: (p) => {
           if (p.fraction > 0.3 && stopped === undefined) {
-            stopped = driver.stop('emergency');
-            jointsAtStop = driver.status().jointsDeg;
+            // Where the stop took effect: the status once it is answered (a remote controller gets it a frame later).
+            stopped = driver.stop('emergency').then((report) => {
+              jointsAtStop = driver.status().jointsDeg;
+              return report;
+            });
           }
         },
       });
