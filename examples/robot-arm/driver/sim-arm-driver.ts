@@ -237,6 +237,8 @@ export class SimArmDriver implements ArmDriver {
         this.sim.advance(ms);
         const motion = this.sim.status().motion;
         if (motion !== null && run.durationS > 0) run.lastFraction = Math.min(1, motion.elapsedS / run.durationS);
+        // The frame that ends the motion has no motion status any more: a completed one is at 100%.
+        else if (motion === null && this.sim.state === 'idle' && !run.cancelled && !run.stopped) run.lastFraction = 1;
         const samples = run.samples.splice(0);
         options.onProgress?.({ motionId: run.motionId, fraction: run.lastFraction, elapsedS: (this.sim.nowMs - run.startMs) / 1000, samples });
         this.emit();
