@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
 import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
-import type { ConsoleMount } from 'toolwright/console';
+import { assertConsoleToken, type ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
 import { RobotArmFeed } from './console/robot-arm-feed.js';
 import { AuditLog, AuditLogLockedError } from './server/audit-log.js';
@@ -109,8 +109,15 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   // The console lives on the HTTP listener: a stdio server has none, so its user approves through elicitation.
   const approver = parseApprover(values.approver ?? (values.stdio === true ? 'elicitation' : 'either'), '--approver');
   if (values.stdio === true && approver !== 'elicitation') throw new UsageError(`--approver ${approver} needs the operator console, which is served over HTTP only (not with --stdio)`);
-  // Checked where the console is created (createConsoleMount), the one place that knows the rules.
+  // Checked by the console's own rule before anything starts (the robot-sim controller included).
   const consoleToken = values['console-token'];
+  if (consoleToken !== undefined) {
+    try {
+      assertConsoleToken(consoleToken);
+    } catch (error) {
+      throw new UsageError(`--console-token: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
   const controller = values.controller ?? 'process';
   if (controller !== 'process' && controller !== 'inprocess') throw new UsageError(`--controller must be process or inprocess, got ${JSON.stringify(controller)}`);

@@ -88,10 +88,16 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
     feed.emergencyStop(operator, reason);
     return { status: 200, json: { latched: true } };
   };
-  const reset = (body: unknown): ConsoleReply => {
+  const reset = async (body: unknown): Promise<ConsoleReply> => {
     // The page asks for a confirmation; the API insists on it too, so no stray POST resets.
     if ((body as { confirm?: unknown } | null)?.confirm !== true) return { status: 400, json: { error: 'resetting the e-stop needs {"confirm": true}' } };
-    const cleared = feed.resetEmergencyStop(operator);
+    let cleared: boolean;
+    try {
+      cleared = await feed.resetEmergencyStop(operator);
+    } catch (error) {
+      // The controller did not confirm the release: the stop stays latched, and the page says why.
+      return { status: 503, json: { error: error instanceof Error ? error.message : String(error) } };
+    }
     return cleared ? { status: 200, json: { cleared: true } } : { status: 409, json: { error: 'no emergency stop is latched' } };
   };
 

@@ -96,8 +96,11 @@ export interface ArmFeed {
   subscribe(listener: (event: ArmFeedEvent) => void): () => void;
   /** Latches the emergency stop now (any motion stops). */
   emergencyStop(operator: string, reason: string): void;
-  /** Clears a latched stop; false when none was latched. Only the operator (console, signal) calls it. */
-  resetEmergencyStop(operator: string): boolean;
+  /**
+   * Clears a latched stop: true once the arm's controller confirmed it, false when none was latched;
+   * rejects (the stop stays latched) when the controller could not confirm it. Only the operator calls it.
+   */
+  resetEmergencyStop(operator: string): Promise<boolean>;
 }
 
 /** True when an approval's details describe an arm motion. */

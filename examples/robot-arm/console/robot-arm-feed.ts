@@ -112,10 +112,12 @@ export class RobotArmFeed implements ArmFeed {
     this.sample();
   }
 
-  resetEmergencyStop(operator: string): boolean {
-    const cleared = this.#robot.clearEmergencyStop(operator);
-    this.sample();
-    return cleared;
+  async resetEmergencyStop(operator: string): Promise<boolean> {
+    try {
+      return await this.#robot.clearEmergencyStop(operator);
+    } finally {
+      this.sample();
+    }
   }
 
   close(): void {

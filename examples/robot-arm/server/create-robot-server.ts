@@ -77,10 +77,14 @@ export interface RobotServer<D extends ArmDriver = ArmDriver> {
   readonly approval: ApprovalGate;
   readonly tools: readonly Tool[];
   readonly readOnly: boolean;
-  /** Operator action: clears a latched emergency stop and writes it to the audit log. */
-  clearEmergencyStop(operator: string): boolean;
-  /** Operator action: acknowledges a protective stop (fault) and writes it to the audit log. */
-  clearFault(operator: string): boolean;
+  /**
+   * Operator action: clears a latched emergency stop and writes it to the audit log. True once the
+   * arm's controller confirmed it, false when none was latched; rejects (and stays latched) when the
+   * controller could not confirm it.
+   */
+  clearEmergencyStop(operator: string): Promise<boolean>;
+  /** Operator action: acknowledges a protective stop (fault) and writes it to the audit log; rejects when the driver could not clear it. */
+  clearFault(operator: string): Promise<boolean>;
   /** Stops the arm, closes the MCP server, the driver and the audit log. */
   close(): Promise<void>;
 }
@@ -181,6 +185,18 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
   });
 
+  // An operator action is on the record with its outcome, a failed one with why.
+  const audited = async (action: string, operator: string, done: Promise<boolean>): Promise<boolean> => {
+    try {
+      const cleared = await done;
+      audit.append({ type: 'operator_action', action, operator, cleared });
+      return cleared;
+    } catch (error) {
+      audit.append({ type: 'operator_action', action, operator, cleared: false, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  };
+
   return {
     server,
     model,
@@ -190,16 +206,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     approval,
     tools,
     readOnly,
-    clearEmergencyStop(operator) {
-      const cleared = controller.clearEmergencyStop(operator);
-      audit.append({ type: 'operator_action', action: 'clear_emergency_stop', operator, cleared });
-      return cleared;
-    },
-    clearFault(operator) {
-      const cleared = controller.clearFault(operator);
-      audit.append({ type: 'operator_action', action: 'clear_fault', operator, cleared });
-      return cleared;
-    },
+    clearEmergencyStop: (operator) => audited('clear_emergency_stop', operator, controller.clearEmergencyStop(operator)),
+    clearFault: (operator) => audited('clear_fault', operator, controller.clearFault(operator)),
     async close() {
       await controller.stop('controlled', 'server shutting down', 'operator');
       await server.close();

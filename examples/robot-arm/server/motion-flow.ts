@@ -77,7 +77,8 @@ function plannedMotionJson(motion: PlannedMotion): JsonValue {
  */
 export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   record.planHash = plan.hash;
-  const verdict = await deps.approval.decide(ctx, plan, deps.controller.stopEpoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)));
+  const epoch = deps.controller.stopEpoch;
+  const verdict = await deps.approval.decide(ctx, plan, epoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)));
   record.approval = verdict.decision;
   if (verdict.kind === 'ask') {
     record.trail.ask('approval', `asked the user to approve plan ${plan.id}`);
@@ -85,6 +86,11 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   }
   if (verdict.kind === 'refuse') return { result: refusalResult(record.trail.refuse(verdict.refusal)) };
   record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+  await deps.controller.freshStatus();
+  // The wait for a fresh snapshot is an await: a stop during it voids this motion, as during the approval.
+  if (deps.controller.stopEpoch !== epoch) {
+    return { result: refusalResult(record.trail.refuse({ stage: 'approval', code: 'approval_cancelled', message: 'a stop_arm since the approval was requested cancelled it; the motion was not executed' })) };
+  }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });

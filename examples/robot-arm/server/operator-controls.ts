@@ -21,12 +21,25 @@ export function operatorResetHint(pid: number = process.pid): string {
  * outcome. Returns a function that removes the handler.
  */
 export function installOperatorReset(robot: RobotServer, log: (line: string) => void): () => void {
-  const onSignal = (): void => {
+  const reset = async (): Promise<void> => {
     const operator = `operator (SIGUSR2 to pid ${process.pid})`;
-    const cleared = robot.clearEmergencyStop(operator);
-    const fault = robot.clearFault(operator);
-    log(cleared ? 'robot-arm: emergency stop cleared by the operator' : 'robot-arm: no emergency stop was latched');
-    if (fault) log('robot-arm: protective-stop fault acknowledged by the operator');
+    // Logged once the controller confirmed it: a motion asked for after this line is accepted.
+    try {
+      const cleared = await robot.clearEmergencyStop(operator);
+      log(cleared ? 'robot-arm: emergency stop cleared by the operator' : 'robot-arm: no emergency stop was latched');
+    } catch (error) {
+      log(`robot-arm: emergency stop NOT cleared: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      if (await robot.clearFault(operator)) log('robot-arm: protective-stop fault acknowledged by the operator');
+    } catch (error) {
+      log(`robot-arm: fault NOT cleared: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  let running: Promise<void> = Promise.resolve();
+  // Signals in a row are handled one after another, each after the one before has been confirmed.
+  const onSignal = (): void => {
+    running = running.then(reset);
   };
   process.on('SIGUSR2', onSignal);
   return () => {

@@ -217,6 +217,26 @@ export class RobotController {
     return run;
   }
 
+  /**
+   * Resolves at once when the driver's snapshot is recent enough to plan from; otherwise at its next
+   * update, or after the age bound (then the state gate refuses the stale snapshot as before). A
+   * remote driver's state frames wait in the socket while this process is busy checking a path, so a
+   * snapshot read right after a long check is old only because nobody has read the newer frames yet.
+   */
+  async freshStatus(): Promise<void> {
+    if (Date.now() - this.driver.status().asOf <= this.maxStatusAgeMs) return;
+    await new Promise<void>((done) => {
+      let stopListening = (): void => undefined;
+      const finish = (): void => {
+        clearTimeout(timer);
+        stopListening();
+        done();
+      };
+      const timer = setTimeout(finish, this.maxStatusAgeMs);
+      stopListening = this.driver.subscribe(finish);
+    });
+  }
+
   /** Holds the single motion slot across an async gap (grasp: approach, then close). */
   async exclusive<T>(body: () => Promise<T>): Promise<T> {
     this.reserved = true;
@@ -257,6 +277,8 @@ export class RobotController {
         stoppingDistanceMm = report.stoppingDistanceMm;
       } catch (error) {
         driverFault = faultOf(error);
+        // Nobody confirmed the arm is stopping: it is held as an emergency stop in the server until an operator resets it.
+        await this.latch(`the controlled stop (${reason}) could not be confirmed: ${driverFault.message}`, source);
       }
     }
     if (active?.done != null) await active.done;
@@ -274,26 +296,46 @@ export class RobotController {
   }
 
   /**
-   * Operator action (CLI signal or embedding code), never a tool: clears a latched emergency stop. The
-   * latch on disk is cleared first (if that fails, the reset fails and the arm stays latched); then the
-   * driver's own e-stop is released. Until the driver reports it released, the state gate still refuses.
+   * Operator action (CLI signal or embedding code), never a tool: clears a latched emergency stop.
+   * Resolves true once the driver has confirmed its own e-stop released (the next motion is accepted),
+   * false when nothing was latched. The latch on disk is cleared first (if that fails, the reset fails
+   * and the arm stays latched). If the driver cannot confirm the release (controller unreachable, or it
+   * refused), the server's latch is set again and this rejects with {@link EmergencyStopResetError}.
    */
-  clearEmergencyStop(operator: string): boolean {
+  async clearEmergencyStop(operator: string): Promise<boolean> {
     if (this.estop === null && !this.driver.status().estopLatched) return false;
     if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('clearEmergencyStop needs the operator\'s name for the audit log');
+    const held = this.estop;
     this.latchStore?.save(null);
     this.estop = null;
     this.monitor.setHoldStill(false, this.driver.status());
-    // A driver that cannot be reached keeps reporting estop (or a fault), and the gate keeps refusing.
-    this.driver.resetEmergencyStop().catch(() => undefined);
+    try {
+      await this.driver.resetEmergencyStop();
+    } catch (error) {
+      const fault = faultOf(error);
+      // Unless a new stop latched meanwhile, the old latch holds again (memory and disk), as before the reset.
+      if (this.estop === null) {
+        this.estop = held ?? { reason: 'emergency stop (the controller\'s own latch)', source: 'operator', at: new Date().toISOString() };
+        try {
+          this.latchStore?.save(this.estop);
+        } catch (saveError) {
+          this.estop = { ...this.estop, reason: `${this.estop.reason} (not saved to disk: ${(saveError as Error).message}; a restart would clear it)` };
+        }
+        this.monitor.setHoldStill(true, this.driver.status());
+      }
+      throw new EmergencyStopResetError(`the arm controller did not confirm the reset (${fault.kind}: ${fault.message}); the emergency stop stays latched`, fault);
+    }
     return true;
   }
 
-  /** Operator action: acknowledges a protective stop (fault). */
-  clearFault(operator: string): boolean {
+  /**
+   * Operator action: acknowledges a protective stop (fault). Resolves true once the driver confirmed
+   * it, false when the arm was not in fault; rejects with the driver's error if it could not clear it.
+   */
+  async clearFault(operator: string): Promise<boolean> {
     if (this.driver.status().state !== 'fault') return false;
     if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('clearFault needs the operator\'s name for the audit log');
-    this.driver.clearFault().catch(() => undefined);
+    await this.driver.clearFault();
     return true;
   }
 
@@ -380,7 +422,10 @@ export class RobotController {
       }
       if (durationS > 0 && progress.fraction > lastFraction) {
         lastFraction = progress.fraction;
-        last = this.driver.status();
+        // A remote driver's streamed state can trail its progress frames: the pose reported is the newest of the two.
+        const now = this.driver.status();
+        const sample = progress.samples.at(-1);
+        last = sample !== undefined && sample.timeMs > now.timeMs ? { ...now, ...sample } : now;
         options.onProgress?.(progress.fraction, last);
       }
     };
@@ -435,6 +480,14 @@ export class RobotController {
   /** What `stop` waits for when the start was refused: nothing moved. */
   private lastReport(entry: ActiveMotion, plan: MotionPlan, status: ArmStatus): MotionReport {
     return { motionId: entry.motionId, planId: entry.planId, status: 'stopped', plannedDurationS: plan.trajectory.durationS, simulatedTimeS: 0, finalJointsDeg: status.jointsDeg, finalTcpMm: { x: status.tcp.x, y: status.tcp.y, z: status.tcp.z } };
+  }
+}
+
+/** An operator's e-stop reset that the arm controller did not confirm: the emergency stop stays latched. */
+export class EmergencyStopResetError extends Error {
+  override readonly name = 'EmergencyStopResetError';
+  constructor(message: string, readonly fault: ArmFault) {
+    super(message);
   }
 }
 

@@ -14,7 +14,7 @@ import { repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
 function start(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const audit = join(mkdtempSync(join(tmpdir(), 'robot-options-')), 'audit.jsonl');
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--port', '0', '--audit-log', audit, /* in-process: start-up refusals, no controller needed (follow-up) */ '--controller', 'inprocess', ...args], { timeout: 60_000 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--port', '0', '--audit-log', audit, ...args], { timeout: 60_000 }, (error, _stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
     });
   });

@@ -2,7 +2,9 @@
  * The server with a driver whose link to the arm can go quiet or drop, as a remote driver's can: the
  * simulated cell behind a link the test controls. A stale snapshot or a lost controller is refused at
  * the state gate with its own code and nothing moves; a link lost mid-motion ends the motion as
- * `driver_fault`; stop_arm still answers and says the arm could not be told.
+ * `driver_fault`; stop_arm still answers and says the arm could not be told (a controlled stop it
+ * cannot confirm latches the e-stop in the server); an operator reset it cannot confirm fails and the
+ * latch holds.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,8 @@ import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import type { Trajectory } from '../../model/arm-model.js';
 import { readAuditLog } from '../../server/audit-log.js';
-import { createRobotServer } from '../../server/create-robot-server.js';
+import { createRobotServer, type RobotServer } from '../../server/create-robot-server.js';
+import { EmergencyStopResetError } from '../../server/robot-controller.js';
 
 const LOST: ArmFault = { kind: 'disconnected', code: 'link_lost', message: 'the controller closed the connection' };
 
@@ -101,7 +104,7 @@ class LinkDriver implements ArmDriver {
 
 const TARGET = { target_position: { x_mm: -400, y_mm: -150, z_mm: 350 }, speed: 0.3 };
 
-async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof connect>, auditLogPath: string) => Promise<void>): Promise<void> {
+async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof connect>, auditLogPath: string, robot: RobotServer) => Promise<void>): Promise<void> {
   const inner = new SimArmDriver({ pacer: steppedPacer(20) });
   const driver = new LinkDriver(inner);
   const auditLogPath = join(mkdtempSync(join(tmpdir(), 'robot-link-')), 'audit.jsonl');
@@ -109,7 +112,7 @@ async function withServer(body: (driver: LinkDriver, client: ReturnType<typeof c
   const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
   const client = connect(listener.url, { onWarning: () => {} });
   try {
-    await body(driver, client, auditLogPath);
+    await body(driver, client, auditLogPath, robot);
   } finally {
     await client.close();
     await listener.close();
@@ -167,6 +170,29 @@ describe('driver faults as the server sees them', () => {
       assert.equal(s.detail, 'the arm driver failed during the motion (disconnected: the controller closed the connection); the last reported pose is shown, and the arm\'s state is re-read before anything else moves');
       const again = await client.callTool('move_arm_to_pose', TARGET);
       assert.equal((refusedOf(again) as { code: string }).code, 'driver_disconnected');
+    });
+  });
+  it('a controlled stop_arm the controller cannot confirm latches the e-stop in the server; a reset it cannot confirm fails and the latch holds', async () => {
+    await withServer(async (driver, client, auditLogPath, robot) => {
+      driver.drop();
+      const stop = await client.callTool('stop_arm', { mode: 'controlled' });
+      const summary = stop.structuredContent as { mode: string; emergency_stop_latched: boolean; driver_fault?: unknown };
+      assert.equal(summary.mode, 'controlled');
+      assert.equal(summary.emergency_stop_latched, true, 'an unconfirmed controlled stop is held as an emergency stop');
+      assert.deepEqual(summary.driver_fault, { kind: 'disconnected', message: 'the controller closed the connection' });
+      assert.equal(robot.controller.emergencyStop?.reason, 'the controlled stop (stop requested through stop_arm) could not be confirmed: the controller closed the connection');
+
+      await assert.rejects(robot.clearEmergencyStop('operator-bob'), (error: unknown) => error instanceof EmergencyStopResetError && error.message === 'the arm controller did not confirm the reset (disconnected: the controller closed the connection); the emergency stop stays latched');
+      assert.equal(robot.controller.emergencyStop?.reason, 'the controlled stop (stop requested through stop_arm) could not be confirmed: the controller closed the connection', 'the latch holds, with its reason');
+      const failed = readAuditLog(auditLogPath).records.filter((r) => r.type === 'operator_action').at(-1)!;
+      assert.deepEqual({ action: failed.action, cleared: failed.cleared, error: failed.error }, { action: 'clear_emergency_stop', cleared: false, error: 'the arm controller did not confirm the reset (disconnected: the controller closed the connection); the emergency stop stays latched' });
+
+      driver.link = 'up';
+      const before = driver.inner.status().jointsDeg;
+      assert.equal((refusedOf(await client.callTool('move_arm_to_pose', TARGET)) as { code: string }).code, 'estop_latched', 'the link is back, the latch still holds');
+      assert.deepEqual(driver.inner.status().jointsDeg, before, 'nothing moved');
+      assert.equal(await robot.clearEmergencyStop('operator-bob'), true);
+      assert.equal(((await client.callTool('move_arm_to_pose', TARGET)).structuredContent as { status: string }).status, 'completed');
     });
   });
 });

@@ -47,7 +47,7 @@ describe('the emergency-stop latch persists across restarts', () => {
         message: 'the emergency stop is latched (emergency stop requested through stop_arm); only an operator can clear it, no tool can',
       });
       assert.deepEqual(second.robot.driver.sim.jointsDeg, joints, 'nothing moved');
-      assert.equal(second.robot.clearEmergencyStop('operator-alice'), true);
+      assert.equal(await second.robot.clearEmergencyStop('operator-alice'), true);
       assert.equal(existsSync(latchPathFor(auditLogPath)), false, 'the reset removed the state file');
     } finally {
       await second.close();

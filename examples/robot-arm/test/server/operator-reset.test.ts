@@ -3,16 +3,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readAuditLog } from '../../server/audit-log.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
+import { REPO_ROOT, repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
 
 describe('operator reset of a latched emergency stop (a signal to the process, never a tool)', () => {
-  it('SIGUSR2 clears the latch; until then motions are refused', async () => {
+  it('SIGUSR2 clears the latch (robot-sim controller, the default); until then motions are refused, the first motion after the cleared line is accepted', async () => {
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-operator-')), 'audit.jsonl');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', 'robot-arm', 'main.ts'), '--port', '0', '--approval', 'off', '--time-scale', '20', '--audit-log', audit, /* in-process: with robot-sim the reset reaches the controller asynchronously (follow-up) */ '--controller', 'inprocess'], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--port', '0', '--approval', 'off', '--time-scale', '20', '--audit-log', audit], {
+      cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);

@@ -44,11 +44,11 @@ describe('RobotArmFeed', () => {
       assert.equal(snapshot.verification.ok, true);
       assert.ok(events.some((e) => e.type === 'audit' && e.entry.kind === 'tool_call' && /tool move_arm_to_pose, outcome ok/.test(e.entry.summary)));
 
-      assert.equal(feed.resetEmergencyStop('ops-feed'), false, 'nothing latched');
+      assert.equal(await feed.resetEmergencyStop('ops-feed'), false, 'nothing latched');
       feed.emergencyStop('ops-feed', 'test stop');
       assert.match(robot.controller.emergencyStop?.reason ?? '', /^ops-feed: test stop$/);
       assert.equal(feed.snapshot().state.estop.latched, true);
-      assert.equal(feed.resetEmergencyStop('ops-feed'), true);
+      assert.equal(await feed.resetEmergencyStop('ops-feed'), true);
       assert.equal(robot.controller.emergencyStop, null);
       const actions = readAuditLog(robot.audit.path).records.filter((r) => r.type === 'operator_action').map((r) => [r.action, r.operator, r.cleared ?? r.reason]);
       assert.deepEqual(actions, [['clear_emergency_stop', 'ops-feed', false], ['emergency_stop', 'ops-feed', 'test stop'], ['clear_emergency_stop', 'ops-feed', true]]);

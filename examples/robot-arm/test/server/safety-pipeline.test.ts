@@ -251,7 +251,7 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
       assert.deepEqual(joints(h), before);
       const status = await h.call('get_device_status', {});
       assert.equal((status.body.result?.structuredContent?.emergency_stop as { latched: boolean }).latched, true);
-      assert.equal(h.robot.clearEmergencyStop('test operator'), true);
+      assert.equal(await h.robot.clearEmergencyStop('test operator'), true);
       const moved = await h.call('move_arm_to_pose', { target_position: NEAR });
       assert.equal(moved.body.result?.structuredContent?.status, 'completed');
       const log = readAuditLog(h.auditPath);

@@ -134,7 +134,7 @@ async function run(h: Harness, c: Command): Promise<void> {
       assertAnswered(await h.call('stop_arm', { mode: c.mode }), 'stop');
       break;
     case 'operator_clear':
-      h.robot.clearEmergencyStop('property-test operator');
+      await h.robot.clearEmergencyStop('property-test operator');
       return;
     case 'sense':
       for (const [name, args] of [['read_ft_sensor', { filter: 'raw' }], ['get_object_pose', {}], ['get_device_status', {}]] as const) assertAnswered(await h.call(name, args), name);
@@ -200,7 +200,7 @@ describe('safety properties under random and hostile tool-call sequences (fast-c
     try {
       await fc.assert(
         fc.asyncProperty(offset, offset, fc.integer({ min: -150, max: 0 }), fc.double({ min: 0, max: 1.2, noNaN: true }), fc.constantFrom('controlled' as const, 'emergency' as const), async (dx, dy, dz, afterS, mode) => {
-          h.robot.clearEmergencyStop('property-test operator');
+          await h.robot.clearEmergencyStop('property-test operator');
           await run(h, { kind: 'move_then_stop', dx, dy, dz, afterS, mode });
         }),
         { numRuns: 15, endOnFailure: true },

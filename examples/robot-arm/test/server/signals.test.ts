@@ -14,7 +14,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 function npmStart(auditLog: string) {
-  const child = spawn('npm', ['start', '--silent', '--', '--approval', 'off', '--port', '0', '--rate', '20', '--audit-log', auditLog, /* in-process until the shutdown path with robot-sim is checked (follow-up) */ '--controller', 'inprocess'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent', '--', '--approval', 'off', '--port', '0', '--rate', '20', '--audit-log', auditLog], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('exit', (code, signal) => done([code, signal])));
   const url = new Promise<string>((done, fail) => {
@@ -66,7 +66,7 @@ describe('signals to npm start', () => {
       const body = await response.json() as { id: number; result: { isError?: boolean; content: Array<{ text: string }>; structuredContent: { status: string; detail?: string } } };
       assert.equal(body.id, 7);
       assert.equal(body.result.isError, true);
-      assert.equal(body.result.structuredContent.status, 'stopped');
+      assert.equal(body.result.structuredContent.status, 'stopped', JSON.stringify(body));
       assert.equal(body.result.structuredContent.detail, 'server shutting down');
       assert.match(body.result.content[0]!.text, /^Motion motion-\S+ did not complete: stopped \(server shutting down\)\. TCP stopped at /);
       assert.deepEqual(await npm.exited, [0, null]);

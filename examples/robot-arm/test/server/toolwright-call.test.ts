@@ -16,7 +16,7 @@ const STATUS_TEXT = '  [text] Universal Robots UR5e: idle; TCP at (-491.9, -133.
 
 /** Runs main.ts over HTTP from `cwd` until `body` settles; gives it the URL and the banner. */
 async function withRobotServer(cwd: string, audit: string, body: (url: string, banner: string) => Promise<void>, extraArgs: readonly string[] = []): Promise<void> {
-  const child = spawn(process.execPath, ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), MAIN, '--port', '0', '--audit-log', audit, /* in-process until the task path with robot-sim is checked (follow-up) */ '--controller', 'inprocess', ...extraArgs], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'), MAIN, '--port', '0', '--audit-log', audit, ...extraArgs], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   try {
     let stderr = '';

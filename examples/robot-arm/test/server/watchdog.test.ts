@@ -27,7 +27,7 @@ describe('watchdog', () => {
     assert.equal(driver.status().state, 'estop');
     assert.equal(controller.emergencyStop?.source, 'watchdog');
     assert.equal(controller.stateGate('motion')?.code, 'estop_latched');
-    assert.equal(controller.clearEmergencyStop('operator'), true);
+    assert.equal(await controller.clearEmergencyStop('operator'), true);
     assert.equal(controller.stateGate('motion'), null);
   });
 });
