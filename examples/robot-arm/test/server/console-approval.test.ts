@@ -13,6 +13,8 @@ import type { ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from '../../console/arm-console.js';
 import { isPlannedMotion } from '../../console/arm-feed.js';
 import { RobotArmFeed } from '../../console/robot-arm-feed.js';
+import { ArmFaultError } from '../../driver/arm-driver.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import type { RobotServerOptions } from '../../server/create-robot-server.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
@@ -189,6 +191,24 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 409);
     const actions = readAuditLog(h.auditPath).records.filter((r) => r.type === 'operator_action').map((r) => [r.action, r.operator]);
     assert.deepEqual(actions.slice(-3), [['emergency_stop', OPERATOR], ['clear_emergency_stop', OPERATOR], ['clear_emergency_stop', OPERATOR]]);
+  });
+
+  it('a reset the arm controller cannot confirm answers 503 saying why; the stop stays latched and motions are refused', async () => {
+    assert.equal((await h.post('/api/estop', { reason: 'test pressed e-stop' })).status, 200);
+    const driver = h.robot.driver;
+    // The simulated arm's controller stops answering for this one command (as robot-sim's would when unreachable).
+    driver.resetEmergencyStop = () => Promise.reject(new ArmFaultError({ kind: 'disconnected', code: 'controller_unreachable', message: 'controller unreachable: test' }));
+    try {
+      const reset = await h.post('/api/estop/reset', { confirm: true });
+      assert.equal(reset.status, 503);
+      assert.deepEqual(await reset.json(), { error: 'the arm controller did not confirm the reset (disconnected: controller unreachable: test); the emergency stop stays latched' });
+      assert.match(h.robot.controller.emergencyStop?.reason ?? '', /ops-http-test: test pressed e-stop/);
+      assert.equal(refusalOf(await h.call('move_arm_to_pose', TARGET))?.code, 'estop_latched');
+    } finally {
+      driver.resetEmergencyStop = SimArmDriver.prototype.resetEmergencyStop;
+    }
+    assert.equal((await h.post('/api/estop/reset', { confirm: true })).status, 200);
+    assert.equal(h.robot.controller.emergencyStop, null);
   });
 
   it('the arm snapshot carries the live pose, the envelope, the objects and a verified audit tail', async () => {

@@ -1,6 +1,7 @@
 // SIGTERM to what `npm start` started (the npm process itself) stops the server gracefully: the
 // running motion is brought to a controlled stop and its caller answered, in-flight calls drain,
-// server_stop is audited, no node process is left behind. A second signal exits at once.
+// server_stop is audited, no node process (server or its robot-sim controller) is left behind. A
+// second signal exits at once, and robot-sim stops when its lifeline to the server ends.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -47,6 +48,13 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 const serverPid = (path: string): number => readAuditLog(path).records.find((r) => r.type === 'server_start')!.pid as number;
+/** The robot-sim controller the server started (npm start's default), as its start record names it. */
+const controllerPid = (path: string): number => {
+  const driver = String(readAuditLog(path).records.find((r) => r.type === 'server_start')!.driver);
+  const match = /^robot-sim controller process \(pid (\d+)\)/.exec(driver);
+  assert.ok(match !== null, `the server did not start a robot-sim controller: ${driver}`);
+  return Number(match[1]);
+};
 const isRunning = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 describe('signals to npm start', () => {
@@ -55,9 +63,11 @@ describe('signals to npm start', () => {
     const npm = npmStart(path);
     const killer = setTimeout(() => npm.child.kill('SIGKILL'), 100_000);
     let pid = 0;
+    let simPid = 0;
     try {
       const url = await npm.url;
       pid = serverPid(path);
+      simPid = controllerPid(path);
       const motion = callTool(url, 7, 'move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
       await until(() => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 7), 'the motion never started');
       npm.child.kill('SIGTERM');
@@ -77,9 +87,11 @@ describe('signals to npm start', () => {
       assert.ok(log.records.some((r) => r.type === 'tool_call' && r.request_id === 7), 'the stopped motion has its outcome record');
       assert.deepEqual(log.chainBreaks, []);
       assert.equal(isRunning(pid), false, `server process ${pid} still running`);
+      assert.equal(isRunning(simPid), false, `robot-sim controller ${simPid} still running after the server exited`);
     } finally {
       clearTimeout(killer);
       if (pid !== 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+      if (simPid !== 0 && isRunning(simPid)) process.kill(simPid, 'SIGKILL');
     }
   });
 
@@ -88,11 +100,13 @@ describe('signals to npm start', () => {
     const npm = npmStart(path);
     const killer = setTimeout(() => npm.child.kill('SIGKILL'), 100_000);
     let pid = 0;
+    let simPid = 0;
     const socket = connect(Number(new URL(await npm.url).port), '127.0.0.1');
     // The server exits with this request unfinished, so the socket ends in a reset: expected, not a failure.
     socket.on('error', () => {});
     try {
       pid = serverPid(path);
+      simPid = controllerPid(path);
       // A request whose body never finishes: in flight until the drain deadline.
       await new Promise<void>((done) => socket.once('connect', () => done()));
       socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"');
@@ -105,10 +119,13 @@ describe('signals to npm start', () => {
       const log = readAuditLog(path);
       assert.deepEqual({ type: log.records.at(-1)!.type, forced: log.records.at(-1)!.forced, signal: log.records.at(-1)!.signal }, { type: 'server_stop', forced: true, signal: 'SIGTERM' });
       assert.deepEqual(log.chainBreaks, []);
+      // No graceful close: robot-sim sees its lifeline (stdin from the server) end and stops by itself.
+      await until(() => !isRunning(simPid), `robot-sim controller ${simPid} outlived the server`);
     } finally {
       socket.destroy();
       clearTimeout(killer);
       if (pid !== 0 && isRunning(pid)) process.kill(pid, 'SIGKILL');
+      if (simPid !== 0 && isRunning(simPid)) process.kill(simPid, 'SIGKILL');
     }
   });
 });
