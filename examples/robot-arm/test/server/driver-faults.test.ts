@@ -140,6 +140,22 @@ describe('driver faults as the server sees them', () => {
     });
   });
 
+  it('the execute stage waits for the next update of a stale snapshot (a busy server reads its frames late), and for nothing when it is fresh', async () => {
+    await withServer(async (driver, _client, _audit, robot) => {
+      await robot.controller.freshStatus();
+      driver.goQuiet(5000);
+      let fresh = false;
+      const waiting = robot.controller.freshStatus().then(() => { fresh = true; });
+      await new Promise((r) => setImmediate(r));
+      assert.equal(fresh, false, 'a 5 s old snapshot is not planned from');
+      driver.link = 'up';
+      // Any update the arm streams (here the one a stop sends) ends the wait.
+      await driver.inner.stop('controlled');
+      await waiting;
+      assert.ok(Date.now() - robot.controller.status().asOf <= 1000);
+    });
+  });
+
   it('a lost controller: audited, motions refused (driver_disconnected), status shows the fault, sensors say what failed, stop_arm still answers', async () => {
     await withServer(async (driver, client, auditLogPath) => {
       driver.drop();
