@@ -112,9 +112,14 @@ function sampleProblem(v: unknown, what: string): string | null {
   if (!isFiniteNumber(v.timeMs)) return `${what}.timeMs must be a finite number`;
   if (!isNumberList(v.jointsDeg) || v.jointsDeg.length === 0 || !isNumberList(v.jointVelocitiesDegS) || !isNumberList(v.jointAccelerationsDegS2)) return `${what} needs jointsDeg, jointVelocitiesDegS and jointAccelerationsDegS2 (finite numbers)`;
   const tcp = v.tcp;
-  if (!(isVec3(tcp) && isFiniteNumber((tcp as unknown as Record<string, unknown>).rollDeg) && isFiniteNumber((tcp as unknown as Record<string, unknown>).pitchDeg) && isFiniteNumber((tcp as unknown as Record<string, unknown>).yawDeg))) return `${what}.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg`;
+  if (!(isObject(tcp) && isVec3(tcp) && isFiniteNumber(tcp.rollDeg) && isFiniteNumber(tcp.pitchDeg) && isFiniteNumber(tcp.yawDeg))) return `${what}.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg`;
   if (!isVec3(v.tcpVelocityMmS) || !isFiniteNumber(v.tcpSpeedMmS)) return `${what} needs tcpVelocityMmS and tcpSpeedMmS`;
   return null;
+}
+
+/** `value` is a `T`: its checker found no problem. Narrows only what a checker has just looked at. */
+function passed<T>(value: unknown, problem: string | null): value is T {
+  return problem === null;
 }
 
 function faultProblem(f: unknown): string | null {
@@ -124,18 +129,24 @@ function faultProblem(f: unknown): string | null {
 
 /** Checks the status a controller reports; a malformed one is a fault of the controller, not data. */
 export function parseWireStatus(v: unknown): WireArmStatus | MessageProblem {
+  const problem = statusProblem(v);
+  if (!passed<WireArmStatus>(v, problem)) return { problem: problem ?? 'status is malformed' };
+  return v;
+}
+
+function statusProblem(v: unknown): string | null {
   const problem = sampleProblem(v, 'status');
-  if (problem !== null) return { problem };
-  const s = v as Record<string, unknown>;
-  if (!isShortText(s.presetId, 64) || !(s.heldObjectId === null || isShortText(s.heldObjectId, 64)) || typeof s.estopLatched !== 'boolean') return { problem: 'status needs presetId, heldObjectId and estopLatched' };
+  if (problem !== null || !isObject(v)) return problem ?? 'status must be an object';
+  const s = v;
+  if (!isShortText(s.presetId, 64) || !(s.heldObjectId === null || isShortText(s.heldObjectId, 64)) || typeof s.estopLatched !== 'boolean') return 'status needs presetId, heldObjectId and estopLatched';
   const m = s.motion;
-  if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return { problem: 'status.motion must be null or { motionId, phase, elapsedS, durationS }' };
-  if (!(s.fault === null || faultProblem(s.fault) === null)) return { problem: 'status.fault must be null or a fault { kind, message, code? }' };
+  if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return 'status.motion must be null or { motionId, phase, elapsedS, durationS }';
+  if (!(s.fault === null || faultProblem(s.fault) === null)) return 'status.fault must be null or a fault { kind, message, code? }';
   const held = s.held;
-  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return { problem: 'status.held must be null or { object, offsetInToolMm, rotationInTool }' };
-  if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return { problem: 'status.objects must be a list of at most 64 objects with id and position' };
-  if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isObject))) return { problem: 'status.contacts must be a list' };
-  return s as unknown as WireArmStatus;
+  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return 'status.held must be null or { object, offsetInToolMm, rotationInTool }';
+  if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return 'status.objects must be a list of at most 64 objects with id and position';
+  if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isObject))) return 'status.contacts must be a list';
+  return null;
 }
 
 function latchProblem(e: unknown): string | null {
@@ -165,7 +176,7 @@ export function parseControllerMessage(frame: Record<string, unknown>): Controll
     case 'response':
       if (!isRequestId(frame.id)) return { problem: 'response needs id' };
       if (frame.ok === true && isObject(frame.result)) return { type: 'response', id: frame.id, ok: true, result: frame.result };
-      if (frame.ok === false && faultProblem(frame.error) === null) return { type: 'response', id: frame.id, ok: false, error: frame.error as unknown as WireError };
+      if (frame.ok === false && passed<WireError>(frame.error, faultProblem(frame.error))) return { type: 'response', id: frame.id, ok: false, error: frame.error };
       return { problem: 'response needs ok: true with result, or ok: false with error { kind, message, code? }' };
     case 'motion_progress': {
       const p = frame.progress;
@@ -177,9 +188,10 @@ export function parseControllerMessage(frame: Record<string, unknown>): Controll
       return { type: 'motion_progress', id: frame.id, progress: { motionId: p.motionId, fraction: Math.min(1, Math.max(0, p.fraction)), elapsedS: p.elapsedS, samples: p.samples as ArmSample[] } };
     }
     case 'fault': {
-      const problem = faultProblem(frame.fault);
-      if (problem !== null) return { problem };
-      return { type: 'fault', fault: frame.fault as unknown as ArmFault };
+      const fault: unknown = frame.fault;
+      const problem = faultProblem(fault);
+      if (!passed<ArmFault>(fault, problem)) return { problem: problem ?? 'a fault is malformed' };
+      return { type: 'fault', fault };
     }
     case 'error':
       if (!isShortText(frame.code, 64) || !isShortText(frame.message)) return { problem: 'error needs code and message' };

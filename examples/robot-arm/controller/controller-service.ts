@@ -209,7 +209,8 @@ export class ControllerService {
       }
       case 'grasp':
         if (typeof args.forceN !== 'number') throw refused('bad_args', 'grasp needs forceN (newtons)');
-        return { outcome: await this.driver.grasp(args as unknown as GraspRequest) };
+        if (!(args.strategy === undefined || args.strategy === 'parallel' || args.strategy === 'suction' || args.strategy === 'adaptive')) throw refused('bad_args', 'grasp strategy must be parallel, suction or adaptive');
+        return { outcome: await this.driver.grasp({ forceN: args.forceN, ...(args.strategy !== undefined ? { strategy: args.strategy } : {}) }) };
       case 'release': return { outcome: await this.driver.release() };
       case 'read_ft': return { reading: await this.driver.readForceTorque(args as ForceTorqueRequest) };
       case 'camera': return { detections: await this.driver.captureCamera() };

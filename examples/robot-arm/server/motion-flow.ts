@@ -60,7 +60,7 @@ function progressMessage(fraction: number, status: ArmStatus): string {
 }
 
 /** The planned motion as the approval's JSON details (the console draws it). */
-function plannedMotionJson(motion: PlannedMotion): JsonValue {
+export function plannedMotionJson(motion: PlannedMotion): JsonValue {
   return {
     kind: motion.kind,
     path: motion.path.map((point) => [...point]),

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, type JsonValue, type Tool } from 'toolwright';
+import { canonicalJson, type Tool } from 'toolwright';
 import { plannedReleaseOf } from '../../console/planned-motion.js';
 import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
 import type { ApprovalSubject } from '../approval-gate.js';
-import { round3 } from '../motion-flow.js';
+import { plannedMotionJson, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
@@ -69,7 +69,7 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
       }
       const subject = releaseSubject(landing, status.jointsDeg);
       record.planHash = subject.hash;
-      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject), plannedReleaseOf(landing, subject.hash) as unknown as JsonValue);
+      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject), plannedMotionJson(plannedReleaseOf(landing, subject.hash)));
       record.approval = verdict.decision;
       if (verdict.kind === 'ask') {
         record.trail.ask('approval', `asked the user to approve ${subject.id}`);

@@ -62,8 +62,8 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
     });
     await page.setContent(HOST_PAGE);
     const read = await h.rpc('resources/read', { uri: ARM_APP_URI }, { name: ARM_APP_URI });
-    const html = (read.body.result as unknown as { contents: Array<{ text: string }> }).contents[0]!.text;
-    await page.evaluate((text) => (window as unknown as { loadApp(html: string): void }).loadApp(text), html);
+    const html = read.body.result?.contents?.[0]?.text ?? '';
+    await page.evaluate((text) => (window as Window & { loadApp?(html: string): void }).loadApp!(text), html);
     const handle = await page.waitForSelector('#view');
     app = (await handle.contentFrame())!;
     await app.waitForSelector('body[data-ready="true"]');
@@ -87,7 +87,7 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
     const seen = await updateCount();
     const reply = await h.call('move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
     assert.equal(reply.body.result?.structuredContent?.status, 'completed', JSON.stringify(reply.body));
-    await page.evaluate((result) => (window as unknown as { sendToolResult(r: unknown): void }).sendToolResult(result), reply.body.result);
+    await page.evaluate((result) => (window as Window & { sendToolResult?(r: unknown): void }).sendToolResult!(result), reply.body.result);
     await app.waitForFunction((n) => Number(document.querySelector('[data-testid=update-count]')?.textContent) > n, seen);
     await app.waitForFunction((cx) => document.querySelector('[data-testid=tcp-top]')?.getAttribute('cx') !== cx, before);
     assert.match((await app.textContent('[data-testid=arm-status]')) ?? '', /TCP -450, -150, 420 mm/);
@@ -96,7 +96,7 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
   it('is view-only: no control rendered, and it asked the host only to initialize and read', async (t) => {
     if (browser === undefined) return t.skip('chromium missing');
     assert.equal((await app.$$('button, input, form, a[href]')).length, 0);
-    const methods = new Set(await page.evaluate(() => (window as unknown as { hostMethods: string[] }).hostMethods));
+    const methods = new Set(await page.evaluate(() => (window as Window & { hostMethods?: string[] }).hostMethods ?? []));
     assert.deepEqual([...methods].filter((m) => !m.startsWith('ui/notifications/')).sort(), ['resources/read', 'ui/initialize']);
     assert.deepEqual(errors, []);
   });

@@ -20,7 +20,7 @@ describe('the arm view as an MCP App (resources and tool _meta over HTTP)', () =
   const read = async (uri: string): Promise<ReadContents[]> => {
     const reply = await h.rpc('resources/read', { uri }, { name: uri });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return (reply.body.result as unknown as { contents: ReadContents[] }).contents;
+    return reply.body.result?.contents ?? [];
   };
   before(async () => {
     h = await startHarness({ approval: 'always', approver: 'console' });
@@ -41,7 +41,7 @@ describe('the arm view as an MCP App (resources and tool _meta over HTTP)', () =
 
   it('lists the App with the ext-apps mime type, and its state resource', async () => {
     const reply = await h.rpc('resources/list', {});
-    const resources = (reply.body.result as unknown as { resources: ListedResource[] }).resources;
+    const resources: ListedResource[] = reply.body.result?.resources ?? [];
     assert.deepEqual(resources.map((r) => [r.uri, r.mimeType]), [[ARM_APP_URI, 'text/html;profile=mcp-app'], [ARM_VIEW_STATE_URI, 'application/json']]);
   });
 

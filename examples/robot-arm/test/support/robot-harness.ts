@@ -35,6 +35,10 @@ export interface RpcReply {
       inputRequests?: Record<string, { method: string; params: { message: string; requestedSchema: unknown } }>;
       requestState?: string;
       tools?: Array<{ name: string; annotations?: Record<string, unknown> }>;
+      /** resources/list */
+      resources?: Array<{ uri: string; name: string; mimeType?: string }>;
+      /** resources/read */
+      contents?: Array<{ uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }>;
     };
     error?: { code: number; message: string; data?: unknown };
   };
