@@ -68,6 +68,7 @@ export function plannedMotionJson(motion: PlannedMotion): JsonValue {
     peakSpeedMmS: motion.peakSpeedMmS,
     gripForceN: motion.gripForceN,
     planHash: motion.planHash,
+    ...(motion.release !== undefined ? { release: { objectId: motion.release.objectId, dropMm: motion.release.dropMm } } : {}),
   };
 }
 
