@@ -15,6 +15,7 @@ import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
+import { openStream, sseMessages, type SessionStream } from '../support/legacy-session-client.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();
@@ -64,10 +65,6 @@ after(() => server.close());
 
 interface Exchange { status: number; headers: Headers; messages: Json[] }
 
-function sseMessages(text: string): Json[] {
-  return text.split('\n\n').map((e) => e.split('\n').find((l) => l.startsWith('data: '))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json);
-}
-
 async function send(body: Json, headers: Record<string, string>, revision: McpRevision, init: { method?: string; accept?: string } = {}): Promise<Exchange> {
   const method = init.method ?? 'POST';
   const response = await fetch(listener.url, {
@@ -99,53 +96,9 @@ async function close(headers: Record<string, string>): Promise<void> {
   assert.equal(res.status, 200);
 }
 
-/** The session's GET stream, read message by message; `next` waits for the next one (bounded). */
-async function stream(headers: Record<string, string>, revision: McpRevision): Promise<{ next(): Promise<Json>; closed: Promise<void>; cancel(): Promise<void> }> {
-  const controller = new AbortController();
-  const response = await fetch(listener.url, { method: 'GET', headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const queue: Json[] = [];
-  const waiting: ((m: Json) => void)[] = [];
-  let buffer = '';
-  const closed = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const event = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          for (const m of sseMessages(`${event}\n\n`)) {
-            assertServerMessage(m, undefined, revision);
-            const w = waiting.shift();
-            if (w !== undefined) w(m);
-            else queue.push(m);
-          }
-        }
-      }
-    } catch {
-      // aborted by cancel()
-    }
-  })();
-  return {
-    next: () => {
-      const m = queue.shift();
-      if (m !== undefined) return Promise.resolve(m);
-      return new Promise<Json>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no message on the GET stream within 5 s')), 5000);
-        waiting.push((msg) => (clearTimeout(timer), resolve(msg)));
-      });
-    },
-    closed,
-    cancel: async () => {
-      controller.abort();
-      await closed;
-    },
-  };
+/** The session's GET stream, read message by message, every message checked against the revision's schema. */
+function stream(headers: Record<string, string>, revision: McpRevision): Promise<SessionStream> {
+  return openStream(listener.url, { headers }, (m) => assertServerMessage(m, undefined, revision));
 }
 
 describe('revisions', () => {

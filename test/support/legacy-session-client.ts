@@ -61,8 +61,12 @@ export interface SessionStream {
   cancel(): Promise<void>;
 }
 
-/** Opens the session's GET stream at `url` (asserts 200 and an event stream). */
-export async function openStream(url: string, session: LegacySession): Promise<SessionStream> {
+/**
+ * Opens the session's GET stream at `url` (asserts 200 and an event stream). `check` sees every
+ * message first (e.g. a wire-schema assertion); a message it throws on is never handed out, so the
+ * waiting `next()` fails.
+ */
+export async function openStream(url: string, session: Pick<LegacySession, 'headers'>, check?: (message: Json) => void): Promise<SessionStream> {
   const controller = new AbortController();
   const response = await fetch(url, { method: 'GET', headers: { accept: 'text/event-stream', ...session.headers }, signal: controller.signal });
   if (response.status !== 200) assert.fail(`GET stream: ${response.status} ${await response.text()}`);
@@ -82,6 +86,7 @@ export async function openStream(url: string, session: LegacySession): Promise<S
           const event = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           for (const m of sseMessages(`${event}\n\n`)) {
+            check?.(m);
             const w = waiting.shift();
             if (w !== undefined) w(m);
             else queue.push(m);
