@@ -1,3 +1,5 @@
+// One file over ~400 lines on purpose: the simulated cell (clock, joints, executor, gripper, objects, sensors) is one
+// aggregate whose invariants every step keeps together; SimArmDriver is its only user outside sim/.
 import { getArmPreset, type ArmPreset, type ArmPresetId } from './arm-presets.js';
 import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from './angles.js';
 import { checkArmCollision, type CollisionHit, type CollisionWorld, type HeldObject } from './collision-check.js';
