@@ -16,6 +16,8 @@ import type { ObjectDetection } from '../sim/table-camera.js';
 import type { Vec3 } from '../sim/vector3.js';
 import type { ArmPoseState, ArmPresetId, HeldObject, SceneObjectState, TcpPose, Trajectory } from '../model/arm-model.js';
 
+import type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
+
 export type { ContactPoint, FtAxis, FtFilter, GraspOutcome, GraspRequest, ObjectDetection };
 
 /**
@@ -147,21 +149,8 @@ export type ReleaseResult =
   | { readonly ok: true; readonly objectId: string; readonly position: Vec3; readonly dropHeightMm: number; readonly broke: boolean }
   | Extract<ReleasePlan, { ok: false }>;
 
-export interface ForceTorqueRequest {
-  /** Default `kalman`. */
-  readonly filter?: FtFilter;
-  /** Default all six. */
-  readonly axes?: readonly FtAxis[];
-}
-
-export interface ForceTorqueResult {
-  /** Controller time of the reading, ms. */
-  readonly timeMs: number;
-  readonly filter: FtFilter;
-  /** Requested axes only: forces in N, torques in N·m; base-frame axes, torques about the TCP. */
-  readonly values: Partial<Record<FtAxis, number>>;
-  readonly saturated: boolean;
-}
+// The sensor reading's shape is the simulator's own (one definition; a real driver fills the same fields).
+export type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
 
 /**
  * An arm behind a controller. Contract (test/driver/arm-driver-contract.ts checks it for any driver):
