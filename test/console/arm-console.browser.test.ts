@@ -9,42 +9,22 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { connect } from '../../src/client/index.js';
-import type { McpClient } from '../../src/client/index.js';
-import { collectPageErrors, launchChromium } from './chromium.js';
-import type { LaunchedChromium } from './chromium.js';
-import { startWithConsole } from './serve-child.js';
-import type { ServedChild } from './serve-child.js';
+import { approveShown, armMovingAndLatched, getConsoleApi, postConsoleApi, resetEstopThroughConfirmation, resultText as text, tcpOf, waitForArm } from './arm-console-page.js';
+import { openConsoleSession } from './browser-session.js';
+import type { ConsoleSession } from './browser-session.js';
 
 const SERVER = 'test/fixtures/console/arm-console-server.ts';
-const tcpOf = async (page: Page): Promise<string> => (await page.getAttribute('[data-testid=tcp-top]', 'cx')) ?? '';
-const text = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 
 describe('robot console in Chromium', () => {
-  let browser: LaunchedChromium | undefined;
-  let served: ServedChild;
-  let page: Page;
-  let errors: string[];
-  let client: McpClient;
+  let session: ConsoleSession | undefined;
   before(async () => {
-    browser = await launchChromium();
-    if (browser === undefined) return;
-    served = await startWithConsole(SERVER, []);
-    client = connect(served.mcpUrl, { timeoutMs: 60_000 });
-    page = await browser.newPage();
-    errors = collectPageErrors(page);
-    await page.goto(served.consoleUrl);
-    await page.waitForSelector('body[data-ready="true"]');
+    session = await openConsoleSession(SERVER, []);
   });
-  after(async () => {
-    await client?.close();
-    await browser?.close();
-    await served?.stop();
-  });
+  after(() => session?.close());
 
   it('shows the planned path before approval; approve → the held call completes and the arm moves', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const before = await tcpOf(page);
     const call = client.callTool('move_tcp', { x: 300, y: 250, z: 200 });
     await page.waitForSelector('[data-testid=approve]');
@@ -62,7 +42,8 @@ describe('robot console in Chromium', () => {
   });
 
   it('decline → the call is refused naming the operator, and nothing moves', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const before = await tcpOf(page);
     const updates = await page.textContent('[data-testid=update-count]');
     const call = client.callTool('move_tcp', { x: 500, y: -200, z: 250 });
@@ -77,12 +58,12 @@ describe('robot console in Chromium', () => {
   });
 
   it('updates the view at ≥ 20 updates/s of motion time during a motion', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const before = Number(await page.textContent('[data-testid=update-count]'));
     // 100 ticks of 20 ms: 2 s of motion; the console forwards up to 30 states/s.
     const call = client.callTool('move_tcp', { x: 450, y: 0, z: 350, steps: 100 });
-    await page.waitForSelector('[data-testid=approve]');
-    await page.click('[data-testid=approve]');
+    await approveShown(page);
     const result = await call;
     assert.equal(result.isError, undefined, text(result));
     const received = Number(await page.textContent('[data-testid=update-count]')) - before;
@@ -92,50 +73,44 @@ describe('robot console in Chromium', () => {
   });
 
   it('e-stop during a slow motion stops it and latches; a new motion is refused; reset needs a confirmation', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const call = client.callTool('move_tcp', { x: 200, y: -300, z: 150, steps: 1000 });
-    await page.waitForSelector('[data-testid=approve]');
-    await page.click('[data-testid=approve]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+    await approveShown(page);
+    await waitForArm(page, { moving: true });
     assert.equal(await page.isEnabled('[data-testid=estop]'), true);
     await page.click('[data-testid=estop]');
     const result = await call;
     assert.equal(result.isError, true);
     assert.equal(text(result), 'motion stopped: emergency stop: e-stop pressed in the console');
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'true');
+    await waitForArm(page, { estop: true });
     const stoppedAt = await tcpOf(page);
     // Latched: the next approved motion does not run.
     const next = client.callTool('move_tcp', { x: 300, y: 0, z: 300 });
-    await page.waitForSelector('[data-testid=approve]');
-    await page.click('[data-testid=approve]');
+    await approveShown(page);
     const refused = await next;
     assert.equal(refused.isError, true);
     assert.equal(text(refused), 'motion stopped: the emergency stop is latched');
     assert.equal(await tcpOf(page), stoppedAt);
     assert.equal(await page.isEnabled('[data-testid=estop]'), true);
-    // Dismissing the confirmation changes nothing; accepting it resets.
-    page.once('dialog', (dialog) => void dialog.dismiss());
-    await page.click('[data-testid=estop-reset]');
-    assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'true');
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.click('[data-testid=estop-reset]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'false');
+    await resetEstopThroughConfirmation(page);
     assert.match((await page.textContent('[data-testid=audit-log]')) ?? '', /estop-reset: ops-test reset the emergency stop/);
   });
 
   it('refuses every action without the token, and an approval without the digest', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
-    const base = new URL(served.consoleUrl);
-    const post = (path: string, body: unknown, token?: string): Promise<Response> => fetch(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json', ...(token !== undefined ? { 'x-console-token': token } : {}) }, body: JSON.stringify(body) });
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
+    const { consoleUrl } = session.served;
+    const post = (path: string, body: unknown, token?: string): Promise<Response> => postConsoleApi(consoleUrl, path, body, token);
     const before = await tcpOf(page);
     const call = client.callTool('move_tcp', { x: 350, y: 100, z: 300 });
     await page.waitForSelector('[data-testid=approve]');
-    const pending = (await (await fetch(new URL(`/console/api/approvals${base.search}`, base))).json()) as { id: string; digest: string }[];
+    const pending = await getConsoleApi<{ id: string; digest: string }[]>(consoleUrl, '/console/api/approvals');
     assert.equal(pending.length, 1);
     assert.equal((await post('/console/api/approvals/decide', { id: pending[0]!.id, approve: true, digest: pending[0]!.digest })).status, 401);
     assert.equal((await post('/console/api/approvals/decide', { id: pending[0]!.id, approve: true, digest: pending[0]!.digest }, 'x'.repeat(43))).status, 403);
     assert.equal((await post('/console/api/estop', {})).status, 401);
-    const token = base.searchParams.get('token')!;
+    const token = new URL(consoleUrl).searchParams.get('token')!;
     const noDigest = await post('/console/api/approvals/decide', { id: pending[0]!.id, approve: true }, token);
     assert.equal(noDigest.status, 400);
     assert.deepEqual(await noDigest.json(), { error: 'approving needs the "digest" the operator saw' });
@@ -150,36 +125,27 @@ describe('robot console in Chromium', () => {
   });
 
   it('had no page errors', (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
-    assert.deepEqual(errors, []);
+    if (session === undefined) return t.skip('chromium missing');
+    assert.deepEqual(session.errors, []);
   });
 });
 
 describe('hold-to-run', () => {
   it('stops and latches the arm when the console page goes away during an approved motion', async (t) => {
-    const browser = await launchChromium();
-    if (browser === undefined) return t.skip('chromium missing');
-    const served = await startWithConsole(SERVER, ['--hold-to-run']);
-    const client = connect(served.mcpUrl, { timeoutMs: 60_000 });
+    const session = await openConsoleSession(SERVER, ['--hold-to-run']);
+    if (session === undefined) return t.skip('chromium missing');
     try {
-      const page = await browser.newPage();
-      await page.goto(served.consoleUrl);
-      await page.waitForSelector('body[data-ready="true"]');
+      const { page, client } = session;
       const call = client.callTool('move_tcp', { x: 200, y: 300, z: 150, steps: 1000 });
-      await page.waitForSelector('[data-testid=approve]');
-      await page.click('[data-testid=approve]');
-      await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+      await approveShown(page);
+      await waitForArm(page, { moving: true });
       await page.close();
       const result = await call;
       assert.equal(result.isError, true);
       assert.equal(text(result), 'motion stopped: emergency stop: hold-to-run: the console disconnected during a motion');
-      const base = new URL(served.consoleUrl);
-      const arm = (await (await fetch(new URL(`/console/api/arm${base.search}`, base))).json()) as { state: { moving: boolean; estop: { latched: boolean } } };
-      assert.deepEqual([arm.state.moving, arm.state.estop.latched], [false, true]);
+      assert.deepEqual(await armMovingAndLatched(session.served.consoleUrl), [false, true]);
     } finally {
-      await client.close();
-      await browser.close();
-      await served.stop();
+      await session.close();
     }
   });
 });

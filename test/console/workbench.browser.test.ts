@@ -5,42 +5,32 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { lintTools } from '../../src/lint/index.js';
-import { collectPageErrors, launchChromium } from './chromium.js';
-import type { LaunchedChromium } from './chromium.js';
-import { startWithConsole } from './serve-child.js';
-import type { ServedChild } from './serve-child.js';
+import { openConsoleSession } from './browser-session.js';
+import type { ConsoleSession } from './browser-session.js';
 import { repoPath } from '../support/repo-paths.js';
 
 describe('workbench in Chromium', () => {
-  let browser: LaunchedChromium | undefined;
-  let served: ServedChild;
-  let page: Page;
-  let errors: string[];
+  let session: ConsoleSession | undefined;
   let transferred = 0;
   let loadMs = 0;
   before(async () => {
-    browser = await launchChromium();
-    if (browser === undefined) return;
-    served = await startWithConsole('src/cli/main.ts', ['serve', repoPath('test', 'fixtures', 'console', 'workbench-tools.ts'), '--http', '0', '--console']);
-    page = await browser.newPage();
-    errors = collectPageErrors(page);
-    page.on('response', (response) => {
-      void response.request().sizes().then((s) => (transferred += s.responseBodySize + s.responseHeadersSize), () => undefined);
+    let started = 0;
+    session = await openConsoleSession('src/cli/main.ts', ['serve', repoPath('test', 'fixtures', 'console', 'workbench-tools.ts'), '--http', '0', '--console'], {
+      beforeLoad(page) {
+        page.on('response', (response) => {
+          void response.request().sizes().then((s) => (transferred += s.responseBodySize + s.responseHeadersSize), () => undefined);
+        });
+        started = performance.now();
+      },
     });
-    const started = performance.now();
-    await page.goto(served.consoleUrl);
-    await page.waitForSelector('body[data-ready="true"]');
     loadMs = performance.now() - started;
   });
-  after(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  after(() => session?.close());
 
   it('loads within the 500 KB budget (time to interactive is printed, not asserted: no timing thresholds in tests)', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page } = session;
     process.stdout.write(`# workbench first load: ${transferred} bytes transferred, interactive in ${loadMs.toFixed(0)} ms\n`);
     assert.ok(transferred > 0 && transferred <= 500 * 1024, `${transferred} bytes`);
     const started = performance.now();
@@ -50,7 +40,8 @@ describe('workbench in Chromium', () => {
   });
 
   it('lists each tool with its lint findings and what each provider sees', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page } = session;
     const lint = lintTools((await import('../fixtures/console/workbench-tools.js')).default.map((t) => t.descriptor));
     const expected = ['add_numbers', 'lookup'].map((name) => {
       const count = (severity: string): number => lint.findings.filter((f) => f.tool === name && f.severity === severity).length;
@@ -61,7 +52,8 @@ describe('workbench in Chromium', () => {
   });
 
   it('calls a tool from the generated form and shows content, structuredContent, isError and stages', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page } = session;
     await page.click('[data-testid=tool-add_numbers]');
     await page.fill('[data-testid=arg-a]', '2');
     await page.fill('[data-testid=arg-b]', '40');
@@ -79,7 +71,8 @@ describe('workbench in Chromium', () => {
   });
 
   it('sends arguments as typed, so a bad call shows the refusal and the stage that refused', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page } = session;
     await page.fill('[data-testid=args-json]', '{"a": "two", "b": 1}');
     await page.click('[data-testid=call-button]');
     await page.waitForFunction(() => document.querySelector('[data-testid=result-iserror]')?.textContent === 'isError: true' || document.querySelector('[data-testid=result-error]') !== null);
@@ -89,7 +82,8 @@ describe('workbench in Chromium', () => {
   });
 
   it('shows the provider JSON, the loss report and token count per provider', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page } = session;
     await page.click('[data-testid=tool-lookup]');
     assert.match((await page.textContent('[data-testid=findings]')) ?? '', /warning/);
     await page.selectOption('[data-testid=provider-select]', 'gemini');
@@ -100,7 +94,7 @@ describe('workbench in Chromium', () => {
   });
 
   it('had no page errors', (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
-    assert.deepEqual(errors, []);
+    if (session === undefined) return t.skip('chromium missing');
+    assert.deepEqual(session.errors, []);
   });
 });

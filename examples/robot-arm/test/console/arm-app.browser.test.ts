@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { collectPageErrors, launchChromium } from '../../../../test/console/chromium.js';
-import type { LaunchedChromium } from '../../../../test/console/chromium.js';
+import { openBrowserSession } from '../../../../test/console/browser-session.js';
+import type { BrowserSession } from '../../../../test/console/browser-session.js';
 import { ARM_APP_URI } from '../../console/arm-app.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
 
@@ -40,20 +40,17 @@ window.sendToolResult = (result) => frame.contentWindow.postMessage({ jsonrpc: '
 </script></body></html>`;
 
 describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps host', () => {
-  let browser: LaunchedChromium | undefined;
+  let session: BrowserSession<Harness> | undefined;
   let h: Harness;
   let page: Page;
   let app: Frame;
-  let errors: string[];
   const tcpCx = async (): Promise<string> => (await app.getAttribute('[data-testid=tcp-top]', 'cx')) ?? '';
   const updateCount = async (): Promise<number> => Number(await app.textContent('[data-testid=update-count]'));
 
   before(async () => {
-    browser = await launchChromium();
-    if (browser === undefined) return;
-    h = await startHarness({ approval: 'off' });
-    page = await browser.newPage();
-    errors = collectPageErrors(page);
+    session = await openBrowserSession(() => startHarness({ approval: 'off' }), (harness) => harness.close());
+    if (session === undefined) return;
+    ({ server: h, page } = session);
     // The host's proxy: the App's resources/read goes to the robot server over real HTTP.
     await page.exposeFunction('hostReadResource', async (params: string) => {
       const { uri } = JSON.parse(params) as { uri: string };
@@ -68,13 +65,10 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
     app = (await handle.contentFrame())!;
     await app.waitForSelector('body[data-ready="true"]');
   });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  after(() => session?.close());
 
   it('draws the arm from the state it read through the host: links, TCP, envelope, objects', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
     assert.notEqual(await tcpCx(), '');
     assert.notEqual((await app.getAttribute('[data-testid=envelope-top]', 'r')) ?? '', '');
     assert.match((await app.textContent('[data-testid=arm-status]')) ?? '', /^idle · TCP -?\d+, -?\d+, -?\d+ mm · gripper \d+ mm/);
@@ -82,7 +76,7 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
   });
 
   it('is updated after a tool call moved the arm (tool-result notification → read → redraw)', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
     const before = await tcpCx();
     const seen = await updateCount();
     const reply = await h.call('move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
@@ -94,10 +88,10 @@ describe('the arm view MCP App in Chromium, hosted by a hand-written ext-apps ho
   });
 
   it('is view-only: no control rendered, and it asked the host only to initialize and read', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
     assert.equal((await app.$$('button, input, form, a[href]')).length, 0);
     const methods = new Set(await page.evaluate(() => (window as Window & { hostMethods?: string[] }).hostMethods ?? []));
     assert.deepEqual([...methods].filter((m) => !m.startsWith('ui/notifications/')).sort(), ['resources/read', 'ui/initialize']);
-    assert.deepEqual(errors, []);
+    assert.deepEqual(session.errors, []);
   });
 });

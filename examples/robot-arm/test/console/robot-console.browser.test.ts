@@ -12,47 +12,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
-import { connect } from '../../../../src/client/index.js';
-import type { McpClient } from '../../../../src/client/index.js';
-import { collectPageErrors, launchChromium } from '../../../../test/console/chromium.js';
-import type { LaunchedChromium } from '../../../../test/console/chromium.js';
-import { startWithConsole } from '../../../../test/console/serve-child.js';
-import type { ServedChild } from '../../../../test/console/serve-child.js';
+import { approveShown, armMovingAndLatched, getConsoleApi, postConsoleApi, resetEstopThroughConfirmation, resultText as text, tcpOf, waitForArm } from '../../../../test/console/arm-console-page.js';
+import { openConsoleSession } from '../../../../test/console/browser-session.js';
+import type { ConsoleSession } from '../../../../test/console/browser-session.js';
 import { repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
 import { readAuditLog } from '../../server/audit-log.js';
 
 const run = promisify(execFile);
-const tcpOf = async (page: Page): Promise<string> => (await page.getAttribute('[data-testid=tcp-top]', 'cx')) ?? '';
-const text = (result: { content?: unknown }): string => ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 const structured = (result: { structuredContent?: unknown }): Record<string, unknown> => (result.structuredContent ?? {}) as Record<string, unknown>;
 
 describe('the real robot console in Chromium', () => {
-  let browser: LaunchedChromium | undefined;
-  let served: ServedChild;
-  let page: Page;
-  let errors: string[];
-  let client: McpClient;
+  let session: ConsoleSession | undefined;
   let audit: string;
   before(async () => {
-    browser = await launchChromium();
-    if (browser === undefined) return;
     audit = join(mkdtempSync(join(tmpdir(), 'robot-console-')), 'audit.jsonl');
-    served = await startWithConsole('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--rate', '50']);
-    client = connect(served.mcpUrl, { timeoutMs: 60_000 });
-    page = await browser.newPage();
-    errors = collectPageErrors(page);
-    await page.goto(served.consoleUrl);
-    await page.waitForSelector('body[data-ready="true"]');
+    session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--rate', '50']);
   });
-  after(async () => {
-    await client?.close();
-    await browser?.close();
-    await served?.stop();
-  });
+  after(() => session?.close());
 
   it('toolwright call asks a motion; the console shows its planned path; approve → the call completes and the arm moved', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, served } = session;
     const before = await tcpOf(page);
     const args = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
     const call = run(process.execPath, ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'call', served.mcpUrl, 'move_arm_to_pose', args], { timeout: 60_000 });
@@ -74,7 +54,8 @@ describe('the real robot console in Chromium', () => {
   });
 
   it('decline → the call is refused naming the operator, and nothing moves', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const before = await tcpOf(page);
     const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: 100, z_mm: 400 } });
     await page.waitForSelector('[data-testid=decline]');
@@ -87,42 +68,37 @@ describe('the real robot console in Chromium', () => {
   });
 
   it('e-stop during a slow motion stops it and latches; a new motion is refused; reset needs a confirmation', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client } = session;
     const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
-    await page.waitForSelector('[data-testid=approve]');
-    await page.click('[data-testid=approve]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+    await approveShown(page);
+    await waitForArm(page, { moving: true });
     await page.click('[data-testid=estop]');
     const result = await call;
     assert.equal(result.isError, true);
     assert.equal(structured(result).status, 'emergency_stopped', text(result));
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'true' && document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'false');
+    await waitForArm(page, { estop: true, moving: false });
     const stoppedAt = await tcpOf(page);
     const next = await client.callTool('move_arm_to_pose', { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
     assert.equal((structured(next).refused as { code: string }).code, 'estop_latched');
     assert.equal(await tcpOf(page), stoppedAt);
-    page.once('dialog', (dialog) => void dialog.dismiss());
-    await page.click('[data-testid=estop-reset]');
-    assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'true');
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.click('[data-testid=estop-reset]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-estop') === 'false');
+    await resetEstopThroughConfirmation(page);
     const actions = readAuditLog(audit).records.filter((r) => r.type === 'operator_action').map((r) => `${String(r.action)} by ${String(r.operator)}`);
     assert.deepEqual(actions.map((a) => a.replace(/\d+/, 'PID')), ['emergency_stop by console operator (pid PID)', 'clear_emergency_stop by console operator (pid PID)']);
   });
 
   it('refuses every action without the token; the MCP call stays held until the console decides', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
-    const base = new URL(served.consoleUrl);
-    const post = (path: string, body: unknown): Promise<Response> => fetch(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client, served } = session;
+    const post = (path: string, body: unknown): Promise<Response> => postConsoleApi(served.consoleUrl, path, body);
     const before = await tcpOf(page);
     const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -420, y_mm: 50, z_mm: 380 } });
     await page.waitForSelector('[data-testid=approve]');
-    const pending = (await (await fetch(new URL(`/console/api/approvals${base.search}`, base))).json()) as { id: string; digest: string }[];
+    const pending = await getConsoleApi<{ id: string; digest: string }[]>(served.consoleUrl, '/console/api/approvals');
     assert.equal(pending.length, 1);
     assert.equal((await post('/console/api/approvals/decide', { id: pending[0]!.id, approve: true, digest: pending[0]!.digest })).status, 401);
     assert.equal((await post('/console/api/estop', {})).status, 401);
-    assert.equal((await fetch(new URL('/console/api/arm', base))).status, 401);
+    assert.equal((await fetch(new URL('/console/api/arm', served.consoleUrl))).status, 401);
     await page.click('[data-testid=decline]');
     assert.equal((await call).isError, true);
     assert.equal(await tcpOf(page), before);
@@ -130,7 +106,8 @@ describe('the real robot console in Chromium', () => {
   });
 
   it('a client that can elicit: its motion shows as awaiting the client\'s user with its plan; no approve, decline refuses the user\'s accept', async (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, client, served } = session;
     const args = { target_position: { x_mm: -430, y_mm: -120, z_mm: 400 } };
     let id = 9000;
     const eliciting = async (extra: Record<string, unknown> = {}) => {
@@ -156,39 +133,30 @@ describe('the real robot console in Chromium', () => {
   });
 
   it('had no page errors', (t) => {
-    if (browser === undefined) return t.skip('chromium missing');
-    assert.deepEqual(errors, []);
+    if (session === undefined) return t.skip('chromium missing');
+    assert.deepEqual(session.errors, []);
   });
 });
 
 describe('the real robot with --hold-to-run', () => {
   it('e-stops and latches the arm when the console page goes away during an approved motion', async (t) => {
-    const browser = await launchChromium();
-    if (browser === undefined) return t.skip('chromium missing');
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-hold-')), 'audit.jsonl');
-    const served = await startWithConsole('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789']);
-    const client = connect(served.mcpUrl, { timeoutMs: 60_000 });
+    const session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789']);
+    if (session === undefined) return t.skip('chromium missing');
     try {
+      const { page, client, served } = session;
       assert.match(served.consoleUrl, /^http:\/\/127\.0\.0\.1:\d+\/console\?token=hold-to-run-test-token-0123456789$/);
-      const page = await browser.newPage();
-      await page.goto(served.consoleUrl);
-      await page.waitForSelector('body[data-ready="true"]');
       const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
-      await page.waitForSelector('[data-testid=approve]');
-      await page.click('[data-testid=approve]');
-      await page.waitForFunction(() => document.querySelector('[data-testid=arm-status]')?.getAttribute('data-moving') === 'true');
+      await approveShown(page);
+      await waitForArm(page, { moving: true });
       await page.close();
       const result = await call;
       assert.equal(result.isError, true);
       assert.equal(structured(result).status, 'emergency_stopped', text(result));
       assert.match(text(result), /hold-to-run: the console disconnected during a motion/);
-      const base = new URL(served.consoleUrl);
-      const arm = (await (await fetch(new URL(`/console/api/arm${base.search}`, base))).json()) as { state: { moving: boolean; estop: { latched: boolean } } };
-      assert.deepEqual([arm.state.moving, arm.state.estop.latched], [false, true]);
+      assert.deepEqual(await armMovingAndLatched(served.consoleUrl), [false, true]);
     } finally {
-      await client.close();
-      await browser.close();
-      await served.stop();
+      await session.close();
     }
   });
 });
