@@ -7,29 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore, createServer, defineTool } from '../../src/index.js';
 import type { McpServer } from '../../src/index.js';
-
-type Json = Record<string, any>;
-const TASKS = 'io.modelcontextprotocol/tasks';
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } };
-let nextId = 1;
-
-/** One message through the pipeline as a stdio transport would hand it over. */
-function send(server: McpServer, method: string, params: Json, options: { notifications?: Json[]; signal?: AbortSignal } = {}): Promise<Json> {
-  const signal = options.signal ?? new AbortController().signal;
-  return server.handleMessage({
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }),
-    transport: 'stdio',
-    header: undefined,
-    signal,
-    isAborted: () => signal.aborted,
-    notify: (n) => options.notifications?.push(n as unknown as Json),
-  }).then((reply) => JSON.parse(reply.body ?? 'null') as Json);
-}
-
-/** Turns of the event loop until `done` holds (bounded). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-}
+import { sendInProcess as send, turnsUntil as until } from '../fixtures/servers/in-process.js';
+import type { Json } from '../fixtures/servers/in-process.js';
+import { gate } from '../support/gate.js';
 
 describe('notifications across instances sharing a store', () => {
   it('a list change and a resource update raised on one instance reach a listen stream on the other, once each', async () => {
@@ -59,9 +39,8 @@ describe('notifications across instances sharing a store', () => {
 
   it('a task running on one instance reports its status to the creator\'s listen stream on the other', async () => {
     const store = createMemoryStore();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const job = defineTool({ name: 'job', inputSchema: { type: 'object' }, task: true, run: async () => { await released; return 'finished'; } });
+    const release = gate();
+    const job = defineTool({ name: 'job', inputSchema: { type: 'object' }, task: true, run: async () => { await release.opened; return 'finished'; } });
     const make = (): McpServer => createServer({ name: 's', version: '1', tools: [job], store });
     const [a, b] = [make(), make()];
     try {
@@ -71,7 +50,7 @@ describe('notifications across instances sharing a store', () => {
       const stop = new AbortController();
       const listen = send(b, 'subscriptions/listen', { notifications: { taskIds: [created.taskId] } }, { notifications: onB, signal: stop.signal });
       await until(() => onB.length > 0);
-      release();
+      release.open();
       await until(() => onB.some((n) => n.params?.status === 'completed'));
       const done = onB.filter((n) => n.method === 'notifications/tasks').at(-1)!;
       assert.equal(done.params.taskId, created.taskId);

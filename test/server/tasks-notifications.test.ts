@@ -7,32 +7,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore, createServer, defineTool, elicitInput } from '../../src/index.js';
 import type { McpServer } from '../../src/index.js';
-
-type Json = Record<string, any>;
-const TASKS = 'io.modelcontextprotocol/tasks';
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } };
-let nextId = 1;
+import { sendInProcess, turnsUntil } from '../fixtures/servers/in-process.js';
+import type { InProcessOptions, Json } from '../fixtures/servers/in-process.js';
+import { gate } from '../support/gate.js';
 
 // Who the authorizer says is calling: read synchronously when a message enters the pipeline.
 let currentSubject = 'alice';
 
 /** One message through the pipeline as a stdio transport; `subject` is who the authorizer sees. */
-function send(server: McpServer, method: string, params: Json, options: { subject?: string; notifications?: Json[]; signal?: AbortSignal } = {}): Promise<Json> {
-  const signal = options.signal ?? new AbortController().signal;
+function send(server: McpServer, method: string, params: Json, options: InProcessOptions & { subject?: string } = {}): Promise<Json> {
   currentSubject = options.subject ?? 'alice';
-  return server.handleMessage({
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: META } }),
-    transport: 'stdio',
-    header: undefined,
-    signal,
-    isAborted: () => signal.aborted,
-    notify: (n) => options.notifications?.push(n as unknown as Json),
-  }).then((reply) => JSON.parse(reply.body ?? 'null') as Json);
-}
-
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  return { opened: new Promise<void>((resolve) => (open = resolve)), open };
+  return sendInProcess(server, method, params, options);
 }
 
 describe('notifications/tasks', () => {
@@ -50,7 +35,7 @@ describe('notifications/tasks', () => {
         send(server, 'subscriptions/listen', { notifications: { taskIds: [created.taskId] } }, { subject: 'mallory', notifications: theirs, signal: stop.signal }),
       ];
       release.open();
-      for (let i = 0; i < 500 && !mine.some((n) => n.params?.status === 'completed'); i++) await new Promise((resolve) => setImmediate(resolve));
+      await turnsUntil(() => mine.some((n) => n.params?.status === 'completed'));
       const statuses = mine.filter((n) => n.method === 'notifications/tasks');
       const done = statuses.at(-1)!;
       assert.equal(done.params.taskId, created.taskId);
@@ -107,7 +92,7 @@ describe('shutdown', () => {
     const store = createMemoryStore();
     const server = createServer({ name: 's', version: '1', tools: [job], store });
     const created = (await send(server, 'tools/call', { name: 'job', arguments: {} })).result;
-    for (let i = 0; i < 500 && ((await store.get(`task:${created.taskId}`))?.value as Json).status !== 'input_required'; i++) await new Promise((resolve) => setImmediate(resolve));
+    await turnsUntil(async () => ((await store.get(`task:${created.taskId}`))?.value as Json).status === 'input_required');
     await server.close();
     const record = (await store.get(`task:${created.taskId}`))?.value as Json;
     assert.equal(record.status, 'failed');

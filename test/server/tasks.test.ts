@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createMemoryStore, createServer, defineTool, elicitInput, OUTCOMES, ToolDefinitionError } from '../../src/index.js';
 import type { AuthInfo, McpServer } from '../../src/index.js';
+import { gate } from '../support/gate.js';
 
 type Json = Record<string, any>;
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -28,13 +29,6 @@ async function call(url: string, method: string, params: Json, options: { caps?:
   const text = await response.text();
   const last = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6);
   return { status: response.status, body: JSON.parse(last) as Json };
-}
-
-/** A gate the test opens: lets a handler run until the test says so (no sleeps). */
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
 }
 
 async function until(url: string, taskId: string, done: (task: Json) => boolean, options: { token?: string } = {}): Promise<Json> {
