@@ -1,29 +1,14 @@
 /** The client's wire behaviour and every error path, against scripted answers from a real HTTP server on 127.0.0.1. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connect, createListCache } from '../../src/client/index.js';
-import type { ClientOptions, ClientWarning, McpClient } from '../../src/client/index.js';
-import { replyError, replyResult, startScriptedServer } from './scripted-http-server.js';
-import type { RecordedRequest, ScriptedServer } from './scripted-http-server.js';
+import type { ClientWarning } from '../../src/client/index.js';
+import { replyError, replyResult } from './scripted-http-server.js';
+import type { RecordedRequest } from './scripted-http-server.js';
+import { useScriptedServerForFile } from './scripted-server-per-file.js';
 import { rejectsWith } from './rejects-with.js';
 
-let server: ScriptedServer;
-const clients: McpClient[] = [];
-function client(options: ClientOptions = {}, headers: Record<string, string> = {}): McpClient {
-  const c = connect({ url: server.url, headers }, { onWarning: () => {}, ...options });
-  clients.push(c);
-  return c;
-}
-before(async () => {
-  server = await startScriptedServer(() => {});
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-after(async () => {
-  for (const c of clients) await c.close();
-  await server.close();
-});
+const { server, client, closeAfterFile } = useScriptedServerForFile();
 
 
 const list = (tools: unknown[], extra: Record<string, unknown> = {}) => ({ resultType: 'complete', tools, ttlMs: 60_000, cacheScope: 'public', ...extra });
@@ -133,8 +118,7 @@ describe('tools with invalid x-mcp-header annotations', () => {
     const onWarning = (w: Error) => seen.push(w);
     process.on('warning', onWarning);
     try {
-      const c = connect(server.url);
-      clients.push(c);
+      const c = closeAfterFile(connect(server.url));
       await c.listTools();
       await new Promise((r) => setImmediate(r));
     } finally {
@@ -212,8 +196,7 @@ describe('HTTP and protocol failures', () => {
 
 describe('size limits', () => {
   it('a JSON body or an SSE event over maxMessageBytes is a protocol error', async () => {
-    const small = connect({ url: server.url, maxMessageBytes: 1000 }, { onWarning: () => {} });
-    clients.push(small);
+    const small = client({}, { maxMessageBytes: 1000 });
     server.script = (req, res) => replyResult(res, req, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'public', instructions: 'x'.repeat(2000) });
     await rejectsWith(small.discover(), { kind: 'protocol', message: 'server/discover: the response body exceeds 1000 bytes' });
     server.script = (_req, res) => {
@@ -332,15 +315,15 @@ describe('pagination and caching', () => {
   it('a shared cache shares public lists between clients but never private ones across authorization contexts', async () => {
     const cache = createListCache();
     pagedServer({ first: list([tool('a')], { cacheScope: 'public' }) });
-    await client({ cache }, { authorization: 'Bearer alice' }).listTools();
-    assert.equal((await client({ cache }, { authorization: 'Bearer bob' }).listTools()).fromCache, true);
+    await client({ cache }, { headers: { authorization: 'Bearer alice' } }).listTools();
+    assert.equal((await client({ cache }, { headers: { authorization: 'Bearer bob' } }).listTools()).fromCache, true);
 
     const privateCache = createListCache();
     pagedServer({ first: list([tool('a')], { cacheScope: 'private' }) });
     server.requests.length = 0;
-    await client({ cache: privateCache }, { authorization: 'Bearer alice' }).listTools();
-    assert.equal((await client({ cache: privateCache }, { authorization: 'Bearer alice' }).listTools()).fromCache, true, 'same token shares');
-    assert.equal((await client({ cache: privateCache }, { authorization: 'Bearer bob' }).listTools()).fromCache, false, 'another token does not');
+    await client({ cache: privateCache }, { headers: { authorization: 'Bearer alice' } }).listTools();
+    assert.equal((await client({ cache: privateCache }, { headers: { authorization: 'Bearer alice' } }).listTools()).fromCache, true, 'same token shares');
+    assert.equal((await client({ cache: privateCache }, { headers: { authorization: 'Bearer bob' } }).listTools()).fromCache, false, 'another token does not');
     assert.equal(server.requests.length, 2);
   });
 

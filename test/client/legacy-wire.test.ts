@@ -4,30 +4,13 @@
  * resumption, a flood of server requests).
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { connect } from '../../src/client/index.js';
-import type { ClientOptions, McpClient } from '../../src/client/index.js';
-import { replyError, replyResult, startScriptedServer } from './scripted-http-server.js';
-import type { RecordedRequest, ScriptedServer } from './scripted-http-server.js';
+import { describe, it } from 'node:test';
+import { replyError, replyResult } from './scripted-http-server.js';
+import type { RecordedRequest } from './scripted-http-server.js';
+import { useScriptedServerForFile } from './scripted-server-per-file.js';
 import { rejectsWith } from './rejects-with.js';
 
-let server: ScriptedServer;
-const clients: McpClient[] = [];
-function client(options: ClientOptions = {}): McpClient {
-  const c = connect(server.url, { onWarning: () => {}, ...options });
-  clients.push(c);
-  return c;
-}
-before(async () => {
-  server = await startScriptedServer(() => {});
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
-after(async () => {
-  for (const c of clients) await c.close();
-  await server.close();
-});
+const { server, client } = useScriptedServerForFile();
 
 
 const TOOLS = [{ name: 'add', inputSchema: { type: 'object' } }];
@@ -164,8 +147,7 @@ describe('bounds against a hostile server', () => {
       const timer = setInterval(() => res.write('x'.repeat(4096)), 1);
       res.on('close', () => clearInterval(timer));
     };
-    const c = connect({ url: server.url, maxMessageBytes: 64 * 1024 }, { era: 'modern', onWarning: () => {} });
-    clients.push(c);
+    const c = client({ era: 'modern' }, { maxMessageBytes: 64 * 1024 });
     await rejectsWith(c.listTools(), { kind: 'protocol', message: `tools/list: an event on the stream exceeds ${64 * 1024} bytes` });
   });
 
