@@ -3,14 +3,13 @@
  * stateless 2026-07-28 mode (`createMcpHandler`), mounted on node:http on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createMcpHandler, fromJsonSchema, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { connect, McpClientError } from '../../src/client/index.js';
 import type { McpClient, ProgressUpdate } from '../../src/client/index.js';
+import { serveFetchHandler } from '../support/serve-fetch-handler.js';
+import type { ServedFetchHandler } from '../support/serve-fetch-handler.js';
 
 // Asserted: the SDK's JSON Schema type has no x-mcp-header member, so a plain literal would fail the excess-property check.
 const ROUTE_SCHEMA = ({
@@ -51,7 +50,7 @@ function sdkServer(): McpServer {
   return server;
 }
 
-let http: Server;
+let served: ServedFetchHandler;
 let url: string;
 const clients: McpClient[] = [];
 function client(): McpClient {
@@ -60,38 +59,14 @@ function client(): McpClient {
   return c;
 }
 
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  return headers;
-}
-
 before(async () => {
   const handler = createMcpHandler(sdkServer, { legacy: 'reject' });
-  http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const init: RequestInit = { method: req.method ?? 'POST', headers: headersOf(req) };
-      if (req.method === 'POST') init.body = Buffer.concat(chunks);
-      handler.fetch(new Request(url, init)).then(async (response) => {
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, key) => { headers[key] = value; });
-        res.writeHead(response.status, headers);
-        res.end(response.body === null ? undefined : Buffer.from(await response.arrayBuffer()));
-      }, (error: unknown) => {
-        res.writeHead(500);
-        res.end(String(error));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  served = await serveFetchHandler((request) => handler.fetch(request));
+  url = served.url;
 });
 after(async () => {
   for (const c of clients) await c.close();
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await served?.close();
 });
 
 describe('client over HTTP against the official SDK v2 server', () => {
