@@ -5,11 +5,12 @@
 // engine takes, the compliant engine must give the same validity on every instance.
 // Where the suite is comes from test/support/test-data.ts: $JSON_SCHEMA_TEST_SUITE (which must then
 // hold it), else the third_party submodule; without either this prints the one skip line and exits 0.
-import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { compileSchema, SchemaCompileError } from '../src/schema/index.js';
 import { compileBothEngines } from '../src/schema/differential.js';
 import { JSON_SCHEMA_TEST_SUITE, locateJsonSchemaTestSuite, reportMissing } from '../test/support/test-data.js';
+import { loadSuiteRemotes, readSuiteGroups, suiteFileNames } from '../test/support/json-schema-test-suite.js';
 
 let suiteRoot: string | undefined;
 try {
@@ -23,29 +24,14 @@ if (suiteRoot === undefined) {
   process.exit(0);
 }
 
-function loadRemotes(): Record<string, object | boolean> {
-  const remotes: Record<string, object | boolean> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.json')) remotes[`http://localhost:1234/${relative(join(suiteRoot!, 'remotes'), path).split('\\').join('/')}`] = JSON.parse(readFileSync(path, 'utf8'));
-    }
-  };
-  walk(join(suiteRoot!, 'remotes'));
-  return remotes;
-}
-const remotes = loadRemotes();
+const remotes = loadSuiteRemotes(suiteRoot);
 
-interface Case { description: string; schema: object | boolean; tests: Array<{ description: string; data: unknown; valid: boolean }> }
 interface Tally { passed: number; failed: number; wronglyAccepted: number; wronglyRejected: number; compileErrors: number; fast: number; compared: number; disagreements: number; failures: string[] }
 
 function runFile(path: string, dialectUri: string | undefined, formatAssertion: boolean): Tally {
   const tally: Tally = { passed: 0, failed: 0, wronglyAccepted: 0, wronglyRejected: 0, compileErrors: 0, fast: 0, compared: 0, disagreements: 0, failures: [] };
-  const cases = JSON.parse(readFileSync(path, 'utf8')) as Case[];
-  for (const group of cases) {
-    // The draft7 suite's schemas are draft-07 schemas without "$schema": say so, as a real draft-07 document would.
-    const schema = dialectUri && typeof group.schema === 'object' && !('$schema' in group.schema) ? { $schema: dialectUri, ...group.schema } : group.schema;
+  for (const group of readSuiteGroups(path, dialectUri)) {
+    const { schema } = group;
     let validate: ((x: unknown) => boolean) | undefined;
     let other: ((x: unknown) => boolean) | undefined;
     try {
@@ -94,7 +80,7 @@ function runDir(label: string, dir: string, dialectUri: string | undefined, form
   if (!existsSync(full)) { console.log(`\n${label}: (missing ${full})`); return sum([]); }
   console.log(`\n== ${label} (${dir}${formatAssertion ? ', formatAssertion: true' : ''})`);
   const results: Tally[] = [];
-  for (const name of readdirSync(full).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of suiteFileNames(suiteRoot!, dir)) {
     const t = runFile(join(full, name), dialectUri, formatAssertion);
     results.push(t);
     const extra = [t.wronglyAccepted ? `${t.wronglyAccepted} wrongly accepted` : '', t.disagreements ? `${t.disagreements} engine disagreements` : ''].filter(Boolean).join(', ');

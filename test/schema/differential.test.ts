@@ -3,46 +3,29 @@
 // instance, and that our hand-written meta-schema checks agree with the real meta-schemas.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compileBothEngines } from '../../src/schema/differential.js';
 import { compileSchema, SchemaCompileError } from '../../src/schema/index.js';
 import { repoPath } from '../support/repo-paths.js';
 import { JSON_SCHEMA_TEST_SUITE, locateJsonSchemaTestSuite, reportMissing } from '../support/test-data.js';
+import { loadSuiteRemotes, readSuiteGroups, suiteFileNames } from '../support/json-schema-test-suite.js';
+import type { SuiteGroup } from '../support/json-schema-test-suite.js';
 
 const suiteRoot = locateJsonSchemaTestSuite();
 if (suiteRoot === undefined) reportMissing(JSON_SCHEMA_TEST_SUITE);
 /** `test` for the tests that read the suite; registers nothing when it is absent (the skip line says why). */
 const suiteTest: (name: string, fn: () => void) => void = suiteRoot === undefined ? () => {} : (name, fn) => { test(name, fn); };
 
-interface Case { description: string; schema: object | boolean; tests: Array<{ description: string; data: unknown; valid: boolean }> }
-
-function remotes(): Record<string, object | boolean> {
-  const out: Record<string, object | boolean> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.json')) out[`http://localhost:1234/${relative(join(suiteRoot!, 'remotes'), path).split('\\').join('/')}`] = JSON.parse(readFileSync(path, 'utf8'));
-    }
-  };
-  walk(join(suiteRoot!, 'remotes'));
-  return out;
-}
-
-function* groups(dir: string, dialectUri: string | undefined): Generator<[string, object | boolean, Case]> {
-  const full = join(suiteRoot!, 'tests', dir);
-  for (const name of readdirSync(full).filter((n) => n.endsWith('.json')).sort()) {
-    for (const group of JSON.parse(readFileSync(join(full, name), 'utf8')) as Case[]) {
-      const schema = dialectUri && typeof group.schema === 'object' && !('$schema' in group.schema) ? { $schema: dialectUri, ...group.schema } : group.schema;
-      yield [`${dir}/${name}: ${group.description}`, schema, group];
-    }
+function* groups(dir: string, dialectUri: string | undefined): Generator<[string, object | boolean, SuiteGroup]> {
+  for (const name of suiteFileNames(suiteRoot!, dir)) {
+    for (const group of readSuiteGroups(join(suiteRoot!, 'tests', dir, name), dialectUri)) yield [`${dir}/${name}: ${group.description}`, group.schema, group];
   }
 }
 
 suiteTest('fast and compliant engines agree on every suite instance of every fast-path schema', () => {
   assert.ok(suiteRoot);
-  const registry = remotes();
+  const registry = loadSuiteRemotes(suiteRoot);
   let compared = 0;
   let fastGroups = 0;
   const disagreements: string[] = [];
@@ -67,7 +50,7 @@ suiteTest('fast and compliant engines agree on every suite instance of every fas
 
 suiteTest('meta-schema checks: every suite schema compiles, and the real meta-schema agrees with each refusal', () => {
   assert.ok(suiteRoot);
-  const registry = remotes();
+  const registry = loadSuiteRemotes(suiteRoot);
   for (const [where, schema] of groups('draft2020-12', undefined)) {
     assert.doesNotThrow(() => compileSchema(schema, { remotes: registry }), where);
   }
