@@ -15,7 +15,7 @@ import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
-import { openStream, sseMessages, type SessionStream } from '../support/legacy-session-client.js';
+import { exchange, openStream, sseMessages, type LegacyExchange, type SessionStream } from '../support/legacy-session-client.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();
@@ -63,21 +63,12 @@ before(async () => {
 });
 after(() => server.close());
 
-interface Exchange { status: number; headers: Headers; messages: Json[] }
-
-async function send(body: Json, headers: Record<string, string>, revision: McpRevision, init: { method?: string; accept?: string } = {}): Promise<Exchange> {
-  const method = init.method ?? 'POST';
-  const response = await fetch(listener.url, {
-    method,
-    headers: { 'content-type': 'application/json', accept: init.accept ?? 'application/json, text/event-stream', ...headers },
-    body: method === 'POST' ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  const messages = text === '' ? [] : (response.headers.get('content-type') ?? '').startsWith('text/event-stream') ? sseMessages(text) : [JSON.parse(text) as Json];
+/** One request, with every message the server sent checked against the official schema of `revision`. */
+async function send(body: Json, headers: Record<string, string>, revision: McpRevision, init: { method?: string; accept?: string } = {}): Promise<LegacyExchange> {
+  const res = await exchange(listener.url, body, headers, init);
   // GET/DELETE refusals answer no request, so they carry no id; only 2025-11-25 defines that shape (earlier revisions require an id).
-  for (const m of messages) assertServerMessage(m, m.id === body.id ? (body.method as string) : undefined, m.id === undefined && 'error' in m ? '2025-11-25' : revision);
-  return { status: response.status, headers: response.headers, messages };
+  for (const m of res.messages) assertServerMessage(m, m.id === body.id ? (body.method as string) : undefined, m.id === undefined && 'error' in m ? '2025-11-25' : revision);
+  return res;
 }
 
 async function open(protocolVersion: string, capabilities: Json = { elicitation: {} }): Promise<{ headers: Record<string, string>; result: Json; revision: McpRevision }> {
