@@ -4,6 +4,8 @@
  * a 10,000-key object costs the same as one about a 1-key object, so describing N errors is O(N),
  * not O(N × value size). A cut rendering ends in "..." and says how big the whole value is.
  */
+import { countCodePoints } from './code-points.js';
+
 const MAX_ECHO = 60;
 
 /** Appends JSON text until it is longer than `limit`; the text is a prefix of JSON.stringify's. */
@@ -52,19 +54,6 @@ function jsonPrefix(value: unknown, max: number): { text: string; cut: boolean }
   return writer.text.length > max ? { text: `${writer.text.slice(0, max - 3)}...`, cut: true } : { text: writer.text, cut: false };
 }
 
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
 function ownKeyCount(value: object): number {
   let count = 0;
   for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) count++;
@@ -73,7 +62,7 @@ function ownKeyCount(value: object): number {
 
 /** " (N characters)", " (N properties)", " (N items)" for a cut rendering. */
 function sizeOf(value: unknown): string {
-  if (typeof value === 'string') { const n = codePoints(value); return ` (${n} character${n === 1 ? '' : 's'})`; }
+  if (typeof value === 'string') { const n = countCodePoints(value); return ` (${n} character${n === 1 ? '' : 's'})`; }
   if (Array.isArray(value)) return ` (${value.length} item${value.length === 1 ? '' : 's'})`;
   if (typeof value === 'object' && value !== null) { const n = ownKeyCount(value); return ` (${n} propert${n === 1 ? 'y' : 'ies'})`; }
   return '';
