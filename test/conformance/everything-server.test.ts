@@ -12,6 +12,7 @@ import type { HttpListener, McpServer } from '../../src/index.js';
 import { createEverythingServer } from '../../examples/conformance/everything-server.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 import { assertMessage, post } from './wire-client.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const ALL_CAPS = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };
@@ -302,29 +303,18 @@ async function listen(filter: Json, action: () => Promise<unknown>, until: (mess
   });
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/event-stream');
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const messages: Json[] = [];
-  let buffer = '';
   let acted = false;
   const deadline = setTimeout(() => controller.abort(), 3000);
   try {
-    while (!until(messages)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(0, cut).split('\n').find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(cut + 2);
-        if (data === undefined) continue;
-        const parsed = JSON.parse(data.slice(6)) as Json;
-        assertMessage(parsed, 'subscriptions/listen');
-        messages.push(parsed);
-      }
-      if (!acted && messages.length > 0) {
+    for await (const message of sseMessagesAsTheyArrive(response.body!)) {
+      assertMessage(message, 'subscriptions/listen');
+      messages.push(message);
+      if (!acted) {
         acted = true;
         await action();
       }
+      if (until(messages)) break;
     }
   } catch (error) {
     if (!controller.signal.aborted) throw error;

@@ -15,7 +15,8 @@ import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
-import { exchange, openStream, sseMessages, type LegacyExchange, type SessionStream } from '../support/legacy-session-client.js';
+import { exchange, openStream, type LegacyExchange, type SessionStream } from '../support/legacy-session-client.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();
@@ -220,23 +221,13 @@ describe('server-to-client requests', () => {
 /** Posts `body` and answers each server-to-client request on its stream with `answer`; returns every message. */
 async function answering(headers: Record<string, string>, revision: McpRevision, body: Json, answer: () => Json): Promise<Json[]> {
   const response = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const seen: Json[] = [];
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return seen;
-    buffer += value;
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const [m] = sseMessages(buffer.slice(0, cut + 2));
-      buffer = buffer.slice(cut + 2);
-      if (m === undefined) continue;
-      assertServerMessage(m, m.id === body.id ? (body.method as string) : undefined, revision);
-      seen.push(m);
-      if (m.method === 'elicitation/create') assert.equal((await send({ jsonrpc: '2.0', id: m.id, ...answer() }, headers, revision)).status, 202);
-    }
+  for await (const m of sseMessagesAsTheyArrive(response.body!)) {
+    assertServerMessage(m, m.id === body.id ? (body.method as string) : undefined, revision);
+    seen.push(m);
+    if (m.method === 'elicitation/create') assert.equal((await send({ jsonrpc: '2.0', id: m.id, ...answer() }, headers, revision)).status, 202);
   }
+  return seen;
 }
 
 describe('stdio era rule (in-process pipes; child processes in legacy-stdio.test.ts)', () => {

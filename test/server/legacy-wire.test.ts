@@ -9,6 +9,7 @@ import { createServer, defineTool, elicitInput } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
 
 type Json = Record<string, unknown>;
 
@@ -137,27 +138,16 @@ describe('input requests on the legacy wire', () => {
       assertServerMessage(final, 'tools/call', '2025-11-25');
       return { request: undefined, final };
     }
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
     let request: Json | undefined;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return { request, final: undefined };
-      buffer += value;
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const line = buffer.slice(0, cut).split('\n').find((l) => l.startsWith('data: '));
-        buffer = buffer.slice(cut + 2);
-        if (line === undefined) continue;
-        const message = JSON.parse(line.slice(6)) as Json;
-        assertServerMessage(message, message.id === id ? 'tools/call' : undefined, '2025-11-25');
-        if (message.method === 'elicitation/create') {
-          request = message;
-          const posted = await postRaw({ jsonrpc: '2.0', id: message.id as string, ...answer(message) }, headers);
-          assert.equal(posted.status, 202);
-        } else if (message.id === id) return { request, final: message };
-      }
+    for await (const message of sseMessagesAsTheyArrive(response.body!)) {
+      assertServerMessage(message, message.id === id ? 'tools/call' : undefined, '2025-11-25');
+      if (message.method === 'elicitation/create') {
+        request = message;
+        const posted = await postRaw({ jsonrpc: '2.0', id: message.id as string, ...answer(message) }, headers);
+        assert.equal(posted.status, 202);
+      } else if (message.id === id) return { request, final: message };
     }
+    return { request, final: undefined };
   }
 
   it('the elicitation is sent as a server-to-client request; the answer completes the same call', async () => {
