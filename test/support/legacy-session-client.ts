@@ -3,6 +3,7 @@
  * endpoints (instances of one deployment): initialize at one URL, POST, GET and DELETE at others.
  */
 import assert from 'node:assert/strict';
+import { sseMessagesAsTheyArrive } from './sse-stream.js';
 
 /** A JSON-RPC message as parsed. */
 export type Json = Record<string, unknown>;
@@ -71,27 +72,15 @@ export async function openStream(url: string, session: Pick<LegacySession, 'head
   const response = await fetch(url, { method: 'GET', headers: { accept: 'text/event-stream', ...session.headers }, signal: controller.signal });
   if (response.status !== 200) assert.fail(`GET stream: ${response.status} ${await response.text()}`);
   assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const queue: Json[] = [];
   const waiting: ((m: Json) => void)[] = [];
-  let buffer = '';
   const closed = (async () => {
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const event = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          for (const m of sseMessages(`${event}\n\n`)) {
-            check?.(m);
-            const w = waiting.shift();
-            if (w !== undefined) w(m);
-            else queue.push(m);
-          }
-        }
+      for await (const m of sseMessagesAsTheyArrive(response.body!)) {
+        check?.(m);
+        const w = waiting.shift();
+        if (w !== undefined) w(m);
+        else queue.push(m);
       }
     } catch {
       // aborted by cancel()
