@@ -4,7 +4,8 @@
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
 //   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak,scaleout
-//   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32)
+//   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32); also
+//                                            toolwright-middleware, toolwright-empty-chain
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
 //   npm run bench -- --rounds 5 --duration 3
 //   npm run bench -- --only http --out focus   write bench/results/focus.{md,json} instead of latest
@@ -51,7 +52,7 @@ function parseOptions(argv: readonly string[]): Options {
       options.only = new Set(names as Suite[]);
       i++;
     } else if (flag === '--profile' && value !== undefined) {
-      if (!SERVERS.some((server) => server.id === value)) throw new Error(`--profile: unknown server ${value}; known: ${SERVERS.map((s) => s.id).join(', ')}`);
+      if (!PROFILABLE.some((server) => server.id === value)) throw new Error(`--profile: unknown server ${value}; known: ${PROFILABLE.map((s) => s.id).join(', ')}`);
       options.profile = value as ServerId;
       i++;
     } else if ((flag === '--rounds' || flag === '--duration') && value !== undefined) {
@@ -92,8 +93,11 @@ async function gitCommit(): Promise<string> {
   return outcome.code === 0 ? outcome.stdout.trim() : 'unknown';
 }
 
+/** Servers `--profile` can run: the main three and the middleware suite's variants. */
+const PROFILABLE = [...SERVERS, MIDDLEWARE_SERVER, EMPTY_CHAIN_SERVER];
+
 async function profile(id: ServerId, options: Options): Promise<void> {
-  const server = SERVERS.find((s) => s.id === id)!;
+  const server = PROFILABLE.find((s) => s.id === id)!;
   const dir = join(COMPILED_DIR, 'profiles', `${id}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const durationSec = options.duration ?? 8;

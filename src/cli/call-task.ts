@@ -4,8 +4,13 @@
  * (`tasks/cancel`) instead of abandoning it. A second Ctrl-C stops waiting for the acknowledgement.
  */
 import { McpClientError } from '../client/index.js';
-import type { McpClient, ToolTask } from '../client/index.js';
+import type { McpClient, ProgressUpdate, ToolTask } from '../client/index.js';
 import type { CallToolResult } from '../protocol/index.js';
+
+/** One progress report as the line `toolwright call` prints on stderr. */
+export function describeProgress(p: ProgressUpdate): string {
+  return `progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message !== undefined ? ` ${p.message}` : ''}`;
+}
 
 /** Calls `tool` as a task, reporting on stderr; rejects with McpClientError (kind `task_cancelled` after Ctrl-C). */
 export async function callAsTask(client: McpClient, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -36,7 +41,7 @@ export async function callAsTask(client: McpClient, tool: string, args: Record<s
       return await task.result();
     }
     say(`task ${task.taskId} started (${task.status}); Ctrl-C cancels it`);
-    task.on('progress', (p) => say(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message !== undefined ? ` ${p.message}` : ''}`));
+    task.on('progress', (p) => say(describeProgress(p)));
     task.on('status', (s) => say(`status ${s.status}${s.statusMessage !== undefined ? ` (${s.statusMessage})` : ''}`));
     return await task.result({ signal: waiting.signal });
   } catch (error) {

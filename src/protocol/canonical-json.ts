@@ -17,6 +17,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 // Returns undefined for values JSON leaves out (undefined, functions, symbols), so callers can drop or null them.
+// Written with string concatenation and an index-tracked ancestor stack: this runs on every
+// audited call (args_sha256) and every approval digest, so it avoids per-object arrays and joins.
 function write(value: unknown, key: string, ancestors: object[]): string | undefined {
   if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
@@ -40,17 +42,32 @@ function write(value: unknown, key: string, ancestors: object[]): string | undef
   ancestors.push(object);
   let text: string;
   if (Array.isArray(object)) {
-    text = `[${object.map((item, index) => write(item, String(index), ancestors) ?? 'null').join(',')}]`;
+    text = '[';
+    for (let index = 0; index < object.length; index++) {
+      if (index > 0) text += ',';
+      text += write(object[index], String(index), ancestors) ?? 'null';
+    }
+    text += ']';
   } else if (object instanceof Number || object instanceof String || object instanceof Boolean) {
     // Boxed primitives serialise as their primitive, as JSON.stringify does.
     text = write(object.valueOf(), key, ancestors) ?? 'null';
   } else {
-    const members: string[] = [];
-    for (const name of Object.keys(object).sort()) {
-      const member = write((object as Record<string, unknown>)[name], name, ancestors);
-      if (member !== undefined) members.push(`${JSON.stringify(name)}:${member}`);
+    const names = Object.keys(object);
+    // Objects parsed from wire JSON usually have their keys in order already; sort only when not.
+    for (let i = 1; i < names.length; i++) {
+      if (names[i - 1]! > names[i]!) {
+        names.sort();
+        break;
+      }
     }
-    text = `{${members.join(',')}}`;
+    text = '{';
+    for (const name of names) {
+      const member = write((object as Record<string, unknown>)[name], name, ancestors);
+      if (member === undefined) continue;
+      if (text.length > 1) text += ',';
+      text += JSON.stringify(name) + ':' + member;
+    }
+    text += '}';
   }
   ancestors.pop();
   return text;

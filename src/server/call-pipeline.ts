@@ -125,44 +125,58 @@ function isOutcome(value: unknown): value is CallOutcome {
 /**
  * Runs the onion `chain` around the stages from `index`: each middleware's `next()` runs the next
  * one, the innermost runs the stages. Every middleware reports one stage event when it settles.
+ * Promises are made only where the API promises one (`next()`) or a middleware returns one: with
+ * synchronous stages inside, a layer costs its `next()` promise and its own settlement, no more.
  */
-function runLayer(env: PipelineEnv, s: AnyState & ToolFound, index: number, chain: readonly Middleware[]): Promise<Stop> {
-  const view = (s.view ??= new CallView(s, env.store));
-  const dispatch = (k: number): Promise<Stop> => {
-    if (k === chain.length) {
-      try {
-        return Promise.resolve(runFrom(env, s, index, index));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    const middleware = chain[k]!;
-    const name = `middleware:${middleware.name}` as const;
-    let inner: Promise<Stop> | undefined;
-    let innerStop: Stop | undefined;
-    const next = (): Promise<CallOutcome> => {
-      if (inner !== undefined) return Promise.reject(new Error(`middleware ${middleware.name} called next() twice`));
-      inner = dispatch(k + 1).then((stop) => (innerStop = stop));
-      return inner.then((stop) => {
-        view.current = middleware.name;
-        return stop.kind === 'accepted' ? CANCELLED_OUTCOME : stop;
-      });
-    };
-    const started = env.onStageEvent === undefined ? 0 : performance.now();
-    const ended = (value: unknown): Stop => {
-      let stop: Stop;
-      if (isOutcome(value)) stop = value;
-      else {
-        env.logger.error(`middleware ${middleware.name} returned something that is not a call outcome`, { tool: s.tool.name });
-        stop = fail(rpcError('internalFault', 'Internal error'));
-      }
-      if (env.onStageEvent !== undefined) emitMiddleware(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, view.reports?.get(middleware.name));
-      return stop;
-    };
+function runLayer(env: PipelineEnv, s: AnyState & ToolFound, index: number, chain: readonly Middleware[]): Stop | Promise<Stop> {
+  return runMiddleware(env, s, (s.view ??= new CallView(s, env.store)), index, chain, 0);
+}
+
+function runMiddleware(env: PipelineEnv, s: AnyState & ToolFound, view: CallView, index: number, chain: readonly Middleware[], k: number): Stop | Promise<Stop> {
+  if (k === chain.length) return runFrom(env, s, index, index);
+  const middleware = chain[k]!;
+  const name = `middleware:${middleware.name}` as const;
+  let called = false;
+  let innerStop: Stop | undefined;
+  const toOutcome = (stop: Stop): CallOutcome => {
+    innerStop = stop;
     view.current = middleware.name;
-    return new Promise<unknown>((resolve) => resolve(middleware.handle(view, next))).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
+    return stop.kind === 'accepted' ? CANCELLED_OUTCOME : stop;
   };
-  return dispatch(0);
+  const next = (): Promise<CallOutcome> => {
+    if (called) return Promise.reject(new Error(`middleware ${middleware.name} called next() twice`));
+    called = true;
+    let inner: Stop | Promise<Stop>;
+    try {
+      inner = runMiddleware(env, s, view, index, chain, k + 1);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return inner instanceof Promise ? inner.then(toOutcome) : Promise.resolve(toOutcome(inner));
+  };
+  const started = env.onStageEvent === undefined ? 0 : performance.now();
+  const ended = (value: unknown): Stop => {
+    let stop: Stop;
+    if (isOutcome(value)) stop = value;
+    else {
+      env.logger.error(`middleware ${middleware.name} returned something that is not a call outcome`, { tool: s.tool.name });
+      stop = fail(rpcError('internalFault', 'Internal error'));
+    }
+    if (env.onStageEvent !== undefined) emitMiddleware(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, view.reports?.get(middleware.name));
+    return stop;
+  };
+  view.current = middleware.name;
+  let handled: CallOutcome | Promise<CallOutcome>;
+  try {
+    handled = middleware.handle(view, next);
+  } catch (error) {
+    return ended(crashed(env, s, name, error));
+  }
+  // A thenable that is not a native promise (another realm, a library's) is adopted like one.
+  if (handled instanceof Promise || typeof (handled as { then?: unknown }).then === 'function') {
+    return Promise.resolve(handled).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
+  }
+  return ended(handled);
 }
 
 function serializeResult(id: JsonRpcId, result: JsonObject, resultMeta: JsonObject, json: string | undefined): string {

@@ -54,6 +54,17 @@ describe('toolwright call', () => {
     assert.deepEqual((doc.stages as { stage: string; status: string }[]).map((s) => `${s.stage}:${s.status}`), ['repair:ok', 'request:ok', 'validation:skipped']);
   });
 
+  it('progress the server reports goes to stderr as it comes, the result to stdout', async () => {
+    const { code, stdout, stderr } = await cli([listener.url, 'slow_progress', '{"delayMs":0}']);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(stderr.split('\n').filter((line) => line.startsWith('toolwright call: progress')), [
+      'toolwright call: progress 0/100 step 0',
+      'toolwright call: progress 50/100 step 50',
+      'toolwright call: progress 100/100 step 100',
+    ]);
+    assert.doesNotMatch(stdout, /progress/);
+  });
+
   it('an isError result exits 1; headers reach the server (bearer token)', async () => {
     const failed = await cli([listener.url, 'failing']);
     assert.equal(failed.code, 1);

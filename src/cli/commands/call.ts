@@ -8,13 +8,14 @@ import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js'
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
-import { callAsTask } from '../call-task.js';
+import { callAsTask, describeProgress } from '../call-task.js';
 
 const USAGE = `Usage: toolwright call <target> <tool> ['<json args>'] [options]
        toolwright call --stdio "<command>" <tool> ['<json args>'] [options]
 
 Calls one tool directly, bypassing any model, and prints its content, structured content, isError
-and how each client-side stage went (repair, request, validation).
+and how each client-side stage went (repair, request, validation). Progress the server reports
+while the call runs (a motion, a wait for an operator's approval) goes to stderr as it comes.
 
 Targets: a running server URL (http://...), a stdio server command (--stdio), or a server module
 (default export from createServer()), which is started as \`toolwright serve <module> --stdio\`.
@@ -222,7 +223,10 @@ export async function run(argv: string[]): Promise<number> {
     const started = performance.now();
     let result: CallToolResult;
     try {
-      result = values.task === true ? await callAsTask(client, tool, args as Record<string, unknown>) : await client.callTool(tool, args as Record<string, unknown>);
+      result = values.task === true ? await callAsTask(client, tool, args as Record<string, unknown>) : await client.callTool(tool, args as Record<string, unknown>, {
+          // A call that waits (an operator's approval, a long motion) says so instead of sitting silent.
+          onProgress: (p) => process.stderr.write(`toolwright call: ${describeProgress(p)}\n`),
+        });
     } catch (error) {
       if (!(error instanceof McpClientError)) throw error;
       const ms = Math.round(performance.now() - started);

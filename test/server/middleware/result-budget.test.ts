@@ -33,6 +33,21 @@ describe('resultBudget', () => {
     });
   });
 
+  it('cuts a large text to the longest prefix that fits, never inside a surrogate pair', async () => {
+    const emoji = '🤖 arm '.repeat(40_000);
+    await serve({ tools: [tool('big', () => emoji, resultBudget({ maxBytes: 5000 }))] }, async (call) => {
+      const result = resultOf(await call('big', {}));
+      const shown = result.content[0]!.text!;
+      assert.ok(emoji.startsWith(shown));
+      assert.doesNotMatch(shown, /[\uD800-\uDBFF]$/, 'no lone high surrogate at the cut');
+      const size = (text: string): number => Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }, result.content[1]] }));
+      assert.ok(size(shown) <= 5000, 'fits the budget');
+      const longer = emoji.slice(0, shown.length + (/[\uD800-\uDBFF]/.test(emoji[shown.length]!) ? 2 : 1));
+      assert.ok(size(longer) > 5000, 'one more character would not fit: the prefix is the longest');
+      assert.equal((result._meta[TRUNCATION_META_KEY] as { original: number }).original, Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: emoji }] })));
+    });
+  });
+
   it('refuses when asked to, and always when structured content is over budget; small results pass untouched', async () => {
     const tools = [
       tool('refused', () => LONG, resultBudget({ maxTokens: 100, onExceed: 'refuse' })),

@@ -9,6 +9,7 @@ import { countTextTokens, surelyWithinTokens } from '../../../host/token-estimat
 import type { JsonObject } from '../../../protocol/json-rpc.js';
 import { toolError } from '../../outcomes.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
+import { jsonBytesBound } from './json-size-bound.js';
 
 /** Options of {@link resultBudget}. Give `maxTokens`, `maxBytes`, or both. */
 export interface ResultBudgetOptions {
@@ -50,17 +51,34 @@ function over(measure: Measure, text: string): boolean {
   return !measure.surelyWithin(text) && measure.size(text) > measure.limit;
 }
 
-/** The longest prefix of `text` (in code points) whose result still fits, by bisection. */
+/** `text.slice(0, n)`, one unit shorter when `n` would split a surrogate pair. */
+function prefix(text: string, n: number): string {
+  const last = n > 0 ? text.charCodeAt(n - 1) : 0;
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+}
+
+/**
+ * The longest prefix of `text` whose result still fits, never splitting a character. Measuring a
+ * candidate costs its length (tokenising it), so the search first grows the candidate by doubling
+ * and only then bisects: about four times the answer's length is measured, not the whole text at
+ * every step (a 4 MB text cut to a 2,000-token budget measures some 30 KB, not 22 × 4 MB).
+ */
 function fitPrefix(text: string, fits: (candidate: string) => boolean): string {
-  const points = Array.from(text);
   let low = 0;
-  let high = points.length;
+  let high = text.length;
+  for (let probe = 64; probe < text.length; probe *= 2) {
+    if (!fits(prefix(text, probe))) {
+      high = probe - 1;
+      break;
+    }
+    low = probe;
+  }
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (fits(points.slice(0, mid).join(''))) low = mid;
+    if (fits(prefix(text, mid))) low = mid;
     else high = mid - 1;
   }
-  return points.slice(0, low).join('');
+  return prefix(text, low);
 }
 
 /**
@@ -76,6 +94,8 @@ export function resultBudget(options: ResultBudgetOptions): Middleware {
   const onExceed = options.onExceed ?? 'truncate';
   if (onExceed !== 'truncate' && onExceed !== 'refuse') throw new RangeError(`resultBudget: onExceed must be "truncate" or "refuse", got ${JSON.stringify(onExceed)}`);
   const checks = measures(options);
+  // Under every limit when even the bound is: bytes bound tokens (each token covers at least one byte).
+  const smallestLimit = Math.min(...checks.map((m) => m.limit));
 
   return {
     name: 'result-budget',
@@ -84,11 +104,20 @@ export function resultBudget(options: ResultBudgetOptions): Middleware {
       const outcome = await next();
       if (outcome.kind !== 'result' || outcome.result.resultType !== 'complete') return outcome;
       const result = outcome.result;
+      if (jsonBytesBound({ content: result.content, structuredContent: result.structuredContent }, smallestLimit) <= smallestLimit) return outcome;
       const measured = (r: JsonObject): string => JSON.stringify({ content: r.content, structuredContent: r.structuredContent });
       const text = measured(result);
-      const exceeded = checks.find((m) => over(m, text));
+      let exceeded: Measure | undefined;
+      let original = 0;
+      for (const m of checks) {
+        if (m.surelyWithin(text)) continue;
+        original = m.size(text);
+        if (original > m.limit) {
+          exceeded = m;
+          break;
+        }
+      }
       if (exceeded === undefined) return outcome;
-      const original = exceeded.size(text);
       const withheld = (why: string): CallOutcome => {
         call.report(`result withheld: ${original} ${exceeded.unit} over the budget of ${exceeded.limit}`);
         return {
