@@ -25,7 +25,8 @@ const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--pose-fil
                  [--time-scale x] [--seed n]
 
 --latch-file keeps the controller's emergency-stop latch across its restarts; --pose-file keeps where
-the arm is (a restarted controller starts there, not at home).
+the arm is and what its gripper holds (a restarted controller starts there, not at home, still holding
+the object it held; broken objects stay broken).
 
 The simulated robot controller. Started by the robot-arm server (examples/robot-arm/main.ts), which
 passes the per-start secret on file descriptor 3; it refuses to start without one.
@@ -99,7 +100,7 @@ export async function runRobotSim(argv: string[]): Promise<void> {
     const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
     poseFile = values['pose-file'] === undefined ? null : new PoseFile(resolve(values['pose-file']));
     const saved = poseFile?.load(preset) ?? null;
-    arm = new SimArmDriver({ model: createArmModel({ preset }), seed, pacer: realTimePacer(timeScale), ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects } : {}) });
+    arm = new SimArmDriver({ model: createArmModel({ preset }), seed, pacer: realTimePacer(timeScale), ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects, restoredGripper: saved.gripper } : {}) });
   } catch (error) {
     fail((error as Error).message);
   }
