@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { SimArmDriver } from '../driver/sim-arm-driver.js';
 import { realTimePacer } from '../driver/sim-pacer.js';
 import { createArmModel } from '../model/arm-model.js';
-import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
+import { parsePreset, parseSeed, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
 import { decodeTrajectory, encodeTrajectory } from './trajectory-wire.js';
@@ -90,12 +90,11 @@ export async function runRobotSim(argv: string[]): Promise<void> {
     return;
   }
   if (values.socket === undefined) fail(`--socket is required\n\n${HELP}`);
-  const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, got ${JSON.stringify(values.seed)}`);
   let arm: SimArmDriver;
   let timeScale: number;
   let poseFile: PoseFile | null;
   try {
+    const seed = values.seed === undefined ? 1 : parseSeed(values.seed, '--seed');
     timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
     const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
     poseFile = values['pose-file'] === undefined ? null : new PoseFile(resolve(values['pose-file']));
