@@ -4,9 +4,9 @@
  * reboots: the brakes hold it, and the gripper keeps its grip). Written (temporary file, then rename)
  * at the state-stream rate while the arm moves and after every command; a process crash keeps the last
  * write. Restored: the joints, every object where it was (a held one where the gripper carries it),
- * the object in the gripper with its grip, and which objects are broken. A file that cannot be read,
- * was written by a robot-sim that did not record the gripper, or does not fit this arm makes
- * `robot-sim` refuse to start rather than guess.
+ * the object in the gripper with its grip, and which objects are broken. A file from a robot-sim that
+ * did not record the gripper restarts it open with every object intact, as that robot-sim did. A file
+ * that cannot be read or does not fit this arm makes `robot-sim` refuse to start rather than guess.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { ArmStatus } from '../driver/arm-driver.js';
@@ -68,8 +68,11 @@ export class PoseFile {
     if (!Array.isArray(value.jointsDeg) || !value.jointsDeg.every(isFiniteNumber) || !Array.isArray(value.objects)) {
       throw new Error(`the pose file ${this.path} has no valid jointsDeg and objects`);
     }
-    if (!('held' in value) || !('broken' in value)) {
-      throw new Error(`the pose file ${this.path} does not record what the gripper holds (written by an older robot-sim); remove it only after checking the gripper and the arm`);
+    if (!('held' in value) && !('broken' in value)) {
+      // Written by a robot-sim that did not record the gripper: it restarted open with every object
+      // intact, and so does this one. (Had that gripper held something, the object, recorded where it
+      // was carried, is an obstacle the arm touches: the simulation's start-up collision check refuses.)
+      return { presetId, jointsDeg: value.jointsDeg, objects: value.objects as SceneObjectSpec[], gripper: { held: null, brokenObjectIds: [] } };
     }
     const grip = gripOf(value.held);
     if (grip === undefined) throw new Error(`the pose file ${this.path} has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers] }`);

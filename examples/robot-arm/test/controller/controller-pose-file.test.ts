@@ -81,6 +81,15 @@ describe('controller pose file: the gripper', () => {
     await second.close();
   });
 
+  it('a file from a robot-sim that did not record the gripper restarts it open, every object intact', () => {
+    const dir = workDir();
+    const path = join(dir, 'older.json');
+    const status = new SimArmDriver().status();
+    const objects = status.objects.map(({ condition: _condition, held: _held, ...spec }) => spec);
+    writeFileSync(path, JSON.stringify({ presetId: 'ur5e', jointsDeg: status.jointsDeg, objects }));
+    assert.deepEqual(new PoseFile(path).load('ur5e'), { presetId: 'ur5e', jointsDeg: status.jointsDeg, objects, gripper: { held: null, brokenObjectIds: [] } });
+  });
+
   it('an open gripper is saved as held null and restarts open', () => {
     const dir = workDir();
     const driver = new SimArmDriver();
@@ -92,7 +101,7 @@ describe('controller pose file: the gripper', () => {
     assert.deepEqual(file.load('ur5e')?.gripper, { held: null, brokenObjectIds: [] });
   });
 
-  it('robot-sim refuses to start, exit code 2 and a message naming the problem, on a pose file whose gripper part is missing, malformed or does not fit', async () => {
+  it('robot-sim refuses to start, exit code 2 and a message naming the problem, on a pose file whose gripper part is malformed or does not fit (or an older file whose gripper held an object)', async () => {
     const dir = workDir();
     const good = holdingDriver();
     const goodFile = new PoseFile(join(dir, 'good.json'));
@@ -100,8 +109,10 @@ describe('controller pose file: the gripper', () => {
     await good.close();
     const valid = JSON.parse(readFileSync(goodFile.path, 'utf8')) as Record<string, unknown> & { held: Record<string, unknown>; objects: Array<Record<string, unknown>> };
     const moved = valid.objects.map((o) => (o.id === 'block-1' ? { ...o, position: { ...(o.position as Vec3), z: (o.position as Vec3).z + 5 } } : o));
+    const { broken: _broken, ...withoutBroken } = valid;
     const cases: Array<{ name: string; value: unknown; message: string }> = [
-      { name: 'older', value: { presetId: 'ur5e', jointsDeg: valid.jointsDeg, objects: valid.objects }, message: 'does not record what the gripper holds (written by an older robot-sim); remove it only after checking the gripper and the arm' },
+      { name: 'older-holding', value: { presetId: 'ur5e', jointsDeg: valid.jointsDeg, objects: valid.objects }, message: 'initial pose collides: ' },
+      { name: 'half', value: withoutBroken, message: 'has an invalid broken: it must be a list of object ids' },
       { name: 'bad-held', value: { ...valid, held: { objectId: 'block-1', offsetInToolMm: { x: 0, y: 0 }, rotationInTool: valid.held.rotationInTool } }, message: 'has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers] }' },
       { name: 'bad-broken', value: { ...valid, broken: 'egg-1' }, message: 'has an invalid broken: it must be a list of object ids' },
       { name: 'unknown-held', value: { ...valid, held: { ...valid.held, objectId: 'mug-9' } }, message: 'restored gripper: the held object "mug-9" is not in the scene' },
@@ -115,8 +126,8 @@ describe('controller pose file: the gripper', () => {
       const socket = join(dir, `${c.name}.sock`);
       const { code, stderr } = await runRobotSim(['--socket', socket, '--pose-file', path]);
       assert.equal(code, 2, `${c.name}: ${stderr}`);
-      const expected = c.message.startsWith('restored gripper') ? `robot-sim: ${c.message}\n` : `robot-sim: the pose file ${path} ${c.message}\n`;
-      assert.equal(stderr, expected, c.name);
+      if (c.message.startsWith('initial pose collides')) assert.match(stderr, /^robot-sim: initial pose collides: \w+ is -?\d+\.\d mm from block-1\n$/, c.name);
+      else assert.equal(stderr, c.message.startsWith('restored gripper') ? `robot-sim: ${c.message}\n` : `robot-sim: the pose file ${path} ${c.message}\n`, c.name);
       assert.equal(existsSync(socket), false, `${c.name}: no socket was opened`);
       assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), c.value, `${c.name}: the file is left as it was`);
     }

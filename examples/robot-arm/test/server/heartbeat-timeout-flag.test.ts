@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { waitForOutput } from '../../../../test/support/local-services.js';
 import { TSX_LOADER, repoPath } from '../../../../test/support/repo-paths.js';
 
 const MAIN = repoPath('examples/robot-arm/main.ts');
@@ -55,31 +56,17 @@ describe('main.ts --heartbeat-timeout', () => {
     const dir = workDir();
     const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, '--port', '0', '--audit-log', join(dir, 'audit.jsonl'), '--heartbeat-timeout', '700'], { stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const waitFor = (pattern: RegExp): Promise<RegExpExecArray> =>
-      new Promise((resolve, reject) => {
-        const check = (): void => {
-          const match = pattern.exec(stderr);
-          if (match === null) return;
-          child.stderr.off('data', check);
-          child.off('exit', onExit);
-          resolve(match);
-        };
-        const onExit = (code: number | null): void => reject(new Error(`main.ts exited with ${code} before ${pattern}: ${stderr}`));
-        child.stderr.on('data', check);
-        child.once('exit', onExit);
-        check();
-      });
-    const banner = await waitFor(/arm: +robot-sim controller process \(pid (\d+)\) over a Unix socket, real time, lost after (\d+) ms without a heartbeat/);
+    const bannerPattern = /arm: +robot-sim controller process \(pid (\d+)\) over a Unix socket, real time, lost after (\d+) ms without a heartbeat/;
+    const banner = bannerPattern.exec(await waitForOutput(child, bannerPattern, 'main.ts', 120_000))!;
     assert.equal(banner[2], '700');
-    const controllerPid = Number(banner[1]);
-    process.kill(controllerPid, 'SIGSTOP');
-    const fault = await waitFor(/robot-arm: arm fault \((\w+)\): (.*)\n/);
+    const faultPattern = /robot-arm: arm fault \((\w+)\): (.*)\n/;
+    const faulted = waitForOutput(child, faultPattern, 'main.ts', 60_000);
+    process.kill(Number(banner[1]), 'SIGSTOP');
+    const fault = faultPattern.exec(await faulted)!;
     assert.deepEqual([fault[1], fault[2]], ['timeout', 'controller unreachable: no heartbeat from the controller for 700 ms']);
     // The supervisor has killed the hung process (and starts another); the server still stops cleanly.
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0);
   });
 });
