@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { newSecret } from '../../controller/controller-auth.js';
 import { ControllerLink } from '../../controller/controller-link.js';
+import { PoseFile } from '../../controller/controller-pose-file.js';
 import { RemoteArmDriver } from '../../controller/remote-arm-driver.js';
 import { isArmFaultError, type ArmFault, type ArmStatus } from '../../driver/arm-driver.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { ArmModel } from '../../model/arm-model.js';
 import type { Vec3 } from '../../sim/vector3.js';
 
@@ -187,6 +189,27 @@ describe('robot-sim controller process', () => {
     for (const axis of ['x', 'y', 'z'] as const) assert.ok(Math.abs(release.position[axis] - expected.position[axis]) < 1e-6, `landed at ${JSON.stringify(release.position)}, expected ${JSON.stringify(expected.position)}`);
     const after = await statusWhere(driver, (s) => s.heldObjectId === null);
     assert.equal(after.objects.find((o) => o.id === 'block-1')?.held, false);
+  });
+
+  it('a broken object stays broken across a SIGKILL of the controller (its camera still reports it broken)', async () => {
+    const dir = workDir();
+    // What a controller whose egg broke left on disk.
+    const before = new SimArmDriver({ restoredGripper: { held: null, brokenObjectIds: ['egg-1'] } });
+    new PoseFile(join(dir, 'pose.json')).save(before.status());
+    await before.close();
+    const driver = await startDriver(dir, undefined, 4);
+    const conditions = (s: ArmStatus) => Object.fromEntries(s.objects.map((o) => [o.id, o.condition]));
+    assert.deepEqual(conditions(driver.status()), { 'cup-1': 'intact', 'egg-1': 'broken', 'block-1': 'intact', 'bottle-1': 'intact', 'tray-1': 'intact' });
+    const firstPid = driver.supervisor.pid!;
+    const faulted = nextFault(driver);
+    process.kill(firstPid, 'SIGKILL');
+    await faulted;
+    const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
+    assert.notEqual(driver.supervisor.pid, firstPid);
+    assert.equal(conditions(back)['egg-1'], 'broken');
+    await driver.clearFault();
+    const egg = (await driver.captureCamera()).find((d) => d.id === 'egg-1');
+    assert.equal(egg?.condition, 'broken');
   });
 
   it('SIGSTOP (a hung controller): fault by heartbeat timeout within the bound, then a fresh controller', async () => {
