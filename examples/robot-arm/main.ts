@@ -4,7 +4,6 @@
  * `toolwright serve`: preset, read-only, approval mode, audit log path, simulation speed.
  */
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +22,21 @@ import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { parseApproval, parseApprover, parseHeartbeatTimeout, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './driver/sim-pacer.js';
+
+/**
+ * Where the audit log goes without --audit-log: `.data/` in this package, so each checkout has its
+ * own log, lock, e-stop latch and controller pose. A shared temp path mixed every user's and every
+ * clone's records on one machine and made two clones fight over one lock; in the checkout, the
+ * records and a latched e-stop stay with the arm they belong to. (.data/ is git-ignored.)
+ */
+export function defaultAuditLogPath(packageRoot: string = dirname(fileURLToPath(import.meta.url))): string {
+  return join(packageRoot, '.data', 'audit.jsonl');
+}
+
+/** Creates the audit log's directory; one it creates is the user's only (0700): the records name what every caller did. */
+export function prepareAuditLogDirectory(auditLog: string): void {
+  mkdirSync(dirname(auditLog), { recursive: true, mode: 0o700 });
+}
 
 const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
 
@@ -43,7 +57,8 @@ Options:
                           random per start). The console is served on the same port, /console
   --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
                           during a motion, like a released enabling switch
-  --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
+  --audit-log <path>      Append-only audit log (default: ${defaultAuditLogPath()},
+                          this checkout's own, in a directory created 0700)
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
   --controller <where>    process (default): the arm's controller runs as its own process,
                           robot-sim, spoken to over a private Unix socket with a per-start secret,
@@ -152,7 +167,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     approver,
     consoleToken,
     holdToRun: values['hold-to-run'] === true,
-    auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
+    auditLog: resolve(values['audit-log'] ?? defaultAuditLogPath()),
     timeScale,
     controller,
     heartbeatTimeoutMs,
@@ -237,7 +252,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  mkdirSync(dirname(options.auditLog), { recursive: true });
+  prepareAuditLogDirectory(options.auditLog);
   let driver: ArmDriver;
   if (options.controller === 'inprocess') driver = new SimArmDriver({ model: createArmModel({ preset: options.preset }), pacer: realTimePacer(options.timeScale) });
   else {
