@@ -4,7 +4,6 @@
  * `toolwright serve`: preset, read-only, approval mode, audit log path, simulation speed.
  */
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,8 +20,23 @@ import { SimArmDriver } from './driver/sim-arm-driver.js';
 import { createArmModel } from './model/arm-model.js';
 import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
-import { parseApproval, parseApprover, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
+import { parseApproval, parseApprover, parseHeartbeatTimeout, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './driver/sim-pacer.js';
+
+/**
+ * Where the audit log goes without --audit-log: `.data/` in this package, so each checkout has its
+ * own log, lock, e-stop latch and controller pose. A shared temp path mixed every user's and every
+ * clone's records on one machine and made two clones fight over one lock; in the checkout, the
+ * records and a latched e-stop stay with the arm they belong to. (.data/ is git-ignored.)
+ */
+export function defaultAuditLogPath(packageRoot: string = dirname(fileURLToPath(import.meta.url))): string {
+  return join(packageRoot, '.data', 'audit.jsonl');
+}
+
+/** Creates the audit log's directory; one it creates is the user's only (0700): the records name what every caller did. */
+export function prepareAuditLogDirectory(auditLog: string): void {
+  mkdirSync(dirname(auditLog), { recursive: true, mode: 0o700 });
+}
 
 const HELP = `Usage: node --import tsx examples/robot-arm/main.ts [options]
 
@@ -43,11 +57,18 @@ Options:
                           random per start). The console is served on the same port, /console
   --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
                           during a motion, like a released enabling switch
-  --audit-log <path>      Append-only audit log (default: <tmp>/toolwright-robot-arm/audit.jsonl)
+  --audit-log <path>      Append-only audit log (default: ${defaultAuditLogPath()},
+                          this checkout's own, in a directory created 0700)
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
   --controller <where>    process (default): the arm's controller runs as its own process,
                           robot-sim, spoken to over a private Unix socket with a per-start secret,
                           restarted if it dies | inprocess: the simulator runs inside this process
+  --heartbeat-timeout <ms>
+                          With --controller process: how long the controller may stay silent before
+                          the arm is in fault (motions refused) and the controller is replaced,
+                          300-60000 ms (default 2000). A dead controller is seen at once; this bound
+                          is for a hung one. Lower catches a hang sooner; on a loaded machine too low
+                          a bound trips while the controller checks a long path
   --rate <n>              Motion commands per second, and planning requests per second
                           (plan_trajectory, dry runs), each (default 2)
   --eras <list>           Protocol eras served: both (default: 2026-07-28 and 2025 clients such as
@@ -72,6 +93,8 @@ interface Parsed {
   auditLog: string;
   timeScale: number;
   controller: 'process' | 'inprocess';
+  /** Undefined: the controller link's default. */
+  heartbeatTimeoutMs: number | undefined;
   rate: number;
   /** The eras as given (passed on to the printed stdio recipe); undefined = both. */
   eras: string | undefined;
@@ -96,6 +119,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       'audit-log': { type: 'string' },
       'time-scale': { type: 'string' },
       controller: { type: 'string' },
+      'heartbeat-timeout': { type: 'string' },
       rate: { type: 'string' },
       eras: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -121,6 +145,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
   const controller = values.controller ?? 'process';
   if (controller !== 'process' && controller !== 'inprocess') throw new UsageError(`--controller must be process or inprocess, got ${JSON.stringify(controller)}`);
+  const heartbeatText = values['heartbeat-timeout'];
+  const heartbeatTimeoutMs = heartbeatText === undefined ? undefined : parseHeartbeatTimeout(heartbeatText, '--heartbeat-timeout');
+  if (heartbeatTimeoutMs !== undefined && controller !== 'process') throw new UsageError('--heartbeat-timeout applies to --controller process only (the in-process simulator has no link to lose)');
   const rate = parseRate(values.rate ?? '2', '--rate');
   let served: ReadonlySet<Era>;
   try {
@@ -140,9 +167,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     approver,
     consoleToken,
     holdToRun: values['hold-to-run'] === true,
-    auditLog: resolve(values['audit-log'] ?? join(tmpdir(), 'toolwright-robot-arm', 'audit.jsonl')),
+    auditLog: resolve(values['audit-log'] ?? defaultAuditLogPath()),
     timeScale,
     controller,
+    heartbeatTimeoutMs,
     rate,
   };
 }
@@ -224,7 +252,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  mkdirSync(dirname(options.auditLog), { recursive: true });
+  prepareAuditLogDirectory(options.auditLog);
   let driver: ArmDriver;
   if (options.controller === 'inprocess') driver = new SimArmDriver({ model: createArmModel({ preset: options.preset }), pacer: realTimePacer(options.timeScale) });
   else {
@@ -238,7 +266,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     try {
       // The controller's own latch and pose live beside the audit log, as the server's latch does.
-      driver = await RemoteArmDriver.start({ preset: options.preset, timeScale: options.timeScale, latchPath: `${options.auditLog}.controller-estop.json`, posePath: `${options.auditLog}.controller-pose.json` });
+      driver = await RemoteArmDriver.start({ preset: options.preset, timeScale: options.timeScale, latchPath: `${options.auditLog}.controller-estop.json`, posePath: `${options.auditLog}.controller-pose.json`, ...(options.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: options.heartbeatTimeoutMs } : {}) });
     } catch (error) {
       process.stderr.write(`robot-arm: cannot start the robot-sim controller: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
@@ -263,6 +291,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
+  // The operator sees a lost controller or a protective stop as it happens (the audit log has it too).
+  driver.onFault((fault) => process.stderr.write(`robot-arm: arm fault (${fault.kind}): ${fault.message}\n`));
   // First SIGINT/SIGTERM: graceful shutdown (drain, controlled stop); a second one: exit at once.
   let signalled = false;
   const stopped: Promise<string>[] = [

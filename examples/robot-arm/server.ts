@@ -12,6 +12,8 @@ import { realTimePacer } from './driver/sim-pacer.js';
 import { robotSettingsFromEnv } from './server/robot-settings.js';
 
 const settings = robotSettingsFromEnv(process.env);
+// Importing this module (lint, preview) opens nothing and prints nothing: the audit log, its lock and
+// the operator's SIGUSR2 reset come with serving, when there is a process for `kill -USR2` to reach.
 const robot = createRobotServer({
   preset: settings.preset,
   readOnly: settings.readOnly,
@@ -19,10 +21,12 @@ const robot = createRobotServer({
   pacer: realTimePacer(settings.timeScale),
   motionRatePerSecond: settings.rate,
   ...(settings.auditLogPath !== undefined ? { auditLogPath: settings.auditLogPath } : {}),
+  onFirstServe: (serving) => {
+    installOperatorReset(serving, (line) => process.stderr.write(`${line}\n`));
+    // stderr: under `serve --stdio`, stdout carries the protocol.
+    if (settings.approval === 'off') process.stderr.write(`${approvalOffWarning()}\n`);
+    process.stderr.write(`robot-arm: approval ${settings.approval}; audit log ${serving.audit.path}; operator: ${operatorResetHint()}\n`);
+  },
 });
-installOperatorReset(robot, (line) => process.stderr.write(`${line}\n`));
-// stderr: under `serve --stdio`, stdout carries the protocol.
-if (settings.approval === 'off') process.stderr.write(`${approvalOffWarning()}\n`);
-process.stderr.write(`robot-arm: approval ${settings.approval}; audit log ${robot.audit.path}; operator: ${operatorResetHint()}\n`);
 
 export default robot.server;

@@ -16,6 +16,7 @@ import { newSecret } from './controller-auth.js';
 import { ControllerLink, type ControllerReport } from './controller-link.js';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS } from './controller-protocol.js';
 import { READY_PREFIX, SECRET_FD } from './robot-sim.js';
+import { checkOption } from '../server/robot-settings.js';
 
 const ROBOT_SIM_SCRIPT = fileURLToPath(new URL('./robot-sim.ts', import.meta.url));
 const FIRST_BACKOFF_MS = 100;
@@ -31,6 +32,10 @@ export interface ControllerSupervisorOptions {
   /** Simulated seconds per wall-clock second in the controller (default 1). */
   readonly timeScale?: number;
   readonly seed?: number;
+  /**
+   * How long the controller may stay silent (no state frame) before it is called lost and replaced, ms:
+   * 300 to 60 000, default 2000 (`DEFAULT_HEARTBEAT_TIMEOUT_MS`). A dead controller is seen at once.
+   */
   readonly heartbeatTimeoutMs?: number;
   /** How long one start may take until the socket is ready, ms (default 20 000: tsx compiles on start). */
   readonly startTimeoutMs?: number;
@@ -57,6 +62,11 @@ export class ControllerSupervisor {
   private readonly listeners: Array<Partial<SupervisorEvents>> = [];
 
   constructor(private readonly options: ControllerSupervisorOptions) {
+    // Checked here, before a process or a directory exists: a bad bound is the caller's error, not a crash loop.
+    for (const name of ['timeScale', 'heartbeatTimeoutMs', 'startTimeoutMs', 'seed'] as const) {
+      const value = options[name];
+      if (value !== undefined) checkOption(name, value);
+    }
     const base = join(tmpdir(), 'toolwright-robot-sim');
     mkdirSync(base, { recursive: true, mode: 0o700 });
     this.directory = mkdtempSync(join(base, 'ctl-'));
@@ -76,6 +86,11 @@ export class ControllerSupervisor {
 
   get timeScale(): number {
     return this.options.timeScale ?? 1;
+  }
+
+  /** The bound on the controller's silence, ms. */
+  get heartbeatTimeoutMs(): number {
+    return this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
   }
 
   on(events: Partial<SupervisorEvents>): void {
@@ -126,7 +141,7 @@ export class ControllerSupervisor {
     const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal !== null ? `the controller process (pid ${child.pid}) was killed by ${signal}` : `the controller process (pid ${child.pid}) exited with code ${code}`)));
     try {
       await this.waitReady(child, exited);
-      const { link, report } = await ControllerLink.open({ socketPath: this.socketPath, secret, heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS });
+      const { link, report } = await ControllerLink.open({ socketPath: this.socketPath, secret, heartbeatTimeoutMs: this.heartbeatTimeoutMs });
       if (this.closed || child !== this.child) {
         link.close();
         return;

@@ -57,7 +57,7 @@ export class RemoteArmDriver implements ArmDriver {
   }
 
   get description(): string {
-    return `robot-sim controller process (pid ${this.supervisor.pid ?? 'restarting'}) over a Unix socket, ${this.supervisor.timeScale === 1 ? 'real time' : `${this.supervisor.timeScale}x real time`}`;
+    return `robot-sim controller process (pid ${this.supervisor.pid ?? 'restarting'}) over a Unix socket, ${this.supervisor.timeScale === 1 ? 'real time' : `${this.supervisor.timeScale}x real time`}, lost after ${this.supervisor.heartbeatTimeoutMs} ms without a heartbeat`;
   }
 
   /** The controller's own e-stop latch as it last reported it (null: none, or not heard from yet). */

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { SimArmDriver } from '../driver/sim-arm-driver.js';
 import { realTimePacer } from '../driver/sim-pacer.js';
 import { createArmModel } from '../model/arm-model.js';
-import { parsePreset, parseTimeScale } from '../server/robot-settings.js';
+import { parsePreset, parseSeed, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
 import { decodeTrajectory, encodeTrajectory } from './trajectory-wire.js';
@@ -25,7 +25,8 @@ const HELP = `Usage: robot-sim --socket <path> [--latch-file <path>] [--pose-fil
                  [--time-scale x] [--seed n]
 
 --latch-file keeps the controller's emergency-stop latch across its restarts; --pose-file keeps where
-the arm is (a restarted controller starts there, not at home).
+the arm is and what its gripper holds (a restarted controller starts there, not at home, still holding
+the object it held; broken objects stay broken).
 
 The simulated robot controller. Started by the robot-arm server (examples/robot-arm/main.ts), which
 passes the per-start secret on file descriptor 3; it refuses to start without one.
@@ -89,17 +90,16 @@ export async function runRobotSim(argv: string[]): Promise<void> {
     return;
   }
   if (values.socket === undefined) fail(`--socket is required\n\n${HELP}`);
-  const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isSafeInteger(seed)) fail(`--seed must be an integer, got ${JSON.stringify(values.seed)}`);
   let arm: SimArmDriver;
   let timeScale: number;
   let poseFile: PoseFile | null;
   try {
+    const seed = values.seed === undefined ? 1 : parseSeed(values.seed, '--seed');
     timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
     const preset = parsePreset(values.preset ?? 'ur5e', '--preset');
     poseFile = values['pose-file'] === undefined ? null : new PoseFile(resolve(values['pose-file']));
     const saved = poseFile?.load(preset) ?? null;
-    arm = new SimArmDriver({ model: createArmModel({ preset }), seed, pacer: realTimePacer(timeScale), ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects } : {}) });
+    arm = new SimArmDriver({ model: createArmModel({ preset }), seed, pacer: realTimePacer(timeScale), ...(saved !== null ? { initialJointsDeg: saved.jointsDeg, objects: saved.objects, restoredGripper: saved.gripper } : {}) });
   } catch (error) {
     fail((error as Error).message);
   }

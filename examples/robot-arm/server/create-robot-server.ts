@@ -65,6 +65,14 @@ export interface RobotServerOptions {
   readonly approvalTtlMs?: number;
   /** Who is calling (`createServer`'s `authorize`); approvals and motion tasks belong to the caller's subject. */
   readonly authorize?: Authorizer;
+  /**
+   * Defer every file (audit log and its lock, e-stop latch, `server_start` record) until the server
+   * first serves: `listen`, `stdio`, `fetch` or `handleMessage` (or a caller reads `audit`,
+   * `controller` or `approval`); then this is called once with the robot, e.g. to print operator
+   * hints. For a module that `toolwright lint` / `preview` import only to read the catalogue:
+   * without it, every inspection would leave a log and a lock behind. Default: opened at once.
+   */
+  readonly onFirstServe?: (robot: RobotServer) => void;
 }
 
 /** A running robot-arm server and the parts an operator (or a test) may reach. */
@@ -124,30 +132,46 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
   const driver = options.driver ?? new SimArmDriver({ ...cell, model, pacer: options.pacer ?? realTimePacer(1) });
   if (driver.presetId !== model.preset.id) throw new RangeError(`the driver moves a ${driver.presetId} arm, but the model is of a ${model.preset.id}`);
   const auditLogPath = options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`);
-  // Opened first: the log's lock makes this process the only one using the latch file beside it.
-  const audit = new AuditLog(auditLogPath);
-  const controller = new RobotController({
+  let opened: OpenedParts | undefined;
+  // Tools, resources and stage events reach these only when a call runs, so the catalogue exists without them.
+  const open = (): OpenedParts => {
+    if (opened !== undefined) return opened;
+    opened = openParts();
+    options.onFirstServe?.(robot);
+    return opened;
+  };
+  const deps: RobotDeps = {
     model,
-    driver,
-    latchStore: new LatchFile(latchPathFor(auditLogPath)),
-    ...(options.maxStatusAgeMs !== undefined ? { maxStatusAgeMs: options.maxStatusAgeMs } : {}),
-    ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
-    ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
-    ...(options.planRatePerSecond !== undefined ? { planRatePerSecond: options.planRatePerSecond } : {}),
-    ...(options.planBurst !== undefined ? { planBurst: options.planBurst } : {}),
-    ...(options.now !== undefined ? { now: options.now } : {}),
-  });
-  const approval = new ApprovalGate(options.approval ?? 'always', {
-    ...(options.approver !== undefined ? { approver: options.approver } : {}),
-    operatorTimeoutMs: options.operatorTimeoutMs ?? Math.min(DEFAULT_OPERATOR_WAIT_MS, approvalTtlMs),
-    currentEpoch: () => controller.stopEpoch,
-    stopSignal: () => controller.stopSignal,
-    userAnswerTtlMs: approvalTtlMs,
-  });
-  const deps: RobotDeps = { controller, approval, audit };
-  // A driver fault (protective stop, lost controller) is on the record when it happens, not only when a call meets it.
-  const stopAuditingFaults = driver.onFault((fault) => audit.append({ type: 'driver_fault', kind: fault.kind, ...(fault.code !== undefined ? { code: fault.code } : {}), message: fault.message }));
-  audit.append({ type: 'server_start', preset: model.preset.id, driver: driver.description, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
+    get controller() { return open().controller; },
+    get approval() { return open().approval; },
+    get audit() { return open().audit; },
+  };
+  const openParts = (): OpenedParts => {
+    // Opened first: the log's lock makes this process the only one using the latch file beside it.
+    const audit = new AuditLog(auditLogPath);
+    const controller = new RobotController({
+      model,
+      driver,
+      latchStore: new LatchFile(latchPathFor(auditLogPath)),
+      ...(options.maxStatusAgeMs !== undefined ? { maxStatusAgeMs: options.maxStatusAgeMs } : {}),
+      ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
+      ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
+      ...(options.planRatePerSecond !== undefined ? { planRatePerSecond: options.planRatePerSecond } : {}),
+      ...(options.planBurst !== undefined ? { planBurst: options.planBurst } : {}),
+      ...(options.now !== undefined ? { now: options.now } : {}),
+    });
+    const approval = new ApprovalGate(options.approval ?? 'always', {
+      ...(options.approver !== undefined ? { approver: options.approver } : {}),
+      operatorTimeoutMs: options.operatorTimeoutMs ?? Math.min(DEFAULT_OPERATOR_WAIT_MS, approvalTtlMs),
+      currentEpoch: () => controller.stopEpoch,
+      stopSignal: () => controller.stopSignal,
+      userAnswerTtlMs: approvalTtlMs,
+    });
+    // A driver fault (protective stop, lost controller) is on the record when it happens, not only when a call meets it.
+    const stopAuditingFaults = driver.onFault((fault) => audit.append({ type: 'driver_fault', kind: fault.kind, ...(fault.code !== undefined ? { code: fault.code } : {}), message: fault.message }));
+    audit.append({ type: 'server_start', preset: model.preset.id, driver: driver.description, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
+    return { audit, controller, approval, stopAuditingFaults };
+  };
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
   const motion = [moveArmToPoseTool(deps), executeTrajectoryTool(deps), graspObjectForceControlTool(deps), releaseObjectTool(deps)];
@@ -160,7 +184,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     if (event.stage.startsWith(`middleware:${ROBOT_MIDDLEWARE_PREFIX}`)) return;
     // Tool code audits its own calls (stage execute); record only what ended before it or around it.
     if ((event.stage === 'execute' && event.outcome !== 'cancelled') || (event.stage === 'output' && event.outcome !== 'error')) return;
-    audit.append({
+    deps.audit.append({
       type: 'call_refused_by_server',
       tool: event.tool ?? null,
       request_id: event.requestId ?? null,
@@ -172,50 +196,76 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     });
   };
 
-  const server = createServer({
+  const inner = createServer({
     name: 'toolwright-robot-arm',
     version: '0.1.0',
     title: `Simulated ${model.preset.displayName}`,
     description: 'Reference MCP server: a simulated robot arm whose physical limits are enforced in server code.',
     instructions: INSTRUCTIONS,
     tools,
-    resources: armAppResources({ title: `Live view: ${model.preset.displayName} (${driver.description})`, state: () => ({ ...armViewStateOf(controller), planned: plannedPathOf(server.approvals.pending()) }) }),
+    resources: armAppResources({ title: `Live view: ${model.preset.displayName} (${driver.description})`, state: () => ({ ...armViewStateOf(deps.controller), planned: plannedPathOf(inner.approvals.pending()) }) }),
     approvalTtlMs,
     onStageEvent,
     ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
   });
 
+  // Serving opens the files first, so the log's lock is taken (or refused) before any message is answered.
+  const server: McpServer = options.onFirstServe === undefined ? inner : {
+    ...inner,
+    handleMessage: (message) => (open(), inner.handleMessage(message)),
+    listen: (listenOptions) => (open(), inner.listen(listenOptions)),
+    stdio: (stdioOptions) => (open(), inner.stdio(stdioOptions)),
+    fetch: (request) => (open(), inner.fetch(request)),
+  };
+
   // An operator action is on the record with its outcome, a failed one with why.
   const audited = async (action: string, operator: string, done: Promise<boolean>): Promise<boolean> => {
     try {
       const cleared = await done;
-      audit.append({ type: 'operator_action', action, operator, cleared });
+      deps.audit.append({ type: 'operator_action', action, operator, cleared });
       return cleared;
     } catch (error) {
-      audit.append({ type: 'operator_action', action, operator, cleared: false, error: error instanceof Error ? error.message : String(error) });
+      deps.audit.append({ type: 'operator_action', action, operator, cleared: false, error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
   };
 
-  return {
+  const robot: RobotServer = {
     server,
     model,
     driver,
-    controller,
-    audit,
-    approval,
+    get controller() { return open().controller; },
+    get audit() { return open().audit; },
+    get approval() { return open().approval; },
     tools,
     readOnly,
-    clearEmergencyStop: (operator) => audited('clear_emergency_stop', operator, controller.clearEmergencyStop(operator)),
-    clearFault: (operator) => audited('clear_fault', operator, controller.clearFault(operator)),
+    clearEmergencyStop: (operator) => audited('clear_emergency_stop', operator, deps.controller.clearEmergencyStop(operator)),
+    clearFault: (operator) => audited('clear_fault', operator, deps.controller.clearFault(operator)),
     async close() {
-      await controller.stop('controlled', 'server shutting down', 'operator');
-      await server.close();
-      controller.dispose();
-      stopAuditingFaults();
+      // A server that never served has no files to close and no record to add.
+      const parts = opened;
+      if (parts === undefined) {
+        await inner.close();
+        await driver.close();
+        return;
+      }
+      await parts.controller.stop('controlled', 'server shutting down', 'operator');
+      await inner.close();
+      parts.controller.dispose();
+      parts.stopAuditingFaults();
       await driver.close();
-      audit.append({ type: 'server_stop' });
-      audit.close();
+      parts.audit.append({ type: 'server_stop' });
+      parts.audit.close();
     },
   };
+  if (options.onFirstServe === undefined) open();
+  return robot;
+}
+
+/** What {@link createRobotServer} opens on disk, at once or (with `onFirstServe`) when serving starts. */
+interface OpenedParts {
+  readonly audit: AuditLog;
+  readonly controller: RobotController;
+  readonly approval: ApprovalGate;
+  readonly stopAuditingFaults: () => void;
 }

@@ -16,7 +16,6 @@ function planned<A>(call: SafetyCall<A>, stage: string): MotionPlan {
 
 /** The step constructors for a tool whose validated arguments are `A`. */
 export function stepKit<A>(deps: RobotDeps) {
-  const arm = deps.controller;
   const kit = {
     /** Stage `finite_and_range`: no number anywhere in the arguments is infinite or NaN. */
     finiteArguments(): SafetyStep<A> {
@@ -44,14 +43,14 @@ export function stepKit<A>(deps: RobotDeps) {
     },
     /** Stage `workspace_envelope`: every target TCP position inside the reach sphere, above the table, off the base. */
     targetsInEnvelope(targetsOf: (call: SafetyCall<A>) => readonly PoseTarget[]): SafetyStep<A> {
-      return { stage: 'workspace_envelope', check: (call) => checkTargetsInEnvelope(arm, targetsOf(call)) ?? undefined };
+      return { stage: 'workspace_envelope', check: (call) => checkTargetsInEnvelope(deps.controller, targetsOf(call)) ?? undefined };
     },
     /** Stage `ik_and_joint_limits`: plans from the arm's current pose; the plan goes on the call. */
     planMotion(requestOf: (call: SafetyCall<A>) => PlanRequest): SafetyStep<A> {
       return {
         stage: 'ik_and_joint_limits',
         check(call) {
-          const plan = planFromCurrentPose(arm, requestOf(call));
+          const plan = planFromCurrentPose(deps.controller, requestOf(call));
           if ('stage' in plan) return plan;
           call.plan = plan;
           return `${plan.trajectory.segments.length} segment(s), ${plan.trajectory.durationS.toFixed(2)} s`;
@@ -64,7 +63,7 @@ export function stepKit<A>(deps: RobotDeps) {
         stage: 'speed_and_acceleration',
         check(call) {
           const plan = planned(call, 'speed_and_acceleration');
-          return checkCaps(arm, plan) ?? `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`;
+          return checkCaps(deps.controller, plan) ?? `peak TCP ${plan.trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s`;
         },
       };
     },
@@ -74,7 +73,7 @@ export function stepKit<A>(deps: RobotDeps) {
         stage: 'collision',
         check(call) {
           const plan = planned(call, 'collision');
-          return checkPathClear(arm, plan) ?? `${plan.trajectory.samples.length} samples clear`;
+          return checkPathClear(deps.controller, plan) ?? `${plan.trajectory.samples.length} samples clear`;
         },
       };
     },

@@ -8,6 +8,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { SafetyMonitor, type SafetyViolation } from './safety-monitor.js';
 import type { Refusal } from './safety-stages.js';
 import type { LatchStore } from './estop-latch-file.js';
+import { checkOption } from './robot-settings.js';
 
 /** How a motion ended. */
 export interface MotionReport {
@@ -118,8 +119,8 @@ export class RobotController {
     this.plans = new PlanStore(10 * 60_000, 32, now);
     this.limiter = new RateLimiter(options.motionRatePerSecond ?? 2, options.motionBurst ?? 2, now);
     this.planLimiter = new RateLimiter(options.planRatePerSecond ?? this.limiter.perSecond, options.planBurst ?? this.limiter.burst, now);
-    this.wallSlackMs = options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS;
-    this.maxStatusAgeMs = options.maxStatusAgeMs ?? MAX_STATUS_AGE_MS;
+    this.wallSlackMs = checkOption('watchdogWallSlackMs', options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS);
+    this.maxStatusAgeMs = checkOption('maxStatusAgeMs', options.maxStatusAgeMs ?? MAX_STATUS_AGE_MS);
     this.monitor = new SafetyMonitor(this.model, this.driver.status());
     this.monitor.onViolation((v) => this.onViolation(v));
     this.detach.push(this.driver.subscribe((status) => {

@@ -1,9 +1,12 @@
 import type { ApprovalGate } from './approval-gate.js';
 import type { AuditLog } from './audit-log.js';
+import type { ArmModel } from '../model/arm-model.js';
 import type { RobotController } from './robot-controller.js';
 
 /** What every robot tool works with; built once by `createRobotServer`. */
 export interface RobotDeps {
+  /** The controller's model, reachable before the controller exists: tool descriptors are built from it. */
+  readonly model: ArmModel;
   readonly controller: RobotController;
   readonly approval: ApprovalGate;
   readonly audit: AuditLog;

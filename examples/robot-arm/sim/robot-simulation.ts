@@ -9,6 +9,7 @@ import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from './force-
 import { attemptGrasp, type GraspOutcome, type GraspRequest } from './gripper.js';
 import type { ReleasePlan } from './release-landing.js';
 import { MotionExecutor, type MotionPhase } from './motion-executor.js';
+import { checkBrokenIds, checkRestoredGrip, type RestoredGripper } from './restored-gripper.js';
 import { apply, column } from './rotation.js';
 import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
 import { SeededRandom } from './seeded-random.js';
@@ -38,6 +39,12 @@ export interface RobotSimulationOptions {
   readonly envelope?: EnvelopeOverrides;
   /** Starting joint angles, degrees; default the preset's home pose. Must be inside the envelope and collision-free. */
   readonly initialJointsDeg?: readonly number[];
+  /**
+   * What the gripper held and which objects were broken when a previous controller stopped (a restart
+   * from its pose file); default the gripper open and every object intact. The held object must be where
+   * its grip carries it at `initialJointsDeg`.
+   */
+  readonly restoredGripper?: RestoredGripper;
   /** Required clearance between links and obstacles, mm; default 5. Ignored when `model` is given. */
   readonly collisionMarginMm?: number;
   /** Contact force (N) that triggers a protective stop while moving; default 40. */
@@ -162,6 +169,9 @@ export class RobotSimulation {
       this.objectStates.set(spec.id, Object.freeze({ ...spec, condition: 'intact', held: false }));
     }
     this.joints = [...(options.initialJointsDeg ?? this.preset.homeDeg)];
+    this.checkInitialJoints();
+    // Before the pose check: a held object is not an obstacle to the arm holding it.
+    if (options.restoredGripper !== undefined) this.restoreGripper(options.restoredGripper);
     this.checkInitialPose();
     const { wrench, contacts } = this.measureContacts();
     this.lastWrench = wrench;
@@ -476,13 +486,29 @@ export class RobotSimulation {
     return next;
   }
 
-  private checkInitialPose(): void {
+  /** Takes over a previous controller's gripper; the grip is checked at the (already checked) initial joints. */
+  private restoreGripper(restored: RestoredGripper): void {
+    for (const id of checkBrokenIds(restored.brokenObjectIds, this.objectStates)) this.updateObject(id, { condition: 'broken' });
+    if (restored.held === null) return;
+    const frame = this.tcpFrame();
+    const grip = checkRestoredGrip(restored.held, this.objectStates, frame);
+    const object = this.updateObject(grip.object.id, { held: true });
+    this.held = { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
+    // Exactly where the grip carries it (the file agreed within the tolerance).
+    this.carryHeldObject();
+  }
+
+  private checkInitialJoints(): void {
     const joints = this.joints;
     if (joints.length !== this.preset.joints.length || !joints.every(Number.isFinite)) throw new RangeError(`initialJointsDeg must be ${this.preset.joints.length} finite angles in degrees`);
     joints.forEach((v, j) => {
       const lim = this.preset.joints[j]!;
       if (v < lim.minDeg || v > lim.maxDeg) throw new RangeError(`initial joint ${j + 1} is ${v}°, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`);
     });
+  }
+
+  private checkInitialPose(): void {
+    const joints = this.joints;
     const pose = this.model.checkPose(this.tcp);
     if (!pose.ok) throw new RangeError(`initial pose is outside the workspace envelope: ${pose.violations.map((v) => v.message).join('; ')}`);
     const hit = checkArmCollision(this.preset, this.collisionWorld(), joints, { marginMm: this.model.collisionMarginMm });

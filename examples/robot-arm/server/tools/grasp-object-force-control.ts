@@ -36,7 +36,7 @@ type GraspArgs = InferArguments<ReturnType<typeof graspInputSchema>>;
 
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
-  const preset = deps.controller.model.preset;
+  const preset = deps.model.preset;
   const g = preset.gripper;
   /** The object the jaws would close on, the force used and the force it needs (a pure lookup in the scene). */
   const graspFor = (args: GraspArgs) => {

@@ -23,7 +23,7 @@ export function planSummary(plan: MotionPlan): Record<string, unknown> {
 
 /** `move_arm_to_pose`: one checked, approved move of the TCP to a pose. */
 export function moveArmToPoseTool(deps: RobotDeps): Tool {
-  const preset = deps.controller.model.preset;
+  const preset = deps.model.preset;
   return robotTool(deps, {
     name: 'move_arm_to_pose',
     title: 'Move arm to pose',

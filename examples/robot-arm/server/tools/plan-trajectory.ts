@@ -9,7 +9,7 @@ export const MAX_WAYPOINTS = 16;
 
 /** `plan_trajectory`: checks a multi-point path and stores it as a plan; moves nothing. */
 export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  const preset = deps.controller.model.preset;
+  const preset = deps.model.preset;
   return robotTool(deps, {
     name: 'plan_trajectory',
     title: 'Plan trajectory',

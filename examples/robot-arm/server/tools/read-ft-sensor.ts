@@ -8,7 +8,7 @@ import { robotTool } from '../robot-tool.js';
 
 /** `read_ft_sensor`: the wrist force/torque sensor, filtered. */
 export function readFtSensorTool(deps: RobotDeps, mode: { readOnly: boolean }): Tool {
-  const spec = deps.controller.model.preset.ftSensor;
+  const spec = deps.model.preset.ftSensor;
   return robotTool(deps, {
     name: 'read_ft_sensor',
     title: 'Read force/torque sensor',

@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { newSecret } from '../../controller/controller-auth.js';
 import { ControllerLink } from '../../controller/controller-link.js';
+import { PoseFile } from '../../controller/controller-pose-file.js';
 import { RemoteArmDriver } from '../../controller/remote-arm-driver.js';
 import { isArmFaultError, type ArmFault, type ArmStatus } from '../../driver/arm-driver.js';
+import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { ArmModel } from '../../model/arm-model.js';
+import type { Vec3 } from '../../sim/vector3.js';
 
 const HOME = [0, -90, 90, -90, -90, 0];
 const model = new ArmModel({ preset: 'ur5e' });
@@ -26,8 +29,8 @@ function workDir(): string {
   return dir;
 }
 
-async function startDriver(dir: string, heartbeatTimeoutMs?: number): Promise<RemoteArmDriver> {
-  const driver = await RemoteArmDriver.start({ preset: 'ur5e', latchPath: join(dir, 'estop.json'), posePath: join(dir, 'pose.json'), timeScale: 1, ...(heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs } : {}), log: () => undefined });
+async function startDriver(dir: string, heartbeatTimeoutMs?: number, timeScale = 1): Promise<RemoteArmDriver> {
+  const driver = await RemoteArmDriver.start({ preset: 'ur5e', latchPath: join(dir, 'estop.json'), posePath: join(dir, 'pose.json'), timeScale, ...(heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs } : {}), log: () => undefined });
   drivers.push(driver);
   return driver;
 }
@@ -53,6 +56,13 @@ function statusWhere(driver: RemoteArmDriver, test: (s: ArmStatus) => boolean): 
       }
     });
   });
+}
+
+/** Moves the TCP straight to `target` and waits until the arm is at rest there. */
+async function moveTo(driver: RemoteArmDriver, target: Vec3, motionId: string, contactAllowedWith: string[] = []): Promise<void> {
+  const plan = model.planWaypoints(driver.status().jointsDeg, [{ position: target }], { speedFraction: 0.5, path: 'linear' });
+  assert.ok(plan.ok, plan.ok ? '' : plan.message);
+  assert.equal((await driver.execute(plan.trajectory, { motionId, contactAllowedWith })).status, 'completed');
 }
 
 function planFrom(status: ArmStatus, x: number) {
@@ -135,6 +145,71 @@ describe('robot-sim controller process', () => {
     const ready = await statusWhere(driver, (s) => s.state === 'idle' && !s.estopLatched);
     const end = await driver.execute(planFrom(ready, -400), { motionId: 'after-reset' });
     assert.equal(end.status, 'completed');
+  });
+
+  it('SIGKILL while holding an object: the restarted controller still holds it with the same grip, refuses a second grasp, and lets it fall where it would have', async () => {
+    const dir = workDir();
+    const driver = await startDriver(dir, undefined, 4);
+    const block = driver.status().objects.find((o) => o.id === 'block-1')!;
+    await moveTo(driver, { ...block.position, z: block.position.z + 100 }, 'above-block');
+    await moveTo(driver, block.position, 'down-to-block', ['block-1']);
+    const grasp = await driver.grasp({ forceN: 15 });
+    assert.ok(grasp.ok, JSON.stringify(grasp));
+    await moveTo(driver, { ...block.position, z: block.position.z + 30 }, 'lift-block');
+    const before = driver.status();
+    assert.equal(before.heldObjectId, 'block-1');
+    const expected = model.planRelease(before);
+    assert.ok(expected.ok, JSON.stringify(expected));
+    assert.ok(expected.dropHeightMm > 25, `a real fall, got ${expected.dropHeightMm} mm`);
+    const saved = JSON.parse(readFileSync(join(dir, 'pose.json'), 'utf8')) as { held: { objectId: string } | null; broken: string[] };
+    assert.equal(saved.held?.objectId, 'block-1');
+    assert.deepEqual(saved.broken, []);
+
+    const firstPid = driver.supervisor.pid!;
+    const faulted = nextFault(driver);
+    process.kill(firstPid, 'SIGKILL');
+    await faulted;
+    const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
+    assert.notEqual(driver.supervisor.pid, firstPid);
+    assert.deepEqual(back.jointsDeg, before.jointsDeg);
+    assert.equal(back.heldObjectId, 'block-1', 'the restarted controller knows what its gripper holds');
+    assert.deepEqual(back.held?.offsetInToolMm, before.held?.offsetInToolMm);
+    assert.deepEqual(back.held?.rotationInTool, before.held?.rotationInTool);
+    const carried = back.objects.find((o) => o.id === 'block-1')!;
+    assert.equal(carried.held, true);
+    assert.ok(Math.hypot(carried.position.x - block.position.x, carried.position.y - block.position.y, carried.position.z - block.position.z - 30) < 0.5, `still carried 30 mm up: ${JSON.stringify(carried.position)}`);
+
+    await driver.clearFault();
+    assert.deepEqual(await driver.grasp({ forceN: 15 }), { ok: false, code: 'already_holding', message: 'the gripper already holds an object; release it first' });
+    const release = await driver.release();
+    assert.ok(release.ok, JSON.stringify(release));
+    assert.equal(release.objectId, 'block-1');
+    assert.equal(release.broke, false);
+    assert.ok(Math.abs(release.dropHeightMm - expected.dropHeightMm) < 1e-6, `fell ${release.dropHeightMm} mm, expected ${expected.dropHeightMm} mm`);
+    for (const axis of ['x', 'y', 'z'] as const) assert.ok(Math.abs(release.position[axis] - expected.position[axis]) < 1e-6, `landed at ${JSON.stringify(release.position)}, expected ${JSON.stringify(expected.position)}`);
+    const after = await statusWhere(driver, (s) => s.heldObjectId === null);
+    assert.equal(after.objects.find((o) => o.id === 'block-1')?.held, false);
+  });
+
+  it('a broken object stays broken across a SIGKILL of the controller (its camera still reports it broken)', async () => {
+    const dir = workDir();
+    // What a controller whose egg broke left on disk.
+    const before = new SimArmDriver({ restoredGripper: { held: null, brokenObjectIds: ['egg-1'] } });
+    new PoseFile(join(dir, 'pose.json')).save(before.status());
+    await before.close();
+    const driver = await startDriver(dir, undefined, 4);
+    const conditions = (s: ArmStatus) => Object.fromEntries(s.objects.map((o) => [o.id, o.condition]));
+    assert.deepEqual(conditions(driver.status()), { 'cup-1': 'intact', 'egg-1': 'broken', 'block-1': 'intact', 'bottle-1': 'intact', 'tray-1': 'intact' });
+    const firstPid = driver.supervisor.pid!;
+    const faulted = nextFault(driver);
+    process.kill(firstPid, 'SIGKILL');
+    await faulted;
+    const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
+    assert.notEqual(driver.supervisor.pid, firstPid);
+    assert.equal(conditions(back)['egg-1'], 'broken');
+    await driver.clearFault();
+    const egg = (await driver.captureCamera()).find((d) => d.id === 'egg-1');
+    assert.equal(egg?.condition, 'broken');
   });
 
   it('SIGSTOP (a hung controller): fault by heartbeat timeout within the bound, then a fresh controller', async () => {

@@ -23,7 +23,7 @@ describe('a stop between the safety check and the start of a motion task', () =>
     const auditPath = join(mkdtempSync(join(tmpdir(), 'robot-gap-')), 'audit.jsonl');
     const driver = new SimArmDriver({ pacer: steppedPacer(20) });
     const controller = new RobotController({ model: driver.model, driver });
-    const deps: RobotDeps = { controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
+    const deps: RobotDeps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
     const memory = createMemoryStore();
     let stopsInGap = 0;
     // Every method of the memory store, with the stop run while a task record is first written.

@@ -28,7 +28,7 @@ describe('the safety-step runner', () => {
   before(async () => {
     const driver = new SimArmDriver({ pacer: steppedPacer(20) });
     const controller = new RobotController({ model: driver.model, driver });
-    deps = { controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
+    deps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
     const probe = robotTool(deps, {
       name: 'probe',
       description: 'Test tool: refuses n above 10 at stage finite_and_range, n equal to 7 at stage collision.',
