@@ -27,6 +27,12 @@ export interface LegacySessionRecord {
   readonly logLevel?: string;
   /** URIs of `resources/subscribe`. */
   readonly subscriptions: readonly string[];
+  /**
+   * Counts the writes of `subscriptions` (absent: 0). Every write is a compare-and-set, so a
+   * higher revision is a later list: the instance holding the GET stream keeps the highest it has
+   * heard of, in whatever order the events and re-reads reach it.
+   */
+  readonly subscriptionsRevision?: number;
   /** Which instance holds the session's GET stream, and when it last said so (absent: no stream). */
   readonly stream?: { readonly instance: string; readonly seenAt: number };
 }
@@ -40,10 +46,13 @@ export type SessionEvent =
   | { readonly from: string; readonly type: 'send'; readonly json: string }
   /** A client's answer to a server-to-client request one instance is waiting for. */
   | { readonly from: string; readonly type: 'answer'; readonly message: JsonObject }
-  /** `notifications/cancelled` for a request running on another instance. */
-  | { readonly from: string; readonly type: 'cancel'; readonly requestId: JsonRpcId }
-  /** The record changed (subscriptions): the GET stream's holder re-reads it. */
-  | { readonly from: string; readonly type: 'changed' }
+  /** `notifications/cancelled` for a request running on another instance, named by its exact key ({@link requestKey}). */
+  | { readonly from: string; readonly type: 'cancel'; readonly requestKey: string }
+  /**
+   * The subscriptions changed, as now stored: the GET stream's holder applies them as it hears
+   * this (no store read), so a notification raised after the change was answered reaches it.
+   */
+  | { readonly from: string; readonly type: 'changed'; readonly subscriptions: readonly string[]; readonly revision: number }
   /** DELETE: every instance ends its part of the session. */
   | { readonly from: string; readonly type: 'end' };
 

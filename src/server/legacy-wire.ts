@@ -147,15 +147,12 @@ export function createLegacyHttpWire(
         if (isJsonRpcId(event.message.id)) session.pending.get(event.message.id)?.(event.message);
         return;
       case 'cancel':
-        session.inflight.get(event.requestId)?.cancel();
+        session.inflight.get(event.requestKey)?.cancel();
         return;
       case 'changed':
-        if (session.channel === undefined) return;
-        void table.update(session.record.id, () => undefined).then((record) => {
-          if (record === undefined) return drop(session.record.id);
-          session.record = record;
-          if (session.channel !== undefined) wire.listen(session);
-        }, (error: unknown) => logger.error('legacy session: cannot re-read a changed record', { error: error instanceof Error ? error.message : String(error) }));
+        // Applied as heard, with no store read in between: the store delivers this before any
+        // notification raised after the change was answered, so that notification finds the new filter.
+        if (session.adopt({ ...session.record, subscriptions: event.subscriptions, subscriptionsRevision: event.revision }) && session.channel !== undefined) wire.listen(session);
         return;
       case 'end':
         drop(session.record.id);
@@ -179,8 +176,10 @@ export function createLegacyHttpWire(
             return true;
           },
           answer: (message) => void table.publish(id, { type: 'answer', message }).catch(() => undefined),
-          cancel: (requestId) => void table.publish(id, { type: 'cancel', requestId }).catch(() => undefined),
-          changed: () => void table.publish(id, { type: 'changed' }).catch(() => undefined),
+          cancel: (requestKey) => void table.publish(id, { type: 'cancel', requestKey }).catch(() => undefined),
+          // Not delivered (store down): the record has the change, and the holder reads it at its next beat.
+          changed: (changed) => table.publish(id, { type: 'changed', subscriptions: changed.subscriptions, revision: changed.subscriptionsRevision ?? 0 })
+            .catch((error: unknown) => logger.error('legacy session: cannot tell the GET stream of a subscription change', { error: String(error) })),
         };
         // Heard before this request goes on, so an answer to anything it asks cannot be missed.
         created.unsubscribe = table.subscribe(id, (event) => onEvent(created, event));
@@ -193,7 +192,7 @@ export function createLegacyHttpWire(
         }
       }
     }
-    session.record = record;
+    if (session.adopt(record) && session.channel !== undefined) wire.listen(session);
     session.seen = Date.now();
     return session;
   }
@@ -284,7 +283,7 @@ export function createLegacyHttpWire(
         return { ...r, stream: { instance: table.instance, seenAt: clock.now() } };
       });
       if (claimed === undefined) return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was deleted; send initialize again'), undefined);
-      session.record = claimed;
+      session.adopt(claimed);
       if (taken) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
     } catch (error) {
       return storeDown(error, undefined);
@@ -297,8 +296,10 @@ export function createLegacyHttpWire(
       wire.listen(session);
       const beat = setInterval(() => {
         table.update(id, (r) => ({ ...r, stream: { instance: table.instance, seenAt: clock.now() } })).then((record) => {
-          if (record === undefined) stream.end();
-          else stream.keepAlive();
+          if (record === undefined) return stream.end();
+          stream.keepAlive();
+          // A subscription change whose event never arrived (store reconnecting) is caught up here.
+          if (session.channel === channel && session.adopt(record)) wire.listen(session);
         }, (error: unknown) => logger.error('legacy session: cannot renew the GET stream', { error: error instanceof Error ? error.message : String(error) }));
       }, beatMs);
       beat.unref();
