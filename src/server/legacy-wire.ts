@@ -114,8 +114,9 @@ export function createLegacyHttpWire(
   // An open stream is use: it keeps the session from expiring, and the comment keeps proxies from cutting it.
   // Each beat also renews the stream's claim in the record (one store write per open stream every 5 s).
   const beatMs = Math.min(idleMs / 2, 5_000);
-  // A holder that has not renewed its claim for three beats is gone (killed): another instance may take
-  // the stream, so a client whose stream's instance died reconnects within 15 s (409 until then).
+  // A holder that has not renewed its claim for three beats is gone. A killed holder is found out at
+  // once (table.holderGone: nothing hears its presence channel), so its client gets its stream back on
+  // its next GET; the stale bound covers stores that cannot count listeners.
   const staleMs = 3 * beatMs;
   const live = new Map<string, HeldSession>();
   // Process-local halves of sessions that went quiet are dropped; their records expire in the store.
@@ -273,10 +274,15 @@ export function createLegacyHttpWire(
       if (!(found instanceof LiveSession)) return found;
       session = found;
       if (session.channel !== undefined) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
+      await table.present();
+      // A claim held elsewhere is taken over when its instance is gone, provided nobody renewed or replaced it since.
+      const held = session.record.stream;
+      const orphan = held !== undefined && held.instance !== table.instance && holdsStream(session.record) && (await table.holderGone(held.instance)) ? held : undefined;
       // Claim the stream in the record: one GET stream per session across every instance.
       let taken = false;
       const claimed = await table.update(session.record.id, (r) => {
-        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r)) {
+        const mayTake = orphan !== undefined && r.stream?.instance === orphan.instance && r.stream.seenAt === orphan.seenAt;
+        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r) && !mayTake) {
           taken = true;
           return undefined;
         }
@@ -295,8 +301,9 @@ export function createLegacyHttpWire(
       session.onEnd = () => stream.end();
       wire.listen(session);
       const beat = setInterval(() => {
-        table.update(id, (r) => ({ ...r, stream: { instance: table.instance, seenAt: clock.now() } })).then((record) => {
-          if (record === undefined) return stream.end();
+        // Renews this instance's claim, never another's: a claim taken over (this instance was thought gone) ends this stream.
+        table.update(id, (r) => (r.stream === undefined || r.stream.instance === table.instance ? { ...r, stream: { instance: table.instance, seenAt: clock.now() } } : undefined)).then((record) => {
+          if (record === undefined || record.stream?.instance !== table.instance) return stream.end();
           stream.keepAlive();
           // A subscription change whose event never arrived (store reconnecting) is caught up here.
           if (session.channel === channel && session.adopt(record)) wire.listen(session);
@@ -335,6 +342,7 @@ export function createLegacyHttpWire(
     close() {
       clearInterval(sweeper);
       for (const id of [...live.keys()]) drop(id);
+      table.stopPresence();
     },
   };
 }
