@@ -81,19 +81,38 @@ export function isJsonRpcId(value: unknown): value is JsonRpcId {
  */
 export function exactIdText(text: string, parsedId: unknown): string | undefined {
   if (typeof parsedId !== 'number' || Number.isSafeInteger(parsedId)) return undefined;
-  let i = text.indexOf('{');
-  if (i === -1) return undefined;
-  i++;
-  let found: string | undefined;
+  return exactNumberText(text, ['id']);
+}
+
+/**
+ * The source text of the number at member `path` of a message (`['id']`, or
+ * `['params', 'requestId']` for the id a cancellation names), digit for digit, or undefined when
+ * that member is absent or not a number. One scan per level, nested values skipped, the last
+ * member of a name winning as in JSON.parse. Only for text JSON.parse accepted.
+ */
+export function exactNumberText(text: string, path: readonly string[]): string | undefined {
+  let at = text.indexOf('{');
+  for (const key of path) {
+    if (at === -1 || text[at] !== '{') return undefined;
+    const value = memberValueStart(text, at + 1, key);
+    if (value === undefined) return undefined;
+    at = value;
+  }
+  return /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at, at + 400))?.[0];
+}
+
+/** Where the value of the last member `key` begins (past whitespace), in the object whose members start at `i`. */
+function memberValueStart(text: string, i: number, key: string): number | undefined {
+  let found: number | undefined;
   let depth = 0;
-  let key: string | undefined;
+  let member: string | undefined;
   let expectKey = true;
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === '"') {
       let end = i + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      if (depth === 0 && expectKey) key = JSON.parse(text.slice(i, end + 1)) as string;
+      if (depth === 0 && expectKey) member = JSON.parse(text.slice(i, end + 1)) as string;
       i = end + 1;
       continue;
     }
@@ -101,10 +120,10 @@ export function exactIdText(text: string, parsedId: unknown): string | undefined
     else if (ch === '}' || ch === ']') { if (depth === 0) break; depth--; }
     else if (depth === 0 && ch === ':') {
       expectKey = false;
-      let start = i + 1;
-      while (/\s/.test(text[start] ?? '')) start++;
-      const number = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + 400));
-      if (key === 'id' && number) found = number[0];
+      if (member === key) {
+        found = i + 1;
+        while (/\s/.test(text[found] ?? '')) found++;
+      }
     } else if (depth === 0 && ch === ',') expectKey = true;
     i++;
   }

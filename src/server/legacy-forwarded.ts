@@ -1,9 +1,11 @@
 /**
  * How a translated legacy (2025) request reaches the 2026-07-28 pipeline (legacy-session.ts
  * builds it): the original request's transport and notify channel, the mirrored 2026-07-28
- * headers, and cancellation by `notifications/cancelled` or the end of the session.
+ * headers, and cancellation by `notifications/cancelled` or the end of the session, which finds
+ * the request by its exact {@link requestKey}.
  */
-import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import { exactNumberText } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { HeaderLookup, InboundMessage } from '../transport/message-dispatcher.js';
 
 /**
@@ -50,4 +52,21 @@ export class ForwardedMessage implements InboundMessage {
   notify(notification: JsonRpcNotification): void {
     this.#notify(notification);
   }
+}
+
+/**
+ * The exact key of a client request id: a string and a number apart ("7" is not 7), and a number
+ * beyond 2^53 by its digits as sent, which JSON.parse rounds (9007199254740993 reads as
+ * 9007199254740992): two distinct ids never share a key. `path` locates the id in the raw message.
+ */
+export function requestKey(id: JsonRpcId, message: Pick<InboundMessage, 'body'>, path: readonly string[]): string {
+  if (typeof id === 'string') return `s:${id}`;
+  if (Number.isSafeInteger(id)) return `n:${id}`;
+  const text = typeof message.body === 'string' ? message.body : new TextDecoder().decode(message.body);
+  return `n:${exactNumberText(text, path) ?? String(id)}`;
+}
+
+/** A {@link requestKey} as the id reads in JSON (for messages). */
+export function requestIdText(key: string): string {
+  return key.startsWith('s:') ? JSON.stringify(key.slice(2)) : key.slice(2);
 }

@@ -27,6 +27,12 @@ export interface LegacySessionRecord {
   readonly logLevel?: string;
   /** URIs of `resources/subscribe`. */
   readonly subscriptions: readonly string[];
+  /**
+   * Counts the writes of `subscriptions` (absent: 0). Every write is a compare-and-set, so a
+   * higher revision is a later list: the instance holding the GET stream keeps the highest it has
+   * heard of, in whatever order the events and re-reads reach it.
+   */
+  readonly subscriptionsRevision?: number;
   /** Which instance holds the session's GET stream, and when it last said so (absent: no stream). */
   readonly stream?: { readonly instance: string; readonly seenAt: number };
 }
@@ -40,10 +46,13 @@ export type SessionEvent =
   | { readonly from: string; readonly type: 'send'; readonly json: string }
   /** A client's answer to a server-to-client request one instance is waiting for. */
   | { readonly from: string; readonly type: 'answer'; readonly message: JsonObject }
-  /** `notifications/cancelled` for a request running on another instance. */
-  | { readonly from: string; readonly type: 'cancel'; readonly requestId: JsonRpcId }
-  /** The record changed (subscriptions): the GET stream's holder re-reads it. */
-  | { readonly from: string; readonly type: 'changed' }
+  /** `notifications/cancelled` for a request running on another instance, named by its exact key ({@link requestKey}). */
+  | { readonly from: string; readonly type: 'cancel'; readonly requestKey: string }
+  /**
+   * The subscriptions changed, as now stored: the GET stream's holder applies them as it hears
+   * this (no store read), so a notification raised after the change was answered reaches it.
+   */
+  | { readonly from: string; readonly type: 'changed'; readonly subscriptions: readonly string[]; readonly revision: number }
   /** DELETE: every instance ends its part of the session. */
   | { readonly from: string; readonly type: 'end' };
 
@@ -63,6 +72,8 @@ export interface LegacySessionTableOptions {
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const keyOf = (id: string): string => `legacy-session:${id}`;
+// Each instance listens on its own channel while it may hold GET streams; a publish there that no one hears means it is gone.
+const presenceOf = (instance: string): string => `legacy-instance:${instance}`;
 // Contended writes to one session are rare (a few per GET stream); a write that loses this often is a bug.
 const MAX_WRITE_ATTEMPTS = 8;
 // Opening a full table re-reads the sessions it opened at most this often (a flood of initialize costs no store traffic).
@@ -75,6 +86,7 @@ export class LegacySessionTable {
   /** Sessions this instance opened, with the expiry it last saw (a lower bound: others may have used them since). */
   readonly #opened = new Map<string, number>();
   #checkedAt = -Infinity;
+  #presence: Promise<() => void> | undefined;
 
   constructor(store: Store, options: LegacySessionTableOptions) {
     this.#store = store;
@@ -168,6 +180,38 @@ export class LegacySessionTable {
       const event = message as unknown as SessionEvent;
       if (typeof event === 'object' && event !== null && event.from !== this.#options.instance) listener(event);
     });
+  }
+
+  /**
+   * Makes this instance answer {@link holderGone} probes (once; settles when listening). Called
+   * before it claims a GET stream, so no other instance can think it gone while it holds one.
+   */
+  async present(): Promise<void> {
+    if (!this.relays) return;
+    this.#presence ??= this.#store.subscribe!(presenceOf(this.#options.instance), () => undefined);
+    try {
+      await this.#presence;
+    } catch (error) {
+      this.#presence = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Whether the instance `instance` is certainly gone (killed): nothing hears its presence channel,
+   * as the store counts listeners (Redis drops a dead process's subscriber connection at once).
+   * False when it may be there, and without publish/subscribe.
+   */
+  async holderGone(instance: string): Promise<boolean> {
+    if (!this.relays) return false;
+    return (await this.#store.publish!(presenceOf(instance), { probe: this.#options.instance })) === 0;
+  }
+
+  /** Stops answering presence probes (shutdown: the streams held here end with it). */
+  stopPresence(): void {
+    const presence = this.#presence;
+    this.#presence = undefined;
+    void presence?.then((stop) => stop(), () => undefined);
   }
 
   #seen(id: string, stored: StoredRecord): LegacySessionRecord {

@@ -22,7 +22,7 @@ import type { HeaderLookup, InboundMessage, Reply } from '../transport/message-d
 import type { LegacySessionRecord } from './legacy-session-store.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
 import { legacyCapabilities, legacyRequestParams, legacyServerInfo, toLegacyResult } from './legacy-translate.js';
-import { ForwardedMessage } from './legacy-forwarded.js';
+import { ForwardedMessage, requestIdText, requestKey } from './legacy-forwarded.js';
 import { rpcError } from './outcomes.js';
 import type { ListChangedKind, SubscriptionHub } from './subscriptions.js';
 import { isLogLevel, LOG_LEVELS } from './log-levels.js';
@@ -55,10 +55,13 @@ export interface SessionRelay {
   send(json: string): boolean;
   /** A client's answer to a server-to-client request this instance is not waiting for. */
   answer(message: JsonObject): void;
-  /** `notifications/cancelled` for a request not running here. */
-  cancel(requestId: JsonRpcId): void;
-  /** The record changed (subscriptions): the GET stream's holder re-reads it. */
-  changed(): void;
+  /** `notifications/cancelled` for a request not running here, by its {@link requestKey}. */
+  cancel(requestKey: string): void;
+  /**
+   * The subscriptions of `record` (as just stored) reach the GET stream's holder; settles once the
+   * store has delivered them, so a notification raised after the change is answered is heard.
+   */
+  changed(record: LegacySessionRecord): Promise<void>;
 }
 
 /** Writes a change to the session record (read-modify-write); resolves to the record now stored, undefined when the session is gone. */
@@ -104,8 +107,8 @@ export class LiveSession {
   record: LegacySessionRecord;
   /** Server-to-client requests awaiting the client's answer. */
   readonly pending = new Map<JsonRpcId, (answer: JsonObject) => void>();
-  /** Client requests in flight, for `notifications/cancelled`. */
-  readonly inflight = new Map<JsonRpcId, ForwardedMessage>();
+  /** Client requests in flight by {@link requestKey}, for `notifications/cancelled`. */
+  readonly inflight = new Map<string, ForwardedMessage>();
   /** The GET stream (HTTP) or the pipe (stdio), when open. */
   channel: SessionChannel | undefined;
   /** Closes the channel's stream when the session ends (DELETE, expiry, shutdown). */
@@ -121,6 +124,18 @@ export class LiveSession {
     this.record = record;
   }
 
+  /**
+   * Takes `record` as the session's, keeping the subscriptions already held when they are newer
+   * (a change heard from another instance after `record` was read). True when the subscriptions
+   * changed, so a held channel must listen again.
+   */
+  adopt(record: LegacySessionRecord): boolean {
+    const held = this.record;
+    const newer = (record.subscriptionsRevision ?? 0) >= (held.subscriptionsRevision ?? 0);
+    this.record = newer ? record : { ...record, subscriptions: held.subscriptions, subscriptionsRevision: held.subscriptionsRevision };
+    return newer && !sameList(held.subscriptions, record.subscriptions);
+  }
+
   /** Sends to the GET stream, here or on the instance holding it; false when there is none. */
   send(json: string): boolean {
     if (this.channel !== undefined) return this.channel(json);
@@ -130,7 +145,8 @@ export class LiveSession {
   /** Delivers the hub's change notifications to `channel` with the session's current subscriptions. */
   listen(hub: SubscriptionHub, kinds: readonly ListChangedKind[]): void {
     this.#listening?.abort();
-    if (this.channel === undefined) return;
+    this.#listening = undefined;
+    if (this.channel === undefined || (kinds.length === 0 && this.record.subscriptions.length === 0)) return;
     const controller = new AbortController();
     this.#listening = controller;
     const filter = {
@@ -156,6 +172,10 @@ export class LiveSession {
     for (const request of this.inflight.values()) request.cancel();
     for (const answer of this.pending.values()) answer({ jsonrpc: '2.0', error: { code: -32603, message: 'session ended' } });
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** A hub notification without the 2026-07-28 subscription tag. */
@@ -206,9 +226,9 @@ export class LegacySessionWire {
     return result;
   }
 
-  /** Starts change notifications on the session's channel. */
+  /** (Re)starts change notifications on the session's channel, with its current subscriptions (stops them when there are none). */
   listen(session: LiveSession): void {
-    if (this.#listKinds.length > 0 || session.record.subscriptions.length > 0) session.listen(this.#hub, this.#listKinds);
+    session.listen(this.#hub, this.#listKinds);
   }
 
   /**
@@ -229,9 +249,10 @@ export class LegacySessionWire {
     }
     if (id === undefined) {
       if (m.method === 'notifications/cancelled' && isJsonRpcId(params.requestId)) {
-        const running = session.inflight.get(params.requestId);
+        const key = requestKey(params.requestId, message, ['params', 'requestId']);
+        const running = session.inflight.get(key);
         if (running !== undefined) running.cancel();
-        else session.relay?.cancel(params.requestId);
+        else session.relay?.cancel(key);
       }
       return NO_CONTENT;
     }
@@ -253,11 +274,14 @@ export class LegacySessionWire {
         const uri = params.uri;
         const change = (r: LegacySessionRecord): LegacySessionRecord => {
           const others = r.subscriptions.filter((u) => u !== uri);
-          return { ...r, subscriptions: m.method === 'resources/subscribe' ? [...others, uri] : others };
+          return { ...r, subscriptions: m.method === 'resources/subscribe' ? [...others, uri] : others, subscriptionsRevision: (r.subscriptionsRevision ?? 0) + 1 };
         };
-        session.record = (await save(change)) ?? change(session.record);
+        const saved = (await save(change)) ?? change(session.record);
+        session.adopt(saved);
+        // Answered only once the stream's holder has the change (here, or delivered by the store):
+        // a client that saw this answer and then causes an update hears of it.
         if (session.channel !== undefined) session.listen(this.#hub, this.#listKinds);
-        else session.relay?.changed();
+        else await session.relay?.changed(saved);
         return resultReply(id, {});
       }
       default:
@@ -301,7 +325,10 @@ export class LegacySessionWire {
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
     const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.send(JSON.stringify(n));
     const forwarded = new ForwardedMessage(message, this.#headers(message, method, params), notify);
-    session.inflight.set(id, forwarded);
+    const key = requestKey(id, message, ['id']);
+    // A request reusing the id of one still running would hide it from cancellation: the later one is refused.
+    if (session.inflight.has(key)) return errorReply(rpcError('invalidRequest', `Invalid request: request id ${requestIdText(key)} is already in use by a request in flight in this session`), id);
+    session.inflight.set(key, forwarded);
     const revision = session.record.protocolVersion;
     try {
       for (let round = 0; ; round++) {
@@ -336,7 +363,7 @@ export class LegacySessionWire {
       if (error instanceof InputTimeout) return errorReply(rpcError('legacyInputTimeout', error.message), id);
       return errorReply(rpcError('legacyInputFailed', `Internal error: ${error instanceof Error ? error.message : String(error)}`), id);
     } finally {
-      session.inflight.delete(id);
+      session.inflight.delete(key);
     }
   }
 

@@ -114,8 +114,9 @@ export function createLegacyHttpWire(
   // An open stream is use: it keeps the session from expiring, and the comment keeps proxies from cutting it.
   // Each beat also renews the stream's claim in the record (one store write per open stream every 5 s).
   const beatMs = Math.min(idleMs / 2, 5_000);
-  // A holder that has not renewed its claim for three beats is gone (killed): another instance may take
-  // the stream, so a client whose stream's instance died reconnects within 15 s (409 until then).
+  // A holder that has not renewed its claim for three beats is gone. A killed holder is found out at
+  // once (table.holderGone: nothing hears its presence channel), so its client gets its stream back on
+  // its next GET; the stale bound covers stores that cannot count listeners.
   const staleMs = 3 * beatMs;
   const live = new Map<string, HeldSession>();
   // Process-local halves of sessions that went quiet are dropped; their records expire in the store.
@@ -147,15 +148,12 @@ export function createLegacyHttpWire(
         if (isJsonRpcId(event.message.id)) session.pending.get(event.message.id)?.(event.message);
         return;
       case 'cancel':
-        session.inflight.get(event.requestId)?.cancel();
+        session.inflight.get(event.requestKey)?.cancel();
         return;
       case 'changed':
-        if (session.channel === undefined) return;
-        void table.update(session.record.id, () => undefined).then((record) => {
-          if (record === undefined) return drop(session.record.id);
-          session.record = record;
-          if (session.channel !== undefined) wire.listen(session);
-        }, (error: unknown) => logger.error('legacy session: cannot re-read a changed record', { error: error instanceof Error ? error.message : String(error) }));
+        // Applied as heard, with no store read in between: the store delivers this before any
+        // notification raised after the change was answered, so that notification finds the new filter.
+        if (session.adopt({ ...session.record, subscriptions: event.subscriptions, subscriptionsRevision: event.revision }) && session.channel !== undefined) wire.listen(session);
         return;
       case 'end':
         drop(session.record.id);
@@ -179,8 +177,10 @@ export function createLegacyHttpWire(
             return true;
           },
           answer: (message) => void table.publish(id, { type: 'answer', message }).catch(() => undefined),
-          cancel: (requestId) => void table.publish(id, { type: 'cancel', requestId }).catch(() => undefined),
-          changed: () => void table.publish(id, { type: 'changed' }).catch(() => undefined),
+          cancel: (requestKey) => void table.publish(id, { type: 'cancel', requestKey }).catch(() => undefined),
+          // Not delivered (store down): the record has the change, and the holder reads it at its next beat.
+          changed: (changed) => table.publish(id, { type: 'changed', subscriptions: changed.subscriptions, revision: changed.subscriptionsRevision ?? 0 })
+            .catch((error: unknown) => logger.error('legacy session: cannot tell the GET stream of a subscription change', { error: String(error) })),
         };
         // Heard before this request goes on, so an answer to anything it asks cannot be missed.
         created.unsubscribe = table.subscribe(id, (event) => onEvent(created, event));
@@ -193,7 +193,7 @@ export function createLegacyHttpWire(
         }
       }
     }
-    session.record = record;
+    if (session.adopt(record) && session.channel !== undefined) wire.listen(session);
     session.seen = Date.now();
     return session;
   }
@@ -274,17 +274,22 @@ export function createLegacyHttpWire(
       if (!(found instanceof LiveSession)) return found;
       session = found;
       if (session.channel !== undefined) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
+      await table.present();
+      // A claim held elsewhere is taken over when its instance is gone, provided nobody renewed or replaced it since.
+      const held = session.record.stream;
+      const orphan = held !== undefined && held.instance !== table.instance && holdsStream(session.record) && (await table.holderGone(held.instance)) ? held : undefined;
       // Claim the stream in the record: one GET stream per session across every instance.
       let taken = false;
       const claimed = await table.update(session.record.id, (r) => {
-        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r)) {
+        const mayTake = orphan !== undefined && r.stream?.instance === orphan.instance && r.stream.seenAt === orphan.seenAt;
+        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r) && !mayTake) {
           taken = true;
           return undefined;
         }
         return { ...r, stream: { instance: table.instance, seenAt: clock.now() } };
       });
       if (claimed === undefined) return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was deleted; send initialize again'), undefined);
-      session.record = claimed;
+      session.adopt(claimed);
       if (taken) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
     } catch (error) {
       return storeDown(error, undefined);
@@ -296,9 +301,12 @@ export function createLegacyHttpWire(
       session.onEnd = () => stream.end();
       wire.listen(session);
       const beat = setInterval(() => {
-        table.update(id, (r) => ({ ...r, stream: { instance: table.instance, seenAt: clock.now() } })).then((record) => {
-          if (record === undefined) stream.end();
-          else stream.keepAlive();
+        // Renews this instance's claim, never another's: a claim taken over (this instance was thought gone) ends this stream.
+        table.update(id, (r) => (r.stream === undefined || r.stream.instance === table.instance ? { ...r, stream: { instance: table.instance, seenAt: clock.now() } } : undefined)).then((record) => {
+          if (record === undefined || record.stream?.instance !== table.instance) return stream.end();
+          stream.keepAlive();
+          // A subscription change whose event never arrived (store reconnecting) is caught up here.
+          if (session.channel === channel && session.adopt(record)) wire.listen(session);
         }, (error: unknown) => logger.error('legacy session: cannot renew the GET stream', { error: error instanceof Error ? error.message : String(error) }));
       }, beatMs);
       beat.unref();
@@ -334,6 +342,7 @@ export function createLegacyHttpWire(
     close() {
       clearInterval(sweeper);
       for (const id of [...live.keys()]) drop(id);
+      table.stopPresence();
     },
   };
 }

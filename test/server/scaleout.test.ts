@@ -166,6 +166,15 @@ describe('three instances behind nginx, sharing Redis', { skip, timeout: 120_000
     const survived = await exchange(cluster.instances[1]!.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_state', arguments: {} } }, legacySession.headers);
     assert.equal(survived.status, 200, JSON.stringify(survived.messages));
     assert.deepEqual((survived.messages.at(-1)?.result as Json).structuredContent, { instance: 'i2' });
+    // Its client gets its GET stream back at once on a survivor (the dead holder's claim is not waited out), and hears a change raised on i1.
+    const reopened = await openStream(cluster.instances[1]!.url, legacySession);
+    await exchange(cluster.instances[0]!.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'announce', arguments: {} } }, legacySession.headers);
+    assert.deepEqual(await reopened.next('the list change raised on i1'), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    // The survivor holds it now: a second GET elsewhere is refused as before.
+    const second = await exchange(cluster.instances[0]!.url, undefined, legacySession.headers, { method: 'GET', accept: 'text/event-stream' });
+    assert.equal(second.status, 409);
+    assert.equal((await exchange(cluster.instances[0]!.url, undefined, legacySession.headers, { method: 'DELETE' })).status, 200);
+    await reopened.closed;
 
     await cluster.restart(2);
     // nginx retries a failed server after fail_timeout (2 s): keep calling (bounded) until i3 answers again.

@@ -37,24 +37,24 @@ export async function legacySessionAcrossInstances([a, b, c]: readonly [Endpoint
   // A list change raised on a reaches the stream on c.
   const announced = await exchange(a.url, call(2, 'announce'), headers);
   assert.match(textOf(announced.messages.at(-1)), new RegExp(`^announced on ${a.name} `));
-  assert.deepEqual(await events.next(), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+  assert.deepEqual(await events.next('the list change raised on a'), { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
 
   // Subscribed through b, updated on a, delivered on c.
   const subscribed = await exchange(b.url, { jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: STATUS_URI } }, headers);
   assert.deepEqual(subscribed.messages[0], { jsonrpc: '2.0', id: 3, result: {} });
   await exchange(a.url, call(4, 'announce', { uri: STATUS_URI }), headers);
-  assert.deepEqual(await events.next(), { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: STATUS_URI } });
+  assert.deepEqual(await events.next('the resource update raised on a'), { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: STATUS_URI } });
 
   // A call on b whose POST accepts no stream: its progress and log go to the stream on c, in order.
   const reported = await exchange(b.url, call(5, 'report', {}, { progressToken: 'p5' }), headers, { accept: 'application/json' });
   assert.equal(reported.headers.get('content-type'), 'application/json');
   assert.equal(textOf(reported.messages[0]), `reported by ${b.name}`);
-  assert.deepEqual(await events.next(), { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p5', progress: 1, total: 2, message: `half on ${b.name}` } });
-  assert.deepEqual(await events.next(), { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'report', data: `report ran on ${b.name}` } });
+  assert.deepEqual(await events.next('the progress of the call on b'), { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p5', progress: 1, total: 2, message: `half on ${b.name}` } });
+  assert.deepEqual(await events.next('the log of the call on b'), { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'report', data: `report ran on ${b.name}` } });
 
   // A call on a that needs input: the request reaches the client on c's stream, the answer is posted to b, a completes.
   const confirming = exchange(a.url, call(6, 'confirm'), headers, { accept: 'application/json' });
-  const asked = await events.next();
+  const asked = await events.next('the elicitation of the call on a');
   assert.equal(asked.method, 'elicitation/create');
   assert.equal((asked.params as Json).message, 'Confirm?');
   const answered = await exchange(b.url, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { word: 'yes' } } }, headers);

@@ -14,6 +14,8 @@ export interface LegacyExchange {
   headers: Headers;
   /** Every JSON-RPC message of the body (one for JSON, each event's for an event stream). */
   messages: Json[];
+  /** The body as received (ids beyond 2^53 exactly as the server wrote them). */
+  text: string;
 }
 
 /** A session opened by {@link openSession}. */
@@ -28,18 +30,21 @@ export function sseMessages(text: string): Json[] {
   return text.split('\n\n').map((e) => e.split('\n').find((l) => l.startsWith('data: '))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json);
 }
 
-/** One request at `url`; `accept` defaults to JSON and event streams. */
-export async function exchange(url: string, body: Json | undefined, headers: Record<string, string>, init: { method?: string; accept?: string } = {}): Promise<LegacyExchange> {
+/**
+ * One request at `url`; `accept` defaults to JSON and event streams. `body` may be JSON text, sent
+ * as is (ids beyond 2^53, which JSON.stringify of a parsed number cannot write).
+ */
+export async function exchange(url: string, body: Json | string | undefined, headers: Record<string, string>, init: { method?: string; accept?: string } = {}): Promise<LegacyExchange> {
   const method = init.method ?? 'POST';
   const response = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json', accept: init.accept ?? 'application/json, text/event-stream', ...headers },
-    body: method === 'POST' ? JSON.stringify(body) : undefined,
+    body: method !== 'POST' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     signal: AbortSignal.timeout(20_000),
   });
   const text = await response.text();
   const messages = text === '' ? [] : (response.headers.get('content-type') ?? '').startsWith('text/event-stream') ? sseMessages(text) : [JSON.parse(text) as Json];
-  return { status: response.status, headers: response.headers, messages };
+  return { status: response.status, headers: response.headers, messages, text };
 }
 
 /** `initialize` + `notifications/initialized` at `url`. */
@@ -55,8 +60,8 @@ export async function openSession(url: string, capabilities: Json = { elicitatio
 
 /** A GET stream, read message by message. */
 export interface SessionStream {
-  /** The next message (rejects after 10 s without one). */
-  next(): Promise<Json>;
+  /** The next message (rejects after 10 s without one; `awaited` names it in that error). */
+  next(awaited?: string): Promise<Json>;
   /** Settles when the server ends the stream. */
   readonly closed: Promise<void>;
   cancel(): Promise<void>;
@@ -87,11 +92,11 @@ export async function openStream(url: string, session: Pick<LegacySession, 'head
     }
   })();
   return {
-    next: () => {
+    next: (awaited) => {
       const m = queue.shift();
       if (m !== undefined) return Promise.resolve(m);
       return new Promise<Json>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no message on the GET stream within 10 s')), 10_000);
+        const timer = setTimeout(() => reject(new Error(`no message on the GET stream within 10 s${awaited === undefined ? '' : ` (awaiting ${awaited})`}`)), 10_000);
         waiting.push((msg) => {
           clearTimeout(timer);
           resolve(msg);

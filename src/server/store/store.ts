@@ -89,7 +89,12 @@ export interface Store {
   /** Removes the record `key`; true when a live record was removed. */
   delete(key: string): Promise<boolean>;
 
-  /** Delivers `message` to every subscriber of `channel` (on every instance, for shared backends); resolves to how many local listeners got it. */
+  /**
+   * Delivers `message` to every subscriber of `channel` (on every instance, for shared backends).
+   * Resolves to how many subscribers got it: listeners of this store, or for a shared backend its
+   * subscribed connections (one per instance; Redis counts them in PUBLISH's reply). Legacy
+   * sessions rely on 0 meaning that nobody listens (a GET stream's holder is gone).
+   */
   publish?(channel: string, message: JsonValue): Promise<number>;
   /** Listens on `channel`; resolves to the function that stops listening. */
   subscribe?(channel: string, listener: StoreListener): Promise<() => void>;
