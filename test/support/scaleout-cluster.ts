@@ -71,7 +71,7 @@ export async function startCluster(count: number, options: ClusterOptions = {}):
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     spawned.push(child);
-    await waitForOutput(child, /at http:\/\/\S+\n/, `instance ${id}`, 30_000);
+    await waitForOutput(child, /at http:\/\/\S+\n/, `instance ${id}`, 90_000);
     // Keep reading its output so a full pipe never blocks it.
     child.stdout?.resume();
     child.stderr?.resume();
