@@ -61,7 +61,7 @@ describe('auditLog', () => {
     const cases: [string[], string[]][] = [
       [edited, ['tamper.jsonl line 3: prev does not match the hash of the line before']],
       [[lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 3, expected 2']],
-      [[lines[1]!, lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 1, expected 3', 'tamper.jsonl line 3: prev does not match the hash of the line before', 'tamper.jsonl line 3: seq is 3, expected 2']],
+      [[lines[1]!, lines[0]!, lines[2]!], ['tamper.jsonl line 1: the log starts at seq 2, not 1, without a rotation marker: its first 1 record(s) were removed', 'tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 1, expected 3', 'tamper.jsonl line 3: prev does not match the hash of the line before', 'tamper.jsonl line 3: seq is 3, expected 2']],
     ];
     for (const [content, problems] of cases) {
       writeFileSync(path, `${content.join('\n')}\n`);

@@ -57,23 +57,33 @@ export function releaseLock(lock: string): void {
   } catch { /* already gone */ }
 }
 
-/** Rotated files of `path`, oldest first: `<log>.1`, `<log>.2`, ... */
-export function rotatedFiles(path: string): string[] {
+/**
+ * Numbers of the rotated files of `path`, ascending: N of each `<log>.N` beside it. Taken from the
+ * file names, never from `path` as spelt: `./calls.jsonl` or `a//b.jsonl` name the same files as
+ * their normalised form, and cutting a joined name at the length of the spelling read the wrong N.
+ */
+function rotatedNumbers(path: string): number[] {
   const dir = dirname(path);
   const prefix = `${basename(path)}.`;
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
     .map((name) => Number(name.slice(prefix.length)))
-    .sort((a, b) => a - b)
-    .map((n) => join(dir, `${prefix}${n}`));
+    .sort((a, b) => a - b);
 }
 
-/** The name the current file takes when it is rotated. */
+/** Rotated files of `path`, oldest first: `<log>.1`, `<log>.2`, ... */
+export function rotatedFiles(path: string): string[] {
+  const dir = dirname(path);
+  const name = basename(path);
+  return rotatedNumbers(path).map((n) => join(dir, `${name}.${n}`));
+}
+
+/** The name the current file takes when it is rotated: one past the highest N on disk. */
 export function nextRotatedName(path: string): string {
-  const files = rotatedFiles(path);
-  const last = files.length === 0 ? 0 : Number(files[files.length - 1]!.slice(path.length + 1));
-  return `${path}.${last + 1}`;
+  const numbers = rotatedNumbers(path);
+  const last = numbers.length === 0 ? 0 : numbers[numbers.length - 1]!;
+  return join(dirname(path), `${basename(path)}.${last + 1}`);
 }
 
 /** The last complete record line of a file, found by reading backwards in chunks (no size limit). */
