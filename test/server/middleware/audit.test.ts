@@ -75,6 +75,20 @@ describe('auditLog', () => {
     assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), { name: 'RangeError', message: 'hash-chain log: fsync must be "every-entry" or "never", got "sometimes"' });
   });
 
+  it('server.close() closes the audit middleware: the lock is gone and the same path reopens in this process', async () => {
+    const path = join(dir, 'reopen.jsonl');
+    const ping = defineTool({ name: 'ping', inputSchema: { type: 'object' }, run: () => 'pong' });
+    for (let round = 0; round < 2; round++) {
+      // No audit.close() here: server.close() (in serve) must release the file.
+      await serve({ tools: [ping], use: [auditLog({ path })] }, async (call) => {
+        assert.equal((await call('ping', {})).status, 200);
+        assert.equal(existsSync(`${path}.lock`), true);
+      });
+      assert.equal(existsSync(`${path}.lock`), false, `round ${round}: server.close() released the lock`);
+    }
+    assert.deepEqual(entries(path).map((e) => [e.seq, e.tool]), [[1, 'ping'], [2, 'ping']]);
+  });
+
   it('one writer per file: a second auditLog on the same path is refused, naming this process', () => {
     const path = join(dir, 'locked.jsonl');
     const first = auditLog({ path });
@@ -106,9 +120,8 @@ describe('auditLog', () => {
         const second = await call('ping', {});
         assert.deepEqual(second.body, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
         assert.equal(runs, 1, 'the second call was refused before its tool ran');
+        assert.throws(() => audit.log.append({ type: 'more' }), { message: `audit log ${path}: an earlier write failed (ENOSPC: no space left on device, write); refusing to run unaudited` });
       });
-      assert.throws(() => audit.log.append({ type: 'more' }), { message: `audit log ${path}: an earlier write failed (ENOSPC: no space left on device, write); refusing to run unaudited` });
-      audit.close();
     }
   });
 });
