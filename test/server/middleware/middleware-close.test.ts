@@ -35,7 +35,7 @@ describe('server.close() and middleware', () => {
   });
 
   it('a middleware whose close is not a function is refused at createServer', () => {
-    assert.throws(() => createServer({ name: 'close', version: '1', tools: [], use: [{ name: 'odd', handle: (_c, next) => next(), close: 'soon' } as never] }), {
+    assert.throws(() => createServer({ name: 'close', version: '1', tools: [], use: [{ name: 'odd', handle: (_c: unknown, next: () => unknown) => next(), close: 'soon' } as never] }), {
       name: 'TypeError',
       message: 'createServer: use[0] (odd) has a close that is not a function',
     });
