@@ -274,7 +274,7 @@ export function createServer(options: ServerOptions): McpServer {
     const key = [...served].sort().join();
     let wire = httpWires.get(key);
     if (wire === undefined) {
-      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger });
+      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger, modernServed: served.has('modern') });
       httpWires.set(key, wire);
     }
     return wire;
