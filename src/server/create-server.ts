@@ -30,6 +30,7 @@ import { getProcessStore } from './store/process-store.js';
 import { relayChanges } from './store/change-relay.js';
 import type { ChangeRelay } from './store/change-relay.js';
 import type { Clock, Store } from './store/store.js';
+import { closeMiddleware } from './middleware/middleware.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
 import type { ApprovalQueue } from './operator-approvals.js';
@@ -133,7 +134,7 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
   fetch(request: Request): Promise<Response>;
   /** Calls held open for an out-of-band operator (`ctx.approvals.awaitOperator`, `approver: 'operator'`): list, decide, listen. */
   readonly approvals: ApprovalQueue;
-  /** Closes every listener and stdio connection this server opened (calls waiting for an operator are refused first). */
+  /** Closes every listener and stdio connection this server opened (calls waiting for an operator are refused first), then each middleware's `close()`. */
   close(): Promise<void>;
 }
 
@@ -273,7 +274,7 @@ export function createServer(options: ServerOptions): McpServer {
     const key = [...served].sort().join();
     let wire = httpWires.get(key);
     if (wire === undefined) {
-      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger });
+      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger, modernServed: served.has('modern') });
       httpWires.set(key, wire);
     }
     return wire;
@@ -362,6 +363,10 @@ export function createServer(options: ServerOptions): McpServer {
       connections.clear();
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
+      // Last, once nothing can call a tool any more: an audit log then records every call answered.
+      await closeMiddleware([...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)], (name, error) => {
+        logger.error(`middleware ${name}: close() threw`, { reason: error instanceof Error ? error.message : String(error) });
+      });
     },
   };
   return server;

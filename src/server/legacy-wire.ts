@@ -12,7 +12,8 @@
  * legacy-session.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { META } from '../protocol/constants.js';
+import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
+import { echoText } from '../schema/describe-value.js';
 import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type { EventStream, HeaderLookup, InboundMessage, Reply, SessionDispatcher } from '../transport/message-dispatcher.js';
@@ -46,6 +47,8 @@ export interface LegacyWireEnvironment {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: ServerLogger;
+  /** Whether 2026-07-28 is served beside the sessions (default true); when not, `modern` refuses every non-2025 request itself. */
+  readonly modernServed?: boolean;
 }
 
 /** The legacy wire of one server: POST, GET and DELETE of its HTTP sessions. */
@@ -56,6 +59,7 @@ export interface LegacyHttpWire extends SessionDispatcher {
 
 const decoder = new TextDecoder();
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
+const MODERN_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const NO_SESSION = 'Bad request: Mcp-Session-Id header is required; send initialize first';
 const STORE_DOWN = 'Service unavailable: the shared store cannot be reached; nothing was done; retry shortly';
 
@@ -233,7 +237,10 @@ export function createLegacyHttpWire(
     const sessionHeader = header('mcp-session-id')?.trim();
     const versionHeader = header('mcp-protocol-version')?.trim();
     // A 2026-07-28 claim wins; such clients' stray Mcp-Session-Id headers are ignored (R-80).
-    if (versionHeader !== undefined && !LEGACY_VERSIONS.has(versionHeader)) return modern(message);
+    if (versionHeader !== undefined && !LEGACY_VERSIONS.has(versionHeader)) {
+      if (env.modernServed === false || MODERN_VERSIONS.has(versionHeader)) return modern(message);
+      return unknownVersion(message, versionHeader);
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body));
@@ -257,6 +264,31 @@ export function createLegacyHttpWire(
     } catch (error) {
       return storeDown(error, requestId);
     }
+  }
+
+  /**
+   * A version header naming no revision served, on a request without a 2026-07-28 `_meta` claim:
+   * the pipeline would report the missing `_meta`, but what is wrong is the version (digest §1.4).
+   */
+  function unknownVersion(message: InboundMessage, versionHeader: string): Promise<Reply> | Reply {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body));
+    } catch {
+      return modern(message);
+    }
+    const m = isJsonObject(parsed) ? parsed : undefined;
+    // A body claiming 2026-07-28 goes to the pipeline, which reports the header mismatch (R-82).
+    if (hasModernMeta(m)) {
+      message.parsed = parsed;
+      return modern(message);
+    }
+    if (!isJsonRpcId(m?.id)) return { status: 202, body: undefined };
+    const supported = [...SUPPORTED_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
+    const requested = echoText(versionHeader);
+    return errorReply(rpcError('unsupportedVersion', `Unsupported protocol version: ${requested} (MCP-Protocol-Version header); this server supports ${supported.join(', ')}`, {
+      data: { supported, requested },
+    }), m.id);
   }
 
   /** A store that cannot be reached refuses the request (503, nothing done); anything else is a bug and propagates. */

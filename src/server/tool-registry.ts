@@ -45,6 +45,9 @@ function checkMiddleware(list: unknown, where: string): readonly Middleware[] {
     if (candidate.at !== undefined && candidate.at !== 'arguments' && candidate.at !== 'validated') {
       throw new TypeError(`${where}: use[${index}] (${candidate.name}) has at ${JSON.stringify(candidate.at)}; use "arguments" or "validated"`);
     }
+    if (candidate.close !== undefined && typeof candidate.close !== 'function') {
+      throw new TypeError(`${where}: use[${index}] (${candidate.name}) has a close that is not a function`);
+    }
   });
   return list as readonly Middleware[];
 }

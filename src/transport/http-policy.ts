@@ -24,9 +24,16 @@ export interface HttpOptions {
   maxResponseBytes?: number;
   /** A client that leaves an answer unread this long (ms, default 30 s) is disconnected. */
   writeTimeoutMs?: number;
-  /** Time allowed to receive the request headers (ms, default 10 s; node:http `headersTimeout`). */
+  /**
+   * Time allowed to receive the request headers (ms, default 10 s, or `requestTimeoutMs` if that is
+   * shorter; node:http `headersTimeout`). At most `requestTimeoutMs` when both are given.
+   */
   headersTimeoutMs?: number;
-  /** Time allowed to receive the whole request, body included (ms, default 30 s; node:http `requestTimeout`). */
+  /**
+   * Time allowed to receive the whole request, body included (ms, default 30 s, or
+   * `headersTimeoutMs` if that is longer; node:http `requestTimeout`). Every timeout is at most
+   * 2147483647 ms (Node's timer limit).
+   */
   requestTimeoutMs?: number;
   /** An idle keep-alive connection (no request in progress) is closed after this long (ms, default 5 s; node:http `keepAliveTimeout`). */
   keepAliveTimeoutMs?: number;
@@ -83,10 +90,18 @@ export function transportErrorReply(status: number, message: string, headers?: R
 
 /** The numeric options, each a positive whole number of bytes or milliseconds when given. */
 const POSITIVE_INTEGER_OPTIONS = ['maxBodyBytes', 'maxResponseBytes', 'writeTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs'] as const;
+/** The options that become Node timers, which take at most 2^31-1 ms (a larger value fires after 1 ms). */
+const TIMEOUT_OPTIONS = ['writeTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs'] as const;
+/** The longest timer Node keeps (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Refuses option values that would otherwise fail later and silently: a `NaN` timeout is read by
- * node:http as "never", a negative body limit refuses every request, a path without `/` matches none.
+ * node:http as "never", a timeout over 2^31-1 ms fires after 1 ms, a negative body limit refuses
+ * every request, a path without `/` matches none, and headers given longer than the whole request
+ * would be refused by node:http naming its own option.
  */
 export function checkHttpOptions(options: HttpOptions): void {
   for (const name of POSITIVE_INTEGER_OPTIONS) {
@@ -95,10 +110,34 @@ export function checkHttpOptions(options: HttpOptions): void {
       throw new RangeError(`HTTP option ${name} must be a positive whole number, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? typeof value}`);
     }
   }
+  for (const name of TIMEOUT_OPTIONS) {
+    const value = options[name];
+    if (value !== undefined && value > MAX_TIMEOUT_MS) {
+      throw new RangeError(`HTTP option ${name} must be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days, the longest timer Node keeps), got ${value}`);
+    }
+  }
+  const { headersTimeoutMs, requestTimeoutMs } = options;
+  if (headersTimeoutMs !== undefined && requestTimeoutMs !== undefined && headersTimeoutMs > requestTimeoutMs) {
+    throw new RangeError(`HTTP option headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`);
+  }
   const path: unknown = options.path;
   if (path !== undefined && !(typeof path === 'string' && /^\/[^\s?#]*$/.test(path))) {
     throw new RangeError(`HTTP option path must start with "/" and hold no spaces, "?" or "#", got ${JSON.stringify(path) ?? typeof path}`);
   }
+}
+
+/**
+ * The node:http header and request timeouts for checked options. When only one of the two is
+ * given, the default of the other gives way to it rather than failing (node:http requires headers
+ * <= request): `headersTimeoutMs: 60000` alone allows the whole request 60 s too, and
+ * `requestTimeoutMs: 5000` alone allows the headers 5 s.
+ */
+export function nodeRequestTimeouts(options: HttpOptions): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  const { headersTimeoutMs, requestTimeoutMs } = options;
+  if (headersTimeoutMs !== undefined && requestTimeoutMs !== undefined) return { headersTimeoutMs, requestTimeoutMs };
+  if (headersTimeoutMs !== undefined) return { headersTimeoutMs, requestTimeoutMs: Math.max(headersTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS) };
+  if (requestTimeoutMs !== undefined) return { headersTimeoutMs: Math.min(requestTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS), requestTimeoutMs };
+  return { headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolveHttpPolicy } from './http-policy.js';
+import { nodeRequestTimeouts, resolveHttpPolicy } from './http-policy.js';
 import type { HttpOptions, HttpPolicy } from './http-policy.js';
 import type { MessageDispatcher } from './message-dispatcher.js';
 
@@ -61,7 +61,8 @@ export async function listenHttp(dispatcher: MessageDispatcher, options: ListenO
   const [{ createServer: createHttpServer }, { HttpExchange }] = await Promise.all([import('node:http'), import('./node-http-exchange.js')]);
   // Explicit, not Node's defaults (a 1 byte/s body was cut only after 300 s): headers within
   // headersTimeoutMs, the whole request within requestTimeoutMs, checked every second (Node checks every 30 s).
-  const server = createHttpServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
+  const { headersTimeoutMs, requestTimeoutMs } = nodeRequestTimeouts(options);
+  const server = createHttpServer({ headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1000 }, (req, res) => {
     const mount = mountFor(req.url);
     if (mount !== undefined) mount.handle(req, res, policy);
     else new HttpExchange(dispatcher, policy, req, res).start();

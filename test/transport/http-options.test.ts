@@ -20,6 +20,10 @@ const BAD_NUMBERS: readonly [string, unknown, string][] = [
   ['keepAliveTimeoutMs', 1.5, 'HTTP option keepAliveTimeoutMs must be a positive whole number, got 1.5'],
   ['maxBodyBytes', Number.POSITIVE_INFINITY, 'HTTP option maxBodyBytes must be a positive whole number, got Infinity'],
   ['maxResponseBytes', '1000', 'HTTP option maxResponseBytes must be a positive whole number, got "1000"'],
+  // Node turns a timer over 2^31-1 ms into 1 ms (TimeoutOverflowWarning): refused, not served with a 1 ms timeout.
+  ...(['writeTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs'] as const).map((name): [string, unknown, string] => [
+    name, 2_147_483_648, `HTTP option ${name} must be at most 2147483647 ms (about 24.8 days, the longest timer Node keeps), got 2147483648`,
+  ]),
 ];
 
 describe('HTTP options are validated', () => {
@@ -46,6 +50,31 @@ describe('HTTP options are validated', () => {
       });
     });
   }
+
+  it('headersTimeoutMs above requestTimeoutMs is refused naming both options, from listen() and createServer', async () => {
+    const message = 'HTTP option headersTimeoutMs (40000) must not exceed requestTimeoutMs (20000): the headers are part of the request';
+    const server = createServer({ name: 'options', version: '1.0.0', tools: [echo] });
+    await assert.rejects(server.listen({ port: 0, headersTimeoutMs: 40_000, requestTimeoutMs: 20_000 }), { name: 'RangeError', message });
+    assert.throws(() => createServer({ name: 'options', version: '1.0.0', tools: [echo], http: { headersTimeoutMs: 40_000, requestTimeoutMs: 20_000 } }), { name: 'RangeError', message });
+  });
+
+  it('one of headersTimeoutMs / requestTimeoutMs alone moves the default of the other instead of failing', async () => {
+    const cases: [Record<string, number>, number, number][] = [
+      [{ headersTimeoutMs: 60_000 }, 60_000, 60_000],
+      [{ requestTimeoutMs: 5000 }, 5000, 5000],
+      [{ headersTimeoutMs: 2147483647 }, 2147483647, 2147483647],
+      [{}, 10_000, 30_000],
+    ];
+    for (const [options, headers, request] of cases) {
+      const server = createServer({ name: 'options', version: '1.0.0', tools: [echo] });
+      const listener = await server.listen({ port: 0, ...options });
+      try {
+        assert.deepEqual([listener.server.headersTimeout, listener.server.requestTimeout], [headers, request], JSON.stringify(options));
+      } finally {
+        await listener.close();
+      }
+    }
+  });
 
   it('valid values are accepted and served', async () => {
     const server = createServer({ name: 'options', version: '1.0.0', tools: [echo] });

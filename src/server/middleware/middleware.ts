@@ -61,6 +61,27 @@ export interface Middleware {
   /** For server-wide middleware: which tools it wraps (default all). */
   readonly appliesTo?: (toolName: string) => boolean;
   handle(call: ToolCall, next: () => Promise<CallOutcome>): CallOutcome | Promise<CallOutcome>;
+  /**
+   * Releases what the middleware holds (files, locks, timers). `server.close()` calls it once for
+   * each distinct middleware of the server and of its tools, after the listeners stopped; an error
+   * it throws is logged and does not keep the others from closing.
+   */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * Closes each distinct middleware once, in order, awaiting each. A failure is passed to `onError`
+ * and the rest still close: one stuck resource must not keep another (an audit lock) held.
+ */
+export async function closeMiddleware(middleware: Iterable<Middleware>, onError: (name: string, error: unknown) => void): Promise<void> {
+  for (const m of new Set(middleware)) {
+    if (m.close === undefined) continue;
+    try {
+      await m.close();
+    } catch (error) {
+      onError(m.name, error);
+    }
+  }
 }
 
 /** Ways for a middleware to refuse a call, all through the OUTCOMES table. */

@@ -61,7 +61,7 @@ describe('auditLog', () => {
     const cases: [string[], string[]][] = [
       [edited, ['tamper.jsonl line 3: prev does not match the hash of the line before']],
       [[lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 3, expected 2']],
-      [[lines[1]!, lines[0]!, lines[2]!], ['tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 1, expected 3', 'tamper.jsonl line 3: prev does not match the hash of the line before', 'tamper.jsonl line 3: seq is 3, expected 2']],
+      [[lines[1]!, lines[0]!, lines[2]!], ['tamper.jsonl line 1: the log starts at seq 2, not 1, without a rotation marker: its first 1 record(s) were removed', 'tamper.jsonl line 2: prev does not match the hash of the line before', 'tamper.jsonl line 2: seq is 1, expected 3', 'tamper.jsonl line 3: prev does not match the hash of the line before', 'tamper.jsonl line 3: seq is 3, expected 2']],
     ];
     for (const [content, problems] of cases) {
       writeFileSync(path, `${content.join('\n')}\n`);
@@ -73,6 +73,20 @@ describe('auditLog', () => {
     assert.throws(() => auditLog({ path }), { message: `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; refusing to extend a broken chain` });
     assert.equal(existsSync(`${path}.lock`), false, 'a refused open leaves no lock behind');
     assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), { name: 'RangeError', message: 'hash-chain log: fsync must be "every-entry" or "never", got "sometimes"' });
+  });
+
+  it('server.close() closes the audit middleware: the lock is gone and the same path reopens in this process', async () => {
+    const path = join(dir, 'reopen.jsonl');
+    const ping = defineTool({ name: 'ping', inputSchema: { type: 'object' }, run: () => 'pong' });
+    for (let round = 0; round < 2; round++) {
+      // No audit.close() here: server.close() (in serve) must release the file.
+      await serve({ tools: [ping], use: [auditLog({ path })] }, async (call) => {
+        assert.equal((await call('ping', {})).status, 200);
+        assert.equal(existsSync(`${path}.lock`), true);
+      });
+      assert.equal(existsSync(`${path}.lock`), false, `round ${round}: server.close() released the lock`);
+    }
+    assert.deepEqual(entries(path).map((e) => [e.seq, e.tool]), [[1, 'ping'], [2, 'ping']]);
   });
 
   it('one writer per file: a second auditLog on the same path is refused, naming this process', () => {
@@ -106,9 +120,8 @@ describe('auditLog', () => {
         const second = await call('ping', {});
         assert.deepEqual(second.body, { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
         assert.equal(runs, 1, 'the second call was refused before its tool ran');
+        assert.throws(() => audit.log.append({ type: 'more' }), { message: `audit log ${path}: an earlier write failed (ENOSPC: no space left on device, write); refusing to run unaudited` });
       });
-      assert.throws(() => audit.log.append({ type: 'more' }), { message: `audit log ${path}: an earlier write failed (ENOSPC: no space left on device, write); refusing to run unaudited` });
-      audit.close();
     }
   });
 });

@@ -18,7 +18,7 @@ describe('rateLimit', () => {
       assert.equal(refused.headers.get('retry-after'), '2');
       assert.deepEqual(refused.body?.error, {
         code: -31429,
-        message: 'Rate limited: tool ping for this caller allows 2 calls at once and 0.5 per second; retry in 2000 ms',
+        message: 'Rate limited: tool ping for anonymous callers allows a burst of 2 calls, then 0.5 per second; retry in 2000 ms',
         data: { retryAfterMs: 2000 },
       });
       assert.equal(runs.length, 2);
@@ -35,13 +35,25 @@ describe('rateLimit', () => {
       const alice = { authorization: 'Bearer alice' };
       const bob = { authorization: 'Bearer bob' };
       assert.equal((await call('a', {}, alice)).status, 200);
-      assert.equal((await call('a', {}, alice)).status, 429);
+      const refused = await call('a', {}, alice);
+      assert.equal(refused.status, 429);
+      assert.match((refused.body?.error as { message: string }).message, /^Rate limited: tool a for this caller allows a burst of 1 call, then 0\.001 per second; retry in \d+ ms$/);
       assert.equal((await call('a', {}, bob)).status, 200, 'bob has his own bucket');
       assert.equal((await call('b', {}, alice)).status, 200, 'tool b has its own bucket');
       assert.equal((await call('shared', {}, alice)).status, 200);
       const other = await call('shared', {}, bob);
       assert.equal(other.status, 429);
-      assert.match((other.body?.error as { message: string }).message, /^Rate limited: tool shared allows 1 calls/);
+      assert.match((other.body?.error as { message: string }).message, /^Rate limited: tool shared allows a burst of 1 call, then 0\.001 per second; retry in \d+ ms$/);
+    });
+  });
+
+  it('per "subject" names anonymous callers as one shared bucket', async () => {
+    const solo = defineTool({ name: 'solo', inputSchema: { type: 'object' }, use: [rateLimit({ capacity: 1, refillPerSecond: 0.001, per: 'subject' })], run: () => 'solo' });
+    await serve({ tools: [solo] }, async (call) => {
+      assert.equal((await call('solo', {})).status, 200);
+      const refused = await call('solo', {});
+      assert.equal(refused.status, 429);
+      assert.match((refused.body?.error as { message: string }).message, /^Rate limited: the limit for anonymous callers allows a burst of 1 call, then 0\.001 per second; retry in \d+ ms$/);
     });
   });
 

@@ -7,7 +7,7 @@
  * Verify with {@link verifyHashChainLog}.
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { acquireLock, cutRecord, DEFAULT_LOCKED_HINT, nextRotatedName, readTail, releaseLock, rotatedFiles } from './hash-chain-files.js';
 import { lineHash, recordSeq, verifyHashChainLog } from './hash-chain-verify.js';
 import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
@@ -79,7 +79,7 @@ function safeStringify(value: unknown): string | undefined {
  * line chained to the last complete one. Open with {@link openHashChainLog}.
  */
 export class HashChainLog {
-  /** The current file. */
+  /** The current file, as an absolute path (resolved once when opened). */
   readonly path: string;
   readonly fsync: HashChainFsync;
   #fd: number | null;
@@ -96,7 +96,10 @@ export class HashChainLog {
   #failure: Error | undefined;
 
   /** Prefer {@link openHashChainLog}; this is the same. */
-  constructor(path: string, options: HashChainLogOptions = {}) {
+  constructor(givenPath: string, options: HashChainLogOptions = {}) {
+    // Resolved once: the lock, the rotated names and every later rename use one absolute spelling,
+    // whatever the cwd does later and however the caller wrote it ('./x', 'a//b', 'x/../y').
+    const path = resolve(givenPath);
     const fsync = options.fsync ?? 'every-entry';
     if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
     this.path = path;

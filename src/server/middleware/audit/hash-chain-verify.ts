@@ -5,7 +5,7 @@
  * ..., then `<log>`), so one call verifies everything a log ever wrote that is still on disk.
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { sha256 } from '../../../protocol/sha256.js';
 import { rotatedFiles } from './hash-chain-files.js';
 
@@ -27,17 +27,25 @@ export interface StoredHashChainRecord extends HashChainRecord {
 
 /** What {@link verifyHashChainLog} found. */
 export interface HashChainVerification {
-  /** True when the chain is unbroken: every `prev` and every `seq` follows from the line before. */
+  /** True when the chain is unbroken: every `prev` and every `seq` follows from the line before, from seq 1 (or from a pruned head, when allowed). */
   readonly ok: boolean;
   /** The records, oldest first. */
   readonly records: StoredHashChainRecord[];
   /**
-   * Lines that are not complete records: a write cut short by a crash. They are skipped (the
-   * record after one chains to the last complete line), so they are counted here, not as breaks.
+   * Lines that are not JSON at all: a write cut short by a crash (reopening leaves such a line in
+   * place and goes on after it). They are skipped (the record after one chains to the last
+   * complete line), so they are counted here, not as breaks. A line that is complete JSON but not a
+   * record (no integer `seq` or string `prev`) cannot come from a torn write: it is a break.
    */
   readonly tornLines: number;
   /** `seq` of each record whose `prev` is not the hash of the complete line before it (an edited, removed or reordered line). */
   readonly chainBreaks: number[];
+  /**
+   * True when the oldest file verified starts with a rotation marker past seq 1 whose previous file
+   * is not on disk: older rotated files were removed (pruned). A break unless
+   * {@link VerifyHashChainOptions.allowPrunedHead}; either way the records before are not verified.
+   */
+  readonly headPruned: boolean;
   /** Every break found, as `<file> line <n>: <reason>` (empty when `ok`). */
   readonly problems: string[];
 }
@@ -46,6 +54,14 @@ export interface HashChainVerification {
 export interface VerifyHashChainOptions {
   /** Verify the rotated files too, oldest first, as one chain with the current file (default true). */
   rotated?: boolean;
+  /**
+   * Accept a log whose oldest rotated files were deleted on purpose (retention): the oldest file
+   * kept may then start with its `log_rotated` marker at seq > 1 (reported in `headPruned`).
+   * Default false: a log must go back to seq 1. A first record past seq 1 that is not a rotation
+   * marker (a removed head) is a break either way. With `rotated: false` the previous files are
+   * deliberately not read, so a current file starting with its rotation marker is accepted.
+   */
+  allowPrunedHead?: boolean;
 }
 
 /**
@@ -59,21 +75,25 @@ export function lineHash(line: string): string {
 
 /** The `seq` of a line that is a complete record, undefined for a torn or foreign line. */
 export function recordSeq(line: string): number | undefined {
-  const record = parseRecord(line);
-  return record === undefined ? undefined : record.seq;
+  const record = parseLine(line);
+  return typeof record === 'object' ? record.seq : undefined;
 }
 
-function parseRecord(line: string): StoredHashChainRecord | undefined {
+/** A record, `'torn'` for a line that is not JSON, `'foreign'` for complete JSON that is not a record. */
+function parseLine(line: string): StoredHashChainRecord | 'torn' | 'foreign' {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return undefined;
+    // Records are written whole, one per line: a cut-short write leaves a prefix of an object, which never parses.
+    return 'torn';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'foreign';
   const record = value as Partial<StoredHashChainRecord>;
-  return Number.isInteger(record.seq) && typeof record.prev === 'string' ? (record as StoredHashChainRecord) : undefined;
+  return Number.isInteger(record.seq) && typeof record.prev === 'string' ? (record as StoredHashChainRecord) : 'foreign';
 }
+
+const ROTATION_MARKER = 'log_rotated';
 
 /**
  * Reads a hash-chain log and checks its chain. Never throws for what the file holds (a missing file
@@ -83,33 +103,65 @@ function parseRecord(line: string): StoredHashChainRecord | undefined {
  * const { ok, problems } = verifyHashChainLog('calls.jsonl');
  * if (!ok) console.error(problems.join('\n'));
  */
-export function verifyHashChainLog(path: string, options: VerifyHashChainOptions = {}): HashChainVerification {
-  const files = options.rotated === false ? [path] : [...rotatedFiles(path), path];
+export function verifyHashChainLog(givenPath: string, options: VerifyHashChainOptions = {}): HashChainVerification {
+  // Resolved as HashChainLog resolves it (lexically), so both read the same files however spelt.
+  const path = resolve(givenPath);
+  const withRotated = options.rotated !== false;
+  const files = withRotated ? [...rotatedFiles(path), path] : [path];
   const records: StoredHashChainRecord[] = [];
   const chainBreaks: number[] = [];
   const problems: string[] = [];
   let tornLines = 0;
+  let headPruned = false;
   let prevHash: string | undefined;
   let prevSeq: number | undefined;
+  let prevFile: string | undefined;
   for (const file of files) {
     const lines = readFileSync(file, 'utf8').split('\n');
+    let firstOfFile = true;
     for (const [index, line] of lines.entries()) {
       if (line === '') continue;
       const where = `${basename(file)} line ${index + 1}`;
-      const record = parseRecord(line);
-      if (record === undefined) {
+      const record = parseLine(line);
+      if (record === 'torn') {
         tornLines++;
         continue;
       }
-      if (prevHash === undefined ? record.prev !== '' && record.seq === 1 : record.prev !== prevHash) {
-        chainBreaks.push(record.seq);
-        problems.push(`${where}: prev does not match the hash of the line before`);
+      if (record === 'foreign') {
+        problems.push(`${where}: complete JSON that is not a record (no integer "seq" and string "prev"): an inserted or edited line`);
+        continue;
       }
-      if (prevSeq !== undefined && record.seq !== prevSeq + 1) problems.push(`${where}: seq is ${record.seq}, expected ${prevSeq + 1}`);
+      const marker = record.type === ROTATION_MARKER;
+      if (prevHash === undefined) {
+        if (record.seq === 1) {
+          if (record.prev !== '') {
+            chainBreaks.push(record.seq);
+            problems.push(`${where}: prev does not match the hash of the line before`);
+          }
+        } else if (!marker) {
+          problems.push(`${where}: the log starts at seq ${record.seq}, not 1, without a rotation marker: its first ${record.seq - 1} record(s) were removed`);
+        } else if (withRotated) {
+          headPruned = true;
+          if (options.allowPrunedHead !== true) {
+            problems.push(`${where}: the log starts at seq ${record.seq}: the rotated file before it (${String(record.previous_file)}) is missing (pass allowPrunedHead if older files were pruned on purpose)`);
+          }
+        }
+      } else {
+        if (record.prev !== prevHash) {
+          chainBreaks.push(record.seq);
+          problems.push(`${where}: prev does not match the hash of the line before`);
+        }
+        if (record.seq !== prevSeq! + 1) problems.push(`${where}: seq is ${record.seq}, expected ${prevSeq! + 1}`);
+        if (firstOfFile && marker && prevFile !== undefined && record.previous_file !== basename(prevFile)) {
+          problems.push(`${where}: rotated from ${String(record.previous_file)}, but the file before it is ${basename(prevFile)}: a rotated file is missing`);
+        }
+      }
+      firstOfFile = false;
       prevHash = lineHash(line);
       prevSeq = record.seq;
       records.push(record);
     }
+    if (!firstOfFile) prevFile = file;
   }
-  return { ok: problems.length === 0, records, tornLines, chainBreaks, problems };
+  return { ok: problems.length === 0, records, tornLines, chainBreaks, headPruned, problems };
 }

@@ -45,9 +45,13 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
       const verdict = await call.store.takeTokens(key, rule);
       if (verdict.allowed) return next();
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-      const whose = per === 'tool' ? `tool ${call.tool.name}` : per === 'subject' ? 'this caller' : `tool ${call.tool.name} for this caller`;
+      // Anonymous callers (subject '') all share one bucket: the message must not suggest it is theirs alone.
+      const caller = call.subject === '' ? 'anonymous callers' : 'this caller';
+      const whose = per === 'tool' ? `tool ${call.tool.name}` : per === 'subject' ? `the limit for ${caller}` : `tool ${call.tool.name} for ${caller}`;
       call.report(`bucket empty; retry after ${verdict.retryAfterMs} ms`);
-      return refuse.error('rateLimited', `Rate limited: ${whose} allows ${capacity} calls at once and ${refillPerSecond} per second; retry in ${verdict.retryAfterMs} ms`, {
+      // capacity is a burst size (the bucket's depth), not a number of calls in flight.
+      const burst = `a burst of ${capacity} call${capacity === 1 ? '' : 's'}, then ${refillPerSecond} per second`;
+      return refuse.error('rateLimited', `Rate limited: ${whose} allows ${burst}; retry in ${verdict.retryAfterMs} ms`, {
         data: { retryAfterMs: verdict.retryAfterMs },
         headers: { 'Retry-After': String(seconds) },
       });
