@@ -58,6 +58,15 @@ export interface LegacyHttpWire extends SessionDispatcher {
 }
 
 const decoder = new TextDecoder();
+
+/** The message body as JSON, or undefined when it is not JSON. */
+function parseBody(message: InboundMessage): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body)) };
+  } catch {
+    return undefined;
+  }
+}
 const LEGACY_VERSIONS = new Set(LEGACY_PROTOCOL_VERSIONS);
 const MODERN_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const NO_SESSION = 'Bad request: Mcp-Session-Id header is required; send initialize first';
@@ -241,12 +250,10 @@ export function createLegacyHttpWire(
       if (env.modernServed === false || MODERN_VERSIONS.has(versionHeader)) return modern(message);
       return unknownVersion(message, versionHeader);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body));
-    } catch {
-      return modern(message);
-    }
+    const body = parseBody(message);
+    // Not JSON: the pipeline answers it (-32700).
+    if (body === undefined) return modern(message);
+    const parsed = body.value;
     const m = isJsonObject(parsed) ? parsed : undefined;
     const initialize_ = isLegacyInitialize(m) && m?.id !== undefined;
     // So does a 2026-07-28 claim in the body, whatever the headers say (the pipeline then reports any header mismatch).
@@ -271,12 +278,10 @@ export function createLegacyHttpWire(
    * the pipeline would report the missing `_meta`, but what is wrong is the version (digest §1.4).
    */
   function unknownVersion(message: InboundMessage, versionHeader: string): Promise<Reply> | Reply {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body));
-    } catch {
-      return modern(message);
-    }
+    const body = parseBody(message);
+    // Not JSON: the pipeline answers it (-32700).
+    if (body === undefined) return modern(message);
+    const parsed = body.value;
     const m = isJsonObject(parsed) ? parsed : undefined;
     // A body claiming 2026-07-28 goes to the pipeline, which reports the header mismatch (R-82).
     if (hasModernMeta(m)) {

@@ -45,6 +45,17 @@ function nextFault(driver: RemoteArmDriver): Promise<ArmFault> {
   });
 }
 
+/** SIGKILLs the controller and resolves with the first status of the one the supervisor restarted. */
+async function killAndRecover(driver: RemoteArmDriver): Promise<ArmStatus> {
+  const firstPid = driver.supervisor.pid!;
+  const faulted = nextFault(driver);
+  process.kill(firstPid, 'SIGKILL');
+  await faulted;
+  const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
+  assert.notEqual(driver.supervisor.pid, firstPid);
+  return back;
+}
+
 /** Resolves with the first status matching `test` (the state stream). */
 function statusWhere(driver: RemoteArmDriver, test: (s: ArmStatus) => boolean): Promise<ArmStatus> {
   return new Promise((resolve) => {
@@ -165,12 +176,7 @@ describe('robot-sim controller process', () => {
     assert.equal(saved.held?.objectId, 'block-1');
     assert.deepEqual(saved.broken, []);
 
-    const firstPid = driver.supervisor.pid!;
-    const faulted = nextFault(driver);
-    process.kill(firstPid, 'SIGKILL');
-    await faulted;
-    const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
-    assert.notEqual(driver.supervisor.pid, firstPid);
+    const back = await killAndRecover(driver);
     assert.deepEqual(back.jointsDeg, before.jointsDeg);
     assert.equal(back.heldObjectId, 'block-1', 'the restarted controller knows what its gripper holds');
     assert.deepEqual(back.held?.offsetInToolMm, before.held?.offsetInToolMm);
@@ -200,12 +206,7 @@ describe('robot-sim controller process', () => {
     const driver = await startDriver(dir, undefined, 4);
     const conditions = (s: ArmStatus) => Object.fromEntries(s.objects.map((o) => [o.id, o.condition]));
     assert.deepEqual(conditions(driver.status()), { 'cup-1': 'intact', 'egg-1': 'broken', 'block-1': 'intact', 'bottle-1': 'intact', 'tray-1': 'intact' });
-    const firstPid = driver.supervisor.pid!;
-    const faulted = nextFault(driver);
-    process.kill(firstPid, 'SIGKILL');
-    await faulted;
-    const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
-    assert.notEqual(driver.supervisor.pid, firstPid);
+    const back = await killAndRecover(driver);
     assert.equal(conditions(back)['egg-1'], 'broken');
     await driver.clearFault();
     const egg = (await driver.captureCamera()).find((d) => d.id === 'egg-1');
