@@ -2,7 +2,7 @@
 // Variants (the `middleware` suite): `middleware` puts rate limit + audit (no fsync) + result
 // budget on every call; `empty-chain` passes `use: []`, to show an empty chain costs nothing.
 import { createServer as createNetServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { announceReady, chooseVariant, exitOnSignal, parseServerArgs } from '../shared/server-args.js';
@@ -24,8 +24,12 @@ function freePort(host: string): Promise<number> {
 
 const args = parseServerArgs(process.argv.slice(2));
 const variant = chooseVariant(args, ['default', 'middleware', 'empty-chain']);
+const auditDir = variant === 'middleware' ? mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-')) : undefined;
+// The audit log grows by some 20 MB a run: removed when this server exits (the process exits on
+// SIGTERM/SIGINT through exitOnSignal, so the 'exit' hook runs).
+if (auditDir !== undefined) process.once('exit', () => rmSync(auditDir, { recursive: true, force: true }));
 const middleware: MiddlewareChoice | undefined =
-  variant === 'middleware' ? { kind: 'chain', auditPath: join(mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-')), 'calls.jsonl') }
+  auditDir !== undefined ? { kind: 'chain', auditPath: join(auditDir, 'calls.jsonl') }
   : variant === 'empty-chain' ? { kind: 'empty' }
   : undefined;
 const port = args.port === 0 ? await freePort(args.host) : args.port;

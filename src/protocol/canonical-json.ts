@@ -1,3 +1,5 @@
+import { jsonString } from './json-text.js';
+
 /**
  * Deterministic JSON text for hashing: the text `JSON.stringify` would give, with the keys of every
  * object sorted by UTF-16 code units. For JSON data (what a wire message parses into) this is the
@@ -25,10 +27,12 @@ function write(value: unknown, key: string, ancestors: object[]): string | undef
   }
   switch (typeof value) {
     case 'string':
+      return jsonString(value);
     case 'boolean':
-      return JSON.stringify(value);
+      return value ? 'true' : 'false';
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      // String() and JSON.stringify() print a finite number alike (both are Number::toString).
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'bigint':
       throw new TypeError(`canonicalJson: a bigint (${String(value)}n) has no JSON form`);
     case 'undefined':
@@ -65,7 +69,7 @@ function write(value: unknown, key: string, ancestors: object[]): string | undef
       const member = write((object as Record<string, unknown>)[name], name, ancestors);
       if (member === undefined) continue;
       if (text.length > 1) text += ',';
-      text += JSON.stringify(name) + ':' + member;
+      text += jsonString(name) + ':' + member;
     }
     text += '}';
   }

@@ -179,16 +179,21 @@ function runMiddleware(env: PipelineEnv, s: AnyState & ToolFound, view: CallView
   return ended(handled);
 }
 
-function serializeResult(id: JsonRpcId, result: JsonObject, resultMeta: JsonObject, json: string | undefined): string {
+function serializeResult(id: JsonRpcId, result: JsonObject, env: PipelineEnv, json: string | undefined): string {
   if (json === undefined) {
-    // Results reaching here are objects the pipeline built itself, so adding _meta in place is safe.
-    if (result._meta === undefined) result._meta = resultMeta;
-    json = JSON.stringify(result);
+    if (result._meta === undefined) {
+      // The server's _meta goes last, as its JSON made once: the same text as serialising it with
+      // the result. Results reaching here are objects the pipeline built, so setting it is safe.
+      const members = JSON.stringify(result);
+      result._meta = env.resultMeta;
+      json = members === '{}' ? `{"_meta":${env.resultMetaJson}}` : `${members.slice(0, -1)},"_meta":${env.resultMetaJson}}`;
+    } else json = JSON.stringify(result);
   }
   return `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${json}}`;
 }
 
-function toReply(s: AnyState, stop: Stop, resultMeta: JsonObject): Reply {
+function toReply(s: AnyState, stop: Stop, env: PipelineEnv): Reply {
+  const resultMeta = env.resultMeta;
   s.finished = true;
   switch (stop.kind) {
     case 'result':
@@ -199,8 +204,8 @@ function toReply(s: AnyState, stop: Stop, resultMeta: JsonObject): Reply {
       }
       // A result stop only comes from a stage after `envelope`, so the id is known. Without
       // pre-serialized JSON the object is exactly what the body holds, so it travels along.
-      if (stop.json !== undefined) return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, stop.json) };
-      return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, resultMeta, undefined), result: stop.result };
+      if (stop.json !== undefined) return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, stop.json) };
+      return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, undefined), result: stop.result };
     case 'error': {
       const reply: Reply = { status: stop.error.httpStatus, body: JSON.stringify(stop.error.toResponse(s.id)) };
       if (stop.error.headers !== undefined) reply.headers = stop.error.headers;
@@ -220,7 +225,7 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
     try {
       const s: AnyState = receive(message);
       const stop = runFrom(env, s, 0);
-      return stop instanceof Promise ? stop.then((settled) => toReply(s, settled, env.resultMeta)) : Promise.resolve(toReply(s, stop, env.resultMeta));
+      return stop instanceof Promise ? stop.then((settled) => toReply(s, settled, env)) : Promise.resolve(toReply(s, stop, env));
     } catch (error) {
       return Promise.reject(error);
     }

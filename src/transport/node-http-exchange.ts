@@ -13,7 +13,9 @@ import { limitResponse } from './response-limit.js';
  * kept in memory for it indefinitely (backpressure: nothing more is produced for it meanwhile).
  */
 function dropIfUnread(res: ServerResponse, ms: number): void {
-  if (res.writableFinished) return;
+  // Nothing left here once every byte is with the kernel (the usual case for a small answer): no
+  // timer then. `writableLength` counts what the response and its socket still hold.
+  if (res.writableFinished || (res.socket !== null && res.writableLength === 0)) return;
   const timer = setTimeout(() => res.destroy(), ms);
   timer.unref();
   res.once('close', () => clearTimeout(timer));

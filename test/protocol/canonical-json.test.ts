@@ -72,6 +72,18 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('for any text (quotes, controls, lone surrogates, long or short): strings and keys are written as JSON.stringify writes them', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: 'grapheme-ascii', minLength: 60, maxLength: 70 }), fc.constantFrom('"', '\\', '\u2028', '\ud800', 'plain_name'));
+    fc.assert(
+      fc.property(text, text, fc.double(), (key, value, number) => {
+        const record = { [key]: value, n: number };
+        assert.equal(canonicalJson(value), JSON.stringify(value));
+        assert.equal(canonicalJson(record), reference(record));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('keeps lint lockfiles written before the shared module valid (same hashes)', () => {
     const tool = { name: 'calculate_sum', description: 'Adds two integers.', inputSchema: { type: 'object', properties: { b: { type: 'integer' }, a: { type: 'integer' } }, required: ['a', 'b'] } };
     assert.deepEqual(buildPinLock([tool]).tools.calculate_sum, {

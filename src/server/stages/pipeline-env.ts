@@ -53,6 +53,8 @@ export interface PipelineEnv extends PipelineConfig {
   toolsByName: ReadonlyMap<string, RegisteredTool>;
   /** `, resource_metadata="..."` for WWW-Authenticate challenges, or ''. */
   resourceMetadataParam: string;
+  /** `JSON.stringify(resultMeta)`, made once: appended to every result's JSON rather than re-serialised. */
+  resultMetaJson: string;
 }
 
 export function resolveEnv(config: PipelineConfig): PipelineEnv {
@@ -60,5 +62,6 @@ export function resolveEnv(config: PipelineConfig): PipelineEnv {
     ...config,
     toolsByName: new Map(config.tools.map((t) => [t.name, t])),
     resourceMetadataParam: config.resourceMetadataUrl === undefined ? '' : `, resource_metadata="${config.resourceMetadataUrl}"`,
+    resultMetaJson: JSON.stringify(config.resultMeta),
   };
 }

@@ -46,13 +46,23 @@ let exitHookInstalled = false;
 
 let isoMs = Number.NaN;
 let isoText = '';
-/** `new Date().toISOString()`, formatted once per millisecond: under load many records share one. */
+let isoSecond = Number.NaN;
+let isoSecondPrefix = '';
+/**
+ * `new Date().toISOString()` without formatting a date per call: the text up to the seconds is
+ * made once per second and the milliseconds appended (toISOString always ends `.mmmZ`).
+ */
 function isoNow(): string {
   const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = new Date(ms).toISOString();
+  if (ms === isoMs) return isoText;
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoSecondPrefix = new Date(second * 1000).toISOString().slice(0, -4);
   }
+  const milli = ms - second * 1000;
+  isoMs = ms;
+  isoText = `${isoSecondPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
   return isoText;
 }
 
@@ -157,11 +167,29 @@ export class HashChainLog {
    * so that nothing goes on unrecorded.
    */
   append(record: HashChainRecord): StoredHashChainRecord {
+    this.#checkRecord(record);
+    return this.#write(() => record, undefined, true)!;
+  }
+
+  /**
+   * `append` for a caller that serialises its record itself, on a hot path (the audit middleware,
+   * once per call): `json` must be exactly `JSON.stringify(record())`. `record` is called only
+   * when the object is needed (a listener, or a record too large that must be cut), and nothing is
+   * returned, so in the usual case no record object is built at all.
+   * @internal
+   */
+  appendSerialized(json: string, record: () => HashChainRecord): void {
+    this.ensureWritable();
+    if (!json.startsWith('{"type":')) throw new TypeError('hash-chain log: a serialised record is a JSON object whose first member is "type"');
+    if (this.#size >= this.#maxFileBytes) this.#rotate();
+    this.#write(record, json, false);
+  }
+
+  #checkRecord(record: HashChainRecord): void {
     this.ensureWritable();
     if (typeof record !== 'object' || record === null || typeof record.type !== 'string') throw new TypeError('hash-chain log: a record is an object with a string "type"');
     for (const key of RESERVED) if (Object.hasOwn(record, key)) throw new TypeError(`hash-chain log: "${key}" is set by the log, not by the record`);
     if (this.#size >= this.#maxFileBytes) this.#rotate();
-    return this.#write(record);
   }
 
   /**
@@ -213,18 +241,18 @@ export class HashChainLog {
     }
   }
 
-  #write(record: HashChainRecord): StoredHashChainRecord {
+  #write(getRecord: () => HashChainRecord, json: string | undefined, returnStored: boolean): StoredHashChainRecord | undefined {
     const seq = this.#seq + 1;
     const time = isoNow();
     const prev = this.#prev;
-    let stored: StoredHashChainRecord = { seq, time, prev, ...record };
+    let stored: StoredHashChainRecord | undefined;
     // The head needs no escaping (an integer, an ISO date, a hex hash or ""), so only the record is
-    // serialised: the same text as stringifying `stored`, for a third less work on every call.
-    const body = safeStringify(record);
+    // serialised: the same text as stringifying the stored record, for a third less work per call.
+    const body = json ?? safeStringify(getRecord());
     let line = body === undefined ? undefined : `{"seq":${seq},"time":"${time}","prev":"${prev}",${body.slice(1)}`;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: short lines need no exact count.
     if (line === undefined || (line.length * 3 > this.#maxRecordBytes && Buffer.byteLength(line) > this.#maxRecordBytes)) {
-      const { seq, time, prev, type, ...fields } = stored;
+      const { type, ...fields } = getRecord();
       const originalBytes = line === undefined ? null : Buffer.byteLength(line);
       const cut = cutRecord(fields, this.#maxRecordBytes - 512) ?? fields;
       const marker = { original_bytes: originalBytes, limit_bytes: this.#maxRecordBytes };
@@ -236,7 +264,8 @@ export class HashChainLog {
     else this.#queue(text);
     this.#seq++;
     this.#prev = lineHash(line);
-    if (this.#listeners.size > 0) this.#tell(stored);
+    if (stored === undefined && (returnStored || this.#listeners.size > 0)) stored = { seq, time, prev, ...getRecord() };
+    if (this.#listeners.size > 0) this.#tell(stored!);
     return stored;
   }
 
@@ -259,7 +288,7 @@ export class HashChainLog {
     renameSync(this.path, rotatedTo);
     this.#fd = openSync(this.path, 'a+');
     this.#size = 0;
-    this.#write({ type: 'log_rotated', previous_file: basename(rotatedTo) });
+    this.#write(() => ({ type: 'log_rotated', previous_file: basename(rotatedTo) }), undefined, false);
   }
 
   #writeNow(text: string): void {
@@ -297,8 +326,13 @@ export class HashChainLog {
 }
 
 function writeAll(fd: number, text: string): number {
+  // The string is encoded by the write itself (no JS Buffer per batch); a short write, rare for a
+  // file, continues from the bytes not yet written.
+  const written = writeSync(fd, text);
+  const total = Buffer.byteLength(text);
+  if (written === total) return total;
   const bytes = Buffer.from(text, 'utf8');
-  let offset = 0;
+  let offset = written;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
   return bytes.length;
 }

@@ -6,6 +6,9 @@
 import type { Middleware } from '../middleware.js';
 import { refuse } from '../middleware.js';
 
+/** Bucket keys kept for reuse, at most (a key is cheap to rebuild; the bound only caps memory). */
+const MAX_CACHED_KEYS = 10_000;
+
 /** Options of {@link rateLimit}. */
 export interface RateLimitOptions {
   /** Calls allowed in a burst (the bucket size). */
@@ -35,13 +38,32 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
   const per = options.per ?? 'tool-and-subject';
   if (per !== 'tool-and-subject' && per !== 'tool' && per !== 'subject') throw new RangeError(`rateLimit: per must be "tool-and-subject", "tool" or "subject", got ${JSON.stringify(per)}`);
   const rule = { capacity, refillPerSecond };
+  // Keys are made once per tool and subject and then reused: the same string each call also
+  // keeps its hash, so the store's map lookup does not rehash a fresh key. Bounded: cleared when full.
+  const keys = new Map<string, Map<string, string>>();
+  let cachedKeys = 0;
+  const bucketKey = (tool: string, subject: string): string => {
+    let bySubject = keys.get(tool);
+    const known = bySubject?.get(subject);
+    if (known !== undefined) return known;
+    if (cachedKeys >= MAX_CACHED_KEYS) {
+      keys.clear();
+      cachedKeys = 0;
+      bySubject = undefined;
+    }
+    if (bySubject === undefined) keys.set(tool, (bySubject = new Map()));
+    // JSON-encoded parts: a tool name can never collide with a subject that contains the separator.
+    const key = `rate:${per}:${JSON.stringify([tool, subject])}`;
+    bySubject.set(subject, key);
+    cachedKeys++;
+    return key;
+  };
   return {
     name: 'rate-limit',
     rule: Object.freeze({ capacity, refillPerSecond, per }),
     ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
     async handle(call, next) {
-      // JSON-encoded parts: a tool name can never collide with a subject that contains the separator.
-      const key = `rate:${per}:${JSON.stringify([per === 'subject' ? '' : call.tool.name, per === 'tool' ? '' : call.subject])}`;
+      const key = bucketKey(per === 'subject' ? '' : call.tool.name, per === 'tool' ? '' : call.subject);
       const verdict = await call.store.takeTokens(key, rule);
       if (verdict.allowed) return next();
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));

@@ -1,0 +1,106 @@
+/**
+ * The audit middleware writes each record's JSON itself (its hot path): for any tool name, subject,
+ * request id, outcome, detail and arguments, the line must be exactly what serialising the stored
+ * record gives, with the documented key order, and the chain must verify.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { auditLog, openHashChainLog, ProtocolError, verifyHashChainLog } from '../../../src/index.js';
+import type { CallOutcome, StoredHashChainRecord, ToolCall } from '../../../src/index.js';
+import { createMemoryStore } from '../../../src/server/store/memory-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tw-audit-text-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// Any UTF-16 text: quotes, backslashes, controls, U+2028, lone surrogates, long and short.
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 90 }), fc.constantFrom('', 'calculate_sum', 'a"b', 'back\\slash', '\u2028', '\ud800', 'x'.repeat(70)));
+const outcome: fc.Arbitrary<CallOutcome> = fc.oneof(
+  fc.constant<CallOutcome>({ kind: 'result', outcome: 'respond', result: { content: [{ type: 'text', text: 'ok' }] } }),
+  text.map((detail): CallOutcome => ({ kind: 'result', outcome: 'tool-error', result: { content: [{ type: 'text', text: detail }], isError: true } })),
+  fc.tuple(fc.integer({ min: -33000, max: -32000 }), text).map(([code, message]): CallOutcome => ({ kind: 'error', error: new ProtocolError(code, message) })),
+  fc.constant<CallOutcome>({ kind: 'cancelled' }),
+);
+
+function callOf(tool: string, subject: string, requestId: string | number, args: Record<string, unknown>): ToolCall {
+  return {
+    tool: { name: tool, descriptor: { name: tool, inputSchema: { type: 'object' } } },
+    arguments: args,
+    ctx: undefined,
+    auth: subject === '' ? undefined : { subject, scopes: [] },
+    subject,
+    requestId,
+    transport: 'stdio',
+    requestMeta: {},
+    store: createMemoryStore(),
+    note() {},
+    report() {},
+  };
+}
+
+describe('auditLog record text', () => {
+  it('is the JSON of the stored record, key for key, for any input; the chain verifies', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ tool: text, subject: text, id: fc.oneof(fc.integer(), text), args: fc.dictionary(text, fc.jsonValue(), { maxKeys: 4 }), outcome }), { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        async (calls, includeArguments) => {
+          const path = join(dir, `run-${run++}.jsonl`);
+          const audit = auditLog({ path, fsync: 'never', includeArguments });
+          const stored: StoredHashChainRecord[] = [];
+          audit.log.onAppend((record) => stored.push(record));
+          for (const c of calls) await audit.handle(callOf(c.tool, c.subject, c.id, c.args), () => Promise.resolve(c.outcome));
+          audit.close();
+          const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+          assert.equal(lines.length, calls.length);
+          lines.forEach((line, i) => {
+            assert.equal(line, JSON.stringify(stored[i]), 'the line is the stored record serialised');
+            const c = calls[i]!;
+            const record = JSON.parse(line) as Record<string, unknown>;
+            const expectedKeys = ['seq', 'time', 'prev', 'type', 'tool', 'subject', 'request_id', 'transport', 'args_sha256'];
+            if (includeArguments) expectedKeys.push('arguments');
+            expectedKeys.push('outcome');
+            if (c.outcome.kind === 'error') expectedKeys.push('code');
+            if (c.outcome.kind === 'error' || (c.outcome.kind === 'result' && c.outcome.outcome === 'tool-error')) expectedKeys.push('detail');
+            expectedKeys.push('duration_ms');
+            assert.deepEqual(Object.keys(record), expectedKeys);
+            assert.equal(record.tool, JSON.parse(JSON.stringify(c.tool)));
+            assert.equal(record.subject, JSON.parse(JSON.stringify(c.subject)));
+            assert.equal(record.request_id, JSON.parse(JSON.stringify(c.id)));
+            if (includeArguments) assert.deepEqual(record.arguments, JSON.parse(JSON.stringify(c.args)));
+          });
+          const verdict = verifyHashChainLog(path);
+          assert.ok(verdict.ok, verdict.problems.join('\n'));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('without a listener, builds no record object and writes the same text', async () => {
+    const path = join(dir, 'no-listener.jsonl');
+    const audit = auditLog({ path, fsync: 'every-entry', includeArguments: true });
+    const outcomeError: CallOutcome = { kind: 'error', error: new ProtocolError(-32602, 'Invalid "n": \u2028 not allowed') };
+    await audit.handle(callOf('count', 'alice "a"', 'req-1', { n: 'x', nested: { z: 1, a: [true, null] } }), () => Promise.resolve(outcomeError));
+    audit.close();
+    const record = JSON.parse(readFileSync(path, 'utf8').trimEnd()) as Record<string, unknown>;
+    assert.deepEqual(
+      { ...record, time: 'T', duration_ms: 0 },
+      { seq: 1, time: 'T', prev: '', type: 'tool_call', tool: 'count', subject: 'alice "a"', request_id: 'req-1', transport: 'stdio', args_sha256: record.args_sha256, arguments: { n: 'x', nested: { z: 1, a: [true, null] } }, outcome: 'error', code: -32602, detail: 'Invalid "n": \u2028 not allowed', duration_ms: 0 },
+    );
+    assert.match(String(record.args_sha256), /^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('appendSerialized refuses text that is not a record whose first member is "type", and writes nothing', () => {
+    const path = join(dir, 'refused.jsonl');
+    const log = openHashChainLog(path, { fsync: 'every-entry' });
+    assert.throws(() => log.appendSerialized('{"seq":9,"type":"x"}', () => ({ type: 'x' })), { name: 'TypeError', message: 'hash-chain log: a serialised record is a JSON object whose first member is "type"' });
+    assert.equal(log.lastSeq, 0);
+    log.close();
+    assert.equal(readFileSync(path, 'utf8'), '');
+  });
+});
