@@ -129,11 +129,19 @@ function isOutcome(value: unknown): value is CallOutcome {
  * synchronous stages inside, a layer costs its `next()` promise and its own settlement, no more.
  */
 function runLayer(env: PipelineEnv, s: AnyState & ToolFound, index: number, chain: readonly Middleware[]): Stop | Promise<Stop> {
-  return runMiddleware(env, s, (s.view ??= new CallView(s, env.store)), index, chain, 0);
+  return runMiddleware(env, s, (s.view ??= new CallView(s, env.store)), index, chain, 0, keepStop);
 }
 
-function runMiddleware(env: PipelineEnv, s: AnyState & ToolFound, view: CallView, index: number, chain: readonly Middleware[], k: number): Stop | Promise<Stop> {
-  if (k === chain.length) return runFrom(env, s, index, index);
+function keepStop(stop: Stop): Stop {
+  return stop;
+}
+
+/**
+ * Layer `k`; `after` maps its final stop to what the caller wants (the stop itself for the
+ * outermost layer, the enclosing layer's view of it as a call outcome otherwise), applied in the
+ * same settlement so that a layer adds one promise, not two.
+ */
+function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallView, index: number, chain: readonly Middleware[], k: number, after: (stop: Stop) => T): T | Promise<T> {
   const middleware = chain[k]!;
   const name = `middleware:${middleware.name}` as const;
   let called = false;
@@ -146,16 +154,19 @@ function runMiddleware(env: PipelineEnv, s: AnyState & ToolFound, view: CallView
   const next = (): Promise<CallOutcome> => {
     if (called) return Promise.reject(new Error(`middleware ${middleware.name} called next() twice`));
     called = true;
-    let inner: Stop | Promise<Stop>;
     try {
-      inner = runMiddleware(env, s, view, index, chain, k + 1);
+      if (k + 1 < chain.length) {
+        const inner = runMiddleware(env, s, view, index, chain, k + 1, toOutcome);
+        return inner instanceof Promise ? inner : Promise.resolve(inner);
+      }
+      const inner = runFrom(env, s, index, index);
+      return inner instanceof Promise ? inner.then(toOutcome) : Promise.resolve(toOutcome(inner));
     } catch (error) {
       return Promise.reject(error);
     }
-    return inner instanceof Promise ? inner.then(toOutcome) : Promise.resolve(toOutcome(inner));
   };
   const started = env.onStageEvent === undefined ? 0 : performance.now();
-  const ended = (value: unknown): Stop => {
+  const ended = (value: unknown): T => {
     let stop: Stop;
     if (isOutcome(value)) stop = value;
     else {
@@ -163,7 +174,7 @@ function runMiddleware(env: PipelineEnv, s: AnyState & ToolFound, view: CallView
       stop = fail(rpcError('internalFault', 'Internal error'));
     }
     if (env.onStageEvent !== undefined) emitMiddleware(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, view.reports?.get(middleware.name));
-    return stop;
+    return after(stop);
   };
   view.current = middleware.name;
   let handled: CallOutcome | Promise<CallOutcome>;

@@ -65,7 +65,8 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
     async handle(call, next) {
       const key = bucketKey(per === 'subject' ? '' : call.tool.name, per === 'tool' ? '' : call.subject);
       const verdict = await call.store.takeTokens(key, rule);
-      if (verdict.allowed) return next();
+      // Awaited rather than returned: resolving with a promise would cost two more turns.
+      if (verdict.allowed) return await next();
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
       // Anonymous callers (subject '') all share one bucket: the message must not suggest it is theirs alone.
       const caller = call.subject === '' ? 'anonymous callers' : 'this caller';
