@@ -1,0 +1,88 @@
+/**
+ * Moving the default audit log into the checkout must not release an arm whose e-stop was latched
+ * under the old default (<tmp>/toolwright-robot-arm/): such a latch is carried over, still latched.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LatchFile, latchPathFor } from '../../server/estop-latch-file.js';
+import { adoptLegacyLatches, legacyDefaultAuditLogPath } from '../../server/legacy-latch.js';
+
+function scene(): { root: string; auditLog: string; legacy: string; done: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'robot-legacy-latch-'));
+  const auditLog = join(root, 'checkout', '.data', 'audit.jsonl');
+  const legacy = legacyDefaultAuditLogPath(auditLog, join(root, 'tmp'));
+  mkdirSync(join(root, 'checkout', '.data'), { recursive: true });
+  mkdirSync(join(root, 'tmp', 'toolwright-robot-arm'), { recursive: true });
+  return { root, auditLog, legacy, done: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const LATCH = { reason: 'stop_arm called by the operator', source: 'stop_arm' as const, at: '2026-11-30T10:00:00.000Z' };
+
+describe('e-stop latched under the old default path', () => {
+  it('the old default is <tmp>/toolwright-robot-arm/<the log\'s name>', () => {
+    assert.equal(legacyDefaultAuditLogPath('/c/.data/audit.jsonl', '/tmp'), '/tmp/toolwright-robot-arm/audit.jsonl');
+    assert.equal(legacyDefaultAuditLogPath('/c/.data/audit-stdio.jsonl', '/tmp'), '/tmp/toolwright-robot-arm/audit-stdio.jsonl');
+  });
+
+  it('is carried over (server and controller latch), still latched, the old files removed, the operator told', () => {
+    const s = scene();
+    try {
+      new LatchFile(latchPathFor(s.legacy)).save(LATCH);
+      new LatchFile(`${s.legacy}.controller-estop.json`).save({ ...LATCH, source: 'watchdog' });
+      const lines = adoptLegacyLatches(s.auditLog, s.legacy);
+      assert.equal(lines.length, 2);
+      assert.match(lines[0]!, /^robot-arm: an e-stop latched under the old default path .*audit\.jsonl\.estop\.json \(stop_arm, 2026-11-30T10:00:00\.000Z\) is carried over to .*checkout\/\.data\/audit\.jsonl\.estop\.json: the arm stays stopped until an operator resets it$/);
+      const carried = new LatchFile(latchPathFor(s.auditLog)).load();
+      assert.equal(carried?.source, 'stop_arm');
+      assert.equal(carried?.at, LATCH.at);
+      assert.match(carried?.reason ?? '', /^stop_arm called by the operator \(latched under the old default path .*, carried over\)$/);
+      assert.equal(new LatchFile(`${s.auditLog}.controller-estop.json`).load()?.source, 'watchdog');
+      assert.equal(existsSync(latchPathFor(s.legacy)), false);
+      assert.equal(existsSync(`${s.legacy}.controller-estop.json`), false);
+      assert.deepEqual(adoptLegacyLatches(s.auditLog, s.legacy), [], 'a second start has nothing left to carry');
+    } finally {
+      s.done();
+    }
+  });
+
+  it('never overwrites a latch file already in the checkout, and leaves the old one in place then', () => {
+    const s = scene();
+    try {
+      new LatchFile(latchPathFor(s.legacy)).save(LATCH);
+      const mine = { reason: 'safety monitor: joint 3 over its limit', source: 'safety_monitor' as const, at: '2026-12-01T08:00:00.000Z' };
+      new LatchFile(latchPathFor(s.auditLog)).save(mine);
+      assert.deepEqual(adoptLegacyLatches(s.auditLog, s.legacy), []);
+      assert.deepEqual(new LatchFile(latchPathFor(s.auditLog)).load(), mine);
+      assert.equal(existsSync(latchPathFor(s.legacy)), true);
+    } finally {
+      s.done();
+    }
+  });
+
+  it('a damaged old latch file is carried as latched (when in doubt, the arm stays stopped)', () => {
+    const s = scene();
+    try {
+      writeFileSync(latchPathFor(s.legacy), '{"latched": tru');
+      const lines = adoptLegacyLatches(s.auditLog, s.legacy);
+      assert.equal(lines.length, 1);
+      assert.match(new LatchFile(latchPathFor(s.auditLog)).load()?.reason ?? '', /is damaged; treated as latched \(latched under the old default path/);
+      assert.match(readFileSync(latchPathFor(s.auditLog), 'utf8'), /"latched":true/);
+    } finally {
+      s.done();
+    }
+  });
+
+  it('with nothing at the old place: nothing is written and nothing said', () => {
+    const s = scene();
+    try {
+      assert.deepEqual(adoptLegacyLatches(s.auditLog, s.legacy), []);
+      assert.equal(existsSync(latchPathFor(s.auditLog)), false);
+      assert.equal(existsSync(`${s.auditLog}.controller-estop.json`), false);
+    } finally {
+      s.done();
+    }
+  });
+});
