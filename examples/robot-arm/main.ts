@@ -13,7 +13,7 @@ import { assertConsoleToken, type ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
 import { RobotArmFeed } from './console/robot-arm-feed.js';
 import { AuditLog, AuditLogLockedError } from './server/audit-log.js';
-import { adoptLegacyLatches, legacyDefaultAuditLogPath } from './server/legacy-latch.js';
+import { carryLegacyLatchesAtStart } from './server/legacy-latch.js';
 import { createRobotServer, type RobotServer } from './server/create-robot-server.js';
 import { RemoteArmDriver } from './controller/remote-arm-driver.js';
 import type { ArmDriver } from './driver/arm-driver.js';
@@ -255,9 +255,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   prepareAuditLogDirectory(options.auditLog);
   // A default log in this checkout: an e-stop latched where the default used to be is not lost.
-  if (dirname(options.auditLog) === dirname(defaultAuditLogPath())) {
-    for (const line of adoptLegacyLatches(options.auditLog, legacyDefaultAuditLogPath(options.auditLog))) process.stderr.write(`${line}\n`);
-  }
+  for (const line of carryLegacyLatchesAtStart(options.auditLog, defaultAuditLogPath())) process.stderr.write(`${line}\n`);
   let driver: ArmDriver;
   if (options.controller === 'inprocess') driver = new SimArmDriver({ model: createArmModel({ preset: options.preset }), pacer: realTimePacer(options.timeScale) });
   else {

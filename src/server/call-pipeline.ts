@@ -192,13 +192,19 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
 
 function serializeResult(id: JsonRpcId, result: JsonObject, env: PipelineEnv, json: string | undefined): string {
   if (json === undefined) {
-    if (result._meta === undefined) {
+    // Results reaching here are objects the pipeline built, so adding _meta in place is safe.
+    if (!Object.hasOwn(result, '_meta')) {
       // The server's _meta goes last, as its JSON made once: the same text as serialising it with
-      // the result. Results reaching here are objects the pipeline built, so setting it is safe.
+      // the result (a result whose JSON is not a plain object text is serialised whole instead).
       const members = JSON.stringify(result);
       result._meta = env.resultMeta;
-      json = members === '{}' ? `{"_meta":${env.resultMetaJson}}` : `${members.slice(0, -1)},"_meta":${env.resultMetaJson}}`;
-    } else json = JSON.stringify(result);
+      if (members === '{}') json = `{"_meta":${env.resultMetaJson}}`;
+      else if (members.startsWith('{') && members.endsWith('}')) json = `${members.slice(0, -1)},"_meta":${env.resultMetaJson}}`;
+      else json = JSON.stringify(result);
+    } else {
+      if (result._meta === undefined) result._meta = env.resultMeta;
+      json = JSON.stringify(result);
+    }
   }
   return `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${json}}`;
 }

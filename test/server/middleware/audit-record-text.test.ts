@@ -103,4 +103,49 @@ describe('auditLog record text', () => {
     log.close();
     assert.equal(readFileSync(path, 'utf8'), '');
   });
+
+  it('a tool-error block whose text is not a string (null, an array) gives no detail; the record is still written', async () => {
+    const path = join(dir, 'odd-detail.jsonl');
+    const audit = auditLog({ path, fsync: 'every-entry' });
+    const odd = (text: unknown): CallOutcome => ({ kind: 'result', outcome: 'tool-error', result: { content: [{ type: 'text', text }], isError: true } as never });
+    const stored: StoredHashChainRecord[] = [];
+    audit.log.onAppend((record) => stored.push(record));
+    await audit.handle({ ...callOf('odd', '', 1, {}), transport: 'http' }, () => Promise.resolve(odd(null)));
+    await audit.handle({ ...callOf('odd', '', 2, {}), transport: 'http' }, () => Promise.resolve(odd(['ok'])));
+    audit.close();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    lines.forEach((line, i) => {
+      assert.equal(line, JSON.stringify(stored[i]));
+      const record = JSON.parse(line) as Record<string, unknown>;
+      assert.equal(record.outcome, 'tool-error');
+      assert.equal(record.transport, 'http');
+      assert.equal(Object.hasOwn(record, 'detail'), false);
+    });
+    assert.ok(verifyHashChainLog(path).ok);
+  });
+
+  it('a record over maxRecordBytes is cut through the serialised path too: marked, equal to what listeners get, the chain intact', async () => {
+    const path = join(dir, 'cut.jsonl');
+    const audit = auditLog({ path, fsync: 'never', includeArguments: true, maxRecordBytes: 4096 });
+    const stored: StoredHashChainRecord[] = [];
+    audit.log.onAppend((record) => stored.push(record));
+    const ok: CallOutcome = { kind: 'result', outcome: 'respond', result: { content: [] } };
+    await audit.handle(callOf('big', 'bob', 7, { blob: 'x'.repeat(20_000) }), () => Promise.resolve(ok));
+    await audit.handle(callOf('small', 'bob', 8, { n: 1 }), () => Promise.resolve(ok));
+    audit.close();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    assert.ok(Buffer.byteLength(lines[0]!) <= 4096, `${Buffer.byteLength(lines[0]!)} bytes`);
+    const cut = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const marker = cut.record_truncated as { original_bytes: number; limit_bytes: number };
+    assert.deepEqual(Object.keys(marker), ['original_bytes', 'limit_bytes']);
+    assert.equal(marker.limit_bytes, 4096);
+    assert.ok(marker.original_bytes > 20_000, `original_bytes ${marker.original_bytes}`);
+    assert.equal((cut.arguments as { truncated?: unknown }).truncated, true);
+    assert.equal(cut.tool, 'big');
+    assert.equal(lines[0], JSON.stringify(stored[0]));
+    assert.equal(lines[1], JSON.stringify(stored[1]));
+    assert.deepEqual((JSON.parse(lines[1]!) as { arguments: unknown }).arguments, { n: 1 });
+    assert.ok(verifyHashChainLog(path).ok);
+  });
 });

@@ -53,7 +53,8 @@ let isoSecondPrefix = '';
  * made once per second and the milliseconds appended (toISOString always ends `.mmmZ`).
  */
 function isoNow(): string {
-  const ms = Date.now();
+  // Whole milliseconds, as toISOString prints them (a mocked clock may return fractions).
+  const ms = Math.trunc(Date.now());
   if (ms === isoMs) return isoText;
   const second = Math.floor(ms / 1000);
   if (second !== isoSecond) {

@@ -65,8 +65,9 @@ export interface AuditLog extends Middleware {
 function detailOf(outcome: CallOutcome): string | undefined {
   if (outcome.kind === 'error') return outcome.error.message;
   if (outcome.kind === 'result' && outcome.outcome === 'tool-error') {
-    const first = (outcome.result.content as { type?: string; text?: string }[] | undefined)?.[0];
-    return first?.type === 'text' ? first.text : undefined;
+    const first = (outcome.result.content as { type?: unknown; text?: unknown }[] | undefined)?.[0];
+    // Only a string is a detail: a tool's malformed block (text: null, an array) must not stop the record.
+    return first?.type === 'text' && typeof first.text === 'string' ? first.text : undefined;
   }
   return undefined;
 }
