@@ -182,7 +182,7 @@ export class HashChainLog {
   appendSerialized(json: string, record: () => HashChainRecord): void {
     this.ensureWritable();
     if (!json.startsWith('{"type":')) throw new TypeError('hash-chain log: a serialised record is a JSON object whose first member is "type"');
-    if (this.#size >= this.#maxFileBytes) this.#rotate();
+    this.#rotateIfFull();
     this.#write(record, json, false);
   }
 
@@ -190,6 +190,10 @@ export class HashChainLog {
     this.ensureWritable();
     if (typeof record !== 'object' || record === null || typeof record.type !== 'string') throw new TypeError('hash-chain log: a record is an object with a string "type"');
     for (const key of RESERVED) if (Object.hasOwn(record, key)) throw new TypeError(`hash-chain log: "${key}" is set by the log, not by the record`);
+    this.#rotateIfFull();
+  }
+
+  #rotateIfFull(): void {
     if (this.#size >= this.#maxFileBytes) this.#rotate();
   }
 
