@@ -102,9 +102,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (!(Number.isFinite(refillPerSecond) && refillPerSecond > 0)) throw new RangeError(`takeTokens: refillPerSecond must be a positive number, got ${String(refillPerSecond)}`);
       if (!(Number.isFinite(cost) && cost >= 0)) throw new RangeError(`takeTokens: cost must be a non-negative number, got ${String(cost)}`);
       const now = clock.now();
-      let bucket = live(buckets, key, now);
+      // An expired bucket is a full one: it is refilled in place rather than dropped and made anew
+      // (a caller slower than the refill finds it expired on every call).
+      let bucket = buckets.get(key);
       let tokens = capacity;
-      if (bucket !== undefined) tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updatedAt) / 1000) * refillPerSecond);
+      if (bucket !== undefined && bucket.expiresAt > now) tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updatedAt) / 1000) * refillPerSecond);
       const allowed = cost <= tokens;
       if (allowed) tokens -= cost;
       const refillMs = ((capacity - tokens) / refillPerSecond) * 1000;

@@ -95,10 +95,11 @@ describe('auditLog record text', () => {
     assert.match(String(record.args_sha256), /^[A-Za-z0-9_-]{43}$/);
   });
 
-  it('appendSerialized refuses text that is not a record whose first member is "type", and writes nothing', () => {
+  it('appendSerialized refuses members that do not start with "type" (a brace included), and writes nothing', () => {
     const path = join(dir, 'refused.jsonl');
     const log = openHashChainLog(path, { fsync: 'every-entry' });
-    assert.throws(() => log.appendSerialized('{"seq":9,"type":"x"}', () => ({ type: 'x' })), { name: 'TypeError', message: 'hash-chain log: a serialised record is a JSON object whose first member is "type"' });
+    assert.throws(() => log.appendSerialized('"seq":9,"type":"x"}', () => ({ type: 'x' })), { name: 'TypeError', message: 'hash-chain log: serialised members start with "type" (the record\'s JSON without its opening brace)' });
+    assert.throws(() => log.appendSerialized('{"type":"x"}', () => ({ type: 'x' })), { name: 'TypeError', message: 'hash-chain log: serialised members start with "type" (the record\'s JSON without its opening brace)' });
     assert.equal(log.lastSeq, 0);
     log.close();
     assert.equal(readFileSync(path, 'utf8'), '');

@@ -174,16 +174,18 @@ export class HashChainLog {
 
   /**
    * `append` for a caller that serialises its record itself, on a hot path (the audit middleware,
-   * once per call): `json` must be exactly `JSON.stringify(record())`. `record` is called only
+   * once per call): `members` must be exactly `JSON.stringify(record())` without its opening brace,
+   * i.e. starting `"type":`. Given without the brace so that the line is the head and these members
+   * joined once, with no copy of the record text cut out of a larger one. `record` is called only
    * when the object is needed (a listener, or a record too large that must be cut), and nothing is
    * returned, so in the usual case no record object is built at all.
    * @internal
    */
-  appendSerialized(json: string, record: () => HashChainRecord): void {
+  appendSerialized(members: string, record: () => HashChainRecord): void {
     this.ensureWritable();
-    if (!json.startsWith('{"type":')) throw new TypeError('hash-chain log: a serialised record is a JSON object whose first member is "type"');
+    if (!members.startsWith('"type":')) throw new TypeError('hash-chain log: serialised members start with "type" (the record\'s JSON without its opening brace)');
     this.#rotateIfFull();
-    this.#write(record, json, false);
+    this.#write(record, members, false);
   }
 
   #checkRecord(record: HashChainRecord): void {
@@ -223,7 +225,9 @@ export class HashChainLog {
     this.#flushTimer = undefined;
     unflushed.delete(this);
     if (this.#pending.length === 0 || this.#fd === null) return;
-    const text = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
+    // One join makes the batch's text, every line followed by its newline (the '' ends the last).
+    this.#pending.push('');
+    const text = this.#pending.join('\n');
     this.#pending = [];
     this.#pendingBytes = 0;
     try {
@@ -246,15 +250,15 @@ export class HashChainLog {
     }
   }
 
-  #write(getRecord: () => HashChainRecord, json: string | undefined, returnStored: boolean): StoredHashChainRecord | undefined {
+  #write(getRecord: () => HashChainRecord, members: string | undefined, returnStored: boolean): StoredHashChainRecord | undefined {
     const seq = this.#seq + 1;
     const time = isoNow();
     const prev = this.#prev;
     let stored: StoredHashChainRecord | undefined;
     // The head needs no escaping (an integer, an ISO date, a hex hash or ""), so only the record is
     // serialised: the same text as stringifying the stored record, for a third less work per call.
-    const body = json ?? safeStringify(getRecord());
-    let line = body === undefined ? undefined : `{"seq":${seq},"time":"${time}","prev":"${prev}",${body.slice(1)}`;
+    const body = members ?? safeStringify(getRecord())?.slice(1);
+    let line = body === undefined ? undefined : `{"seq":${seq},"time":"${time}","prev":"${prev}",${body}`;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: short lines need no exact count.
     if (line === undefined || (line.length * 3 > this.#maxRecordBytes && Buffer.byteLength(line) > this.#maxRecordBytes)) {
       const { type, ...fields } = getRecord();
@@ -264,11 +268,13 @@ export class HashChainLog {
       stored = { seq, time, prev, type: String(type).slice(0, 200), ...cut, record_truncated: marker };
       line = safeStringify(stored) ?? JSON.stringify({ seq, time, prev, type: String(type).slice(0, 200), record_truncated: marker });
     }
-    const text = `${line}\n`;
-    if (this.fsync === 'every-entry') this.#writeNow(text);
-    else this.#queue(text);
+    // Hashing first makes the line one flat string, which the byte count and the batch's join then
+    // read without copying it again.
+    const hash = lineHash(line);
+    if (this.fsync === 'every-entry') this.#writeNow(`${line}\n`);
+    else this.#queue(line);
     this.#seq++;
-    this.#prev = lineHash(line);
+    this.#prev = hash;
     if (stored === undefined && (returnStored || this.#listeners.size > 0)) stored = { seq, time, prev, ...getRecord() };
     if (this.#listeners.size > 0) this.#tell(stored!);
     return stored;
@@ -307,9 +313,10 @@ export class HashChainLog {
     }
   }
 
-  #queue(text: string): void {
-    const bytes = Buffer.byteLength(text);
-    this.#pending.push(text);
+  /** Keeps one line (without its newline) for the next batched write. */
+  #queue(line: string): void {
+    const bytes = Buffer.byteLength(line) + 1;
+    this.#pending.push(line);
     this.#pendingBytes += bytes;
     this.#size += bytes;
     if (this.#pendingBytes >= BATCH_BYTES) {

@@ -104,8 +104,9 @@ export function auditLog(options: AuditLogOptions): AuditLog {
       const requestId = call.requestId;
       const transport = call.transport;
       // Written field by field in the record's key order: the text JSON.stringify(record()) gives
-      // (a property test holds the two equal), at a third of its cost on this once-per-call path.
-      let json = `{"type":"tool_call","tool":${jsonString(tool)},"subject":${jsonString(subject)},"request_id":${typeof requestId === 'number' ? String(requestId) : jsonString(requestId)},"transport":"${transport}","args_sha256":"${argsDigest}"`;
+      // without its opening brace (a property test holds the two equal), at a third of its cost on
+      // this once-per-call path.
+      let json = `"type":"tool_call","tool":${jsonString(tool)},"subject":${jsonString(subject)},"request_id":${typeof requestId === 'number' ? String(requestId) : jsonString(requestId)},"transport":"${transport}","args_sha256":"${argsDigest}"`;
       if (argsJson !== undefined) json += `,"arguments":${argsJson}`;
       json += `,"outcome":"${kind}"`;
       if (code !== undefined) json += `,"code":${String(code)}`;
