@@ -30,7 +30,7 @@ import { getProcessStore } from './store/process-store.js';
 import { relayChanges } from './store/change-relay.js';
 import type { ChangeRelay } from './store/change-relay.js';
 import type { Clock, Store } from './store/store.js';
-import { closeMiddleware } from './middleware/middleware.js';
+import { closeMiddleware, openMiddleware } from './middleware/middleware.js';
 import type { Middleware } from './middleware/middleware.js';
 import { createApprovalQueue } from './operator-approvals.js';
 import type { ApprovalQueue } from './operator-approvals.js';
@@ -303,6 +303,16 @@ export function createServer(options: ServerOptions): McpServer {
     if (stopWarming === undefined && idleWarm === undefined) idleWarm = setTimeout(startWarming, WARM_IDLE_MS).unref();
   };
 
+  // Middleware opens its files and locks when serving starts, never when the server is only built
+  // (lint and preview load a module for its definitions); each serving entry point calls this.
+  const allMiddleware = (): Middleware[] => [...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)];
+  let middlewareOpened = false;
+  const openForServing = (): void => {
+    if (middlewareOpened) return;
+    openMiddleware(allMiddleware());
+    middlewareOpened = true;
+  };
+
   const server: McpServer = {
     name: options.name,
     version: options.version,
@@ -314,6 +324,7 @@ export function createServer(options: ServerOptions): McpServer {
     approvals,
     handleMessage: (message) => defaultDispatcher.handleMessage(message),
     async listen({ eras: served, ...listenOptions } = {}) {
+      openForServing();
       // Listening means hearing the other instances' change notifications too.
       await changes.ready;
       const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...options.http, ...listenOptions });
@@ -328,6 +339,7 @@ export function createServer(options: ServerOptions): McpServer {
       };
     },
     stdio({ eras: served, ...stdioOptions } = {}) {
+      openForServing();
       const chosen = served === undefined ? eras : resolveEras(served);
       const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'));
       const connection = serveStdio(eraSwitch, stdioOptions);
@@ -342,6 +354,11 @@ export function createServer(options: ServerOptions): McpServer {
     },
     fetch(request) {
       if (fetchHandler === undefined) {
+        try {
+          openForServing();
+        } catch (error) {
+          return Promise.reject(error);
+        }
         fetchHandler = createFetchHandler(defaultDispatcher, options.http);
         warmWhenIdle();
       }
@@ -364,7 +381,7 @@ export function createServer(options: ServerOptions): McpServer {
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
       // Last, once nothing can call a tool any more: an audit log then records every call answered.
-      await closeMiddleware([...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)], (name, error) => {
+      await closeMiddleware(allMiddleware(), (name, error) => {
         logger.error(`middleware ${name}: close() threw`, { reason: error instanceof Error ? error.message : String(error) });
       });
     },

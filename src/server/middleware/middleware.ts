@@ -62,11 +62,25 @@ export interface Middleware {
   readonly appliesTo?: (toolName: string) => boolean;
   handle(call: ToolCall, next: () => Promise<CallOutcome>): CallOutcome | Promise<CallOutcome>;
   /**
+   * Acquires what the middleware holds (files, locks) once the server starts serving: `listen()`,
+   * `stdio()` and the first `fetch()` call it for each distinct middleware of the server and of its
+   * tools, and an error it throws fails that call (a broken audit log is refused at start-up).
+   * Building a server to read its definitions (`toolwright lint`, `preview`) never calls it, so a
+   * middleware should open nothing in its factory. Idempotent; `handle` may also call it, for
+   * custom transports that only use `handleMessage`.
+   */
+  open?(): void;
+  /**
    * Releases what the middleware holds (files, locks, timers). `server.close()` calls it once for
    * each distinct middleware of the server and of its tools, after the listeners stopped; an error
    * it throws is logged and does not keep the others from closing.
    */
   close?(): void | Promise<void>;
+}
+
+/** Opens each distinct middleware once, in order; the first failure is thrown (nothing is served). */
+export function openMiddleware(middleware: Iterable<Middleware>): void {
+  for (const m of new Set(middleware)) m.open?.();
 }
 
 /**

@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { auditLog, defineTool, verifyHashChainLog } from '../../../src/index.js';
+import { auditLog, createServer, defineTool, verifyHashChainLog } from '../../../src/index.js';
 import type { AuditEntry } from '../../../src/index.js';
 import { serve } from './helpers.js';
 
@@ -70,8 +71,19 @@ describe('auditLog', () => {
       assert.deepEqual(verdict.problems, problems);
     }
     writeFileSync(path, `${edited.join('\n')}\n`);
-    assert.throws(() => auditLog({ path }), { message: `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; refusing to extend a broken chain` });
+    const broken = `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; refusing to extend a broken chain`;
+    assert.throws(() => auditLog({ path }).open(), { message: broken });
     assert.equal(existsSync(`${path}.lock`), false, 'a refused open leaves no lock behind');
+    // Refused at start-up: listen() rejects, and no call is ever served on the broken chain.
+    let runs = 0;
+    const counted = defineTool({ name: 'counted', inputSchema: { type: 'object' }, run: () => { runs++; return 'pong'; } });
+    const server = createServer({ name: 'broken', version: '1', tools: [counted], use: [auditLog({ path })] });
+    await assert.rejects(server.listen({ port: 0 }), { message: broken });
+    assert.throws(() => server.stdio({ input: new PassThrough(), output: new PassThrough() }), { message: broken });
+    await assert.rejects(server.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST' })), { message: broken });
+    await server.close();
+    assert.equal(runs, 0);
+    assert.equal(existsSync(`${path}.lock`), false, 'a refused start leaves no lock behind');
     assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), { name: 'RangeError', message: 'hash-chain log: fsync must be "every-entry" or "never", got "sometimes"' });
   });
 
@@ -89,14 +101,39 @@ describe('auditLog', () => {
     assert.deepEqual(entries(path).map((e) => [e.seq, e.tool]), [[1, 'ping'], [2, 'ping']]);
   });
 
-  it('one writer per file: a second auditLog on the same path is refused, naming this process', () => {
+  it('one writer per file: a second auditLog on the same path is refused when it opens, naming this process', () => {
     const path = join(dir, 'locked.jsonl');
     const first = auditLog({ path });
+    first.open();
     try {
-      assert.throws(() => auditLog({ path }), { name: 'HashChainLogLockedError', message: `audit log ${path} is in use by process ${process.pid} (this process) (lock ${path}.lock); one writer per log: stop that process or open another file` });
+      assert.throws(() => auditLog({ path }).open(), { name: 'HashChainLogLockedError', message: `audit log ${path} is in use by process ${process.pid} (this process) (lock ${path}.lock); one writer per log: stop that process or open another file` });
     } finally {
       first.close();
     }
+  });
+
+  it('opens nothing until the server serves: building it (as lint and preview do) creates no file and takes no lock', async () => {
+    const path = join(dir, 'lazy', 'calls.jsonl');
+    const ping = defineTool({ name: 'ping', inputSchema: { type: 'object' }, run: () => 'pong' });
+    const audit = auditLog({ path });
+    const server = createServer({ name: 'lazy', version: '1', tools: [ping], use: [audit] });
+    assert.deepEqual(server.tools.map((t) => t.name), ['ping']);
+    assert.equal(existsSync(join(dir, 'lazy')), false, 'no directory, no file, no lock before serving');
+    const listener = await server.listen({ port: 0 });
+    try {
+      assert.equal(existsSync(path), true, 'listen() opened the log');
+      assert.equal(existsSync(`${path}.lock`), true);
+    } finally {
+      await listener.close();
+      await server.close();
+    }
+    assert.equal(existsSync(`${path}.lock`), false);
+    // Closed before ever opening: stays closed, a late call is refused and nothing is created.
+    const other = join(dir, 'never', 'calls.jsonl');
+    const unused = auditLog({ path: other });
+    unused.close();
+    await assert.rejects(Promise.resolve().then(() => unused.handle({} as never, () => Promise.resolve({ kind: 'cancelled' }))), { message: `audit log ${other} is closed; refusing to run unaudited` });
+    assert.equal(existsSync(join(dir, 'never')), false);
   });
 
   it('a log that cannot be written answers -32603; with fsync "never" the next call is refused before its tool runs', { skip: existsSync('/dev/full') ? false : 'needs /dev/full (Linux) to make writes fail' }, async () => {

@@ -73,6 +73,21 @@ function positiveSize(name: string, value: number | undefined, fallback: number)
   return value;
 }
 
+/**
+ * The options with their defaults, or a RangeError naming the bad one: checked before anything is
+ * opened, so a caller that opens later (the audit middleware) still refuses bad options at once.
+ * @internal
+ */
+export function checkHashChainLogOptions(options: HashChainLogOptions): { fsync: HashChainFsync; maxRecordBytes: number; maxFileBytes: number } {
+  const fsync = options.fsync ?? 'every-entry';
+  if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
+  return {
+    fsync,
+    maxRecordBytes: positiveSize('maxRecordBytes', options.maxRecordBytes, 64 * 1024),
+    maxFileBytes: positiveSize('maxFileBytes', options.maxFileBytes, 64 * 1024 * 1024),
+  };
+}
+
 function safeStringify(value: unknown): string | undefined {
   try {
     return JSON.stringify(value);
@@ -111,12 +126,11 @@ export class HashChainLog {
     // Resolved once: the lock, the rotated names and every later rename use one absolute spelling,
     // whatever the cwd does later and however the caller wrote it ('./x', 'a//b', 'x/../y').
     const path = resolve(givenPath);
-    const fsync = options.fsync ?? 'every-entry';
-    if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
+    const checked = checkHashChainLogOptions(options);
     this.path = path;
-    this.fsync = fsync;
-    this.#maxRecordBytes = positiveSize('maxRecordBytes', options.maxRecordBytes, 64 * 1024);
-    this.#maxFileBytes = positiveSize('maxFileBytes', options.maxFileBytes, 64 * 1024 * 1024);
+    this.fsync = checked.fsync;
+    this.#maxRecordBytes = checked.maxRecordBytes;
+    this.#maxFileBytes = checked.maxFileBytes;
     mkdirSync(dirname(path), { recursive: true });
     this.#lock = acquireLock(path, options.lockedHint ?? DEFAULT_LOCKED_HINT);
     let fd: number | undefined;

@@ -3,12 +3,17 @@
  * included), appended to a {@link HashChainLog} so that removing, reordering or editing a line is
  * detectable ({@link verifyHashChainLog}). A log that already exists is verified and continued;
  * one whose chain is broken is refused at start-up rather than extended. One writer per file.
+ *
+ * The file is opened when the server starts serving (the middleware's `open()`), not when
+ * `auditLog()` is called: loading a module to read its tool definitions (`toolwright lint`,
+ * `preview`, `diff`) must neither create the log nor take its lock from a running server.
  */
+import { resolve } from 'node:path';
 import { jsonString } from '../../../protocol/json-text.js';
 import { digestArguments } from '../../request-state.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
-import { HashChainLog } from './hash-chain-log.js';
-import type { HashChainFsync } from './hash-chain-log.js';
+import { checkHashChainLogOptions, HashChainLog } from './hash-chain-log.js';
+import type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
 import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
 
 export { HashChainLog, openHashChainLog } from './hash-chain-log.js';
@@ -58,7 +63,14 @@ export interface AuditEntry extends StoredHashChainRecord {
 
 /** The audit middleware, with the log it writes and `close()` to release the file. */
 export interface AuditLog extends Middleware {
+  /** The log; reading it opens the file if the server has not yet (see `open()`). */
   readonly log: HashChainLog;
+  /**
+   * Opens the file (creating it, or verifying and continuing it) and takes its lock. The server
+   * calls it when it starts serving; idempotent. Throws for a broken chain or a log another live
+   * process holds ({@link HashChainLogLockedError}), leaving nothing behind.
+   */
+  open(): void;
   close(): void;
 }
 
@@ -77,17 +89,33 @@ function detailOf(outcome: CallOutcome): string | undefined {
  * createServer({ ..., use: [auditLog({ path: 'calls.jsonl' })] })
  */
 export function auditLog(options: AuditLogOptions): AuditLog {
-  const log = new HashChainLog(options.path, {
+  const logOptions: HashChainLogOptions = {
     ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
     ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
-  });
+  };
+  // Bad options are refused here, at definition; the file waits for open().
+  checkHashChainLogOptions(logOptions);
   const includeArguments = options.includeArguments === true;
+  let opened: HashChainLog | undefined;
+  let closed = false;
+  const open = (): HashChainLog => {
+    if (opened !== undefined) return opened;
+    // Once closed, stays closed: a late call is refused, never reopens the file (as an opened log refuses).
+    if (closed) throw new Error(`audit log ${resolve(options.path)} is closed; refusing to run unaudited`);
+    return (opened = new HashChainLog(options.path, logOptions));
+  };
   return {
     name: 'audit',
-    log,
+    get log() {
+      return open();
+    },
     ...(options.appliesTo !== undefined ? { appliesTo: options.appliesTo } : {}),
+    open() {
+      open();
+    },
     async handle(call, next) {
+      const log = opened ?? open();
       // A log that cannot record (closed, or a batched write failed) refuses before anything runs.
       log.ensureWritable();
       const started = performance.now();
@@ -126,7 +154,9 @@ export function auditLog(options: AuditLogOptions): AuditLog {
       return outcome;
     },
     close() {
-      log.close();
+      // Never opened (a definition only read, or a server that never served): nothing to release.
+      closed = true;
+      opened?.close();
     },
   };
 }
