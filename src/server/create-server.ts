@@ -329,7 +329,7 @@ export function createServer(options: ServerOptions): McpServer {
     },
     stdio({ eras: served, ...stdioOptions } = {}) {
       const chosen = served === undefined ? eras : resolveEras(served);
-      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'));
+      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'), legacyOptions.maxBatchSize);
       const connection = serveStdio(eraSwitch, stdioOptions);
       eraSwitch.attach(connection.send);
       connections.add(connection);
