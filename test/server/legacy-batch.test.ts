@@ -210,6 +210,23 @@ describe('JSON-RPC batches in a 2025-03-26 session (HTTP)', () => {
   });
 });
 
+describe('JSON-RPC batches through server.fetch (the web-standard handler)', () => {
+  it('the same answers: a JSON array, and an event stream ending with one event per response', async () => {
+    const request = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+      server.fetch(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) }));
+    const init = await request({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {} } });
+    const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') as string };
+    const json = await request([call(1, 'count'), { jsonrpc: '2.0', id: 2, method: 'ping' }], headers);
+    assert.match(json.headers.get('content-type') ?? '', /^application\/json/);
+    answers(await json.json(), { 1: 'tools/call', 2: 'ping' });
+    const streamed = await request([call(3, 'echo', { text: 'f' }, { progressToken: 'f' }), { jsonrpc: '2.0', id: 4, method: 'ping' }], headers);
+    assert.match(streamed.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const events = sseMessages(await streamed.text());
+    for (const m of events) assertServerMessage(m, m.id === 3 ? 'tools/call' : m.id === 4 ? 'ping' : undefined, '2025-03-26');
+    assert.deepEqual(events.map((m) => m.method ?? m.id), ['notifications/progress', 3, 4]);
+  });
+});
+
 describe('arrays outside 2025-03-26 sessions are refused exactly as before', () => {
   for (const revision of ['2025-06-18', '2025-11-25'] as const) {
     it(`a ${revision} session: 400 and the same error, nothing runs`, async () => {
