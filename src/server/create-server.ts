@@ -100,7 +100,7 @@ export interface ServerOptions extends ServerFeatureOptions {
    * `listen({ eras })` and `stdio({ eras })` override it per transport.
    */
   eras?: ErasSetting;
-  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts, session store. */
+  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts and rounds, batch size (2025-03-26). */
   legacy?: LegacyWireOptions;
   /**
    * @deprecated Both eras are served by default; use `eras` and `legacy`. `false` means
@@ -341,7 +341,7 @@ export function createServer(options: ServerOptions): McpServer {
     stdio({ eras: served, ...stdioOptions } = {}) {
       openForServing();
       const chosen = served === undefined ? eras : resolveEras(served);
-      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'));
+      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'), legacyOptions.maxBatchSize);
       const connection = serveStdio(eraSwitch, stdioOptions);
       eraSwitch.attach(connection.send);
       connections.add(connection);

@@ -8,15 +8,17 @@
  * machine), so refusing that `initialize` would lock out a client that did nothing wrong. Messages
  * that make no claim (a request without `_meta`) are answered by the modern pipeline without
  * deciding anything. Once decided, an `initialize` on a modern connection, or a second one on a
- * legacy connection, is refused naming the rule.
+ * legacy connection, is refused naming the rule. A JSON-RPC batch (an array line) is run only in a
+ * 2025-03-26 session (legacy-batch.ts); anywhere else it is refused as it always was.
  */
 import { PROTOCOL_VERSION, META } from '../protocol/constants.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import type { InboundMessage, MessageDispatcher, Reply } from '../transport/message-dispatcher.js';
 import type { Era } from './eras.js';
+import { acceptsBatches, holdsInitialize, initializeInBatch, runBatch } from './legacy-batch.js';
 import { errorReply, LiveSession, refuseModern } from './legacy-session.js';
-import type { LegacySessionWire } from './legacy-session.js';
+import type { LegacySessionWire, SaveRecord } from './legacy-session.js';
 import { initializeRecord, isLegacyInitialize } from './legacy-wire.js';
 import { rpcError } from './outcomes.js';
 
@@ -37,9 +39,10 @@ function isModernClaim(m: JsonObject): boolean {
 
 /**
  * Creates the era switch of one stdio connection. `wire` is undefined when the server serves no
- * legacy era; `modernServed` false when it serves the legacy era only.
+ * legacy era; `modernServed` false when it serves the legacy era only; `maxBatchSize` bounds the
+ * batches of a 2025-03-26 session (`legacy.maxBatchSize`).
  */
-export function createStdioEraSwitch(modern: (message: InboundMessage) => Promise<Reply>, wire: LegacySessionWire | undefined, modernServed: boolean): StdioEraSwitch {
+export function createStdioEraSwitch(modern: (message: InboundMessage) => Promise<Reply>, wire: LegacySessionWire | undefined, modernServed: boolean, maxBatchSize: number): StdioEraSwitch {
   let era: Era | undefined;
   let session: LiveSession | undefined;
   let write: ((json: string) => void) | undefined;
@@ -63,6 +66,19 @@ export function createStdioEraSwitch(modern: (message: InboundMessage) => Promis
     return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result: (wire as LegacySessionWire).initializeResult(record) }) };
   }
 
+  // One process, one session: the record lives in the LiveSession alone.
+  const save: SaveRecord = async (change) => change((session as LiveSession).record);
+
+  function batch(members: unknown[], message: InboundMessage): Promise<Reply> {
+    if (era === 'legacy' && session !== undefined && acceptsBatches(session.record.protocolVersion)) {
+      const open = session;
+      return runBatch(members, message, maxBatchSize, (m, member) => (wire as LegacySessionWire).handle(open, m, member, save));
+    }
+    // Before any era is chosen: 2025-03-26 forbids initialize in a batch, so no session can start with one.
+    if (era === undefined && wire !== undefined && holdsInitialize(members)) return Promise.resolve(initializeInBatch());
+    return modern(message);
+  }
+
   return {
     get era() {
       return era;
@@ -74,14 +90,14 @@ export function createStdioEraSwitch(modern: (message: InboundMessage) => Promis
       session?.end();
     },
     async handleMessage(message) {
+      if (Array.isArray(message.parsed)) return batch(message.parsed, message);
       const m = isJsonObject(message.parsed) ? message.parsed : undefined;
       if (m === undefined) return modern(message);
       // The common case, first: a decided modern connection.
       if (era === 'modern' && m.method !== 'initialize') return modern(message);
       if (era === 'legacy') {
         if (isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
-        // One process, one session: the record lives in the LiveSession alone.
-        return (wire as LegacySessionWire).handle(session as LiveSession, m, message, async (change) => change((session as LiveSession).record));
+        return (wire as LegacySessionWire).handle(session as LiveSession, m, message, save);
       }
       if (wire !== undefined && isLegacyInitialize(m) && m.id !== undefined) return initialize(m);
       if (era === undefined && m.method === 'server/discover' && !modernServed) return refuseModern(message);

@@ -9,7 +9,7 @@
  * is bounded: when `maxSessions` live sessions exist, `initialize` gets 503 with `Retry-After` and
  * no live session is ever evicted. Requests making a 2026-07-28 claim pass straight through to the
  * stateless pipeline. What a session answers itself and how its requests reach the pipeline is
- * legacy-session.ts.
+ * legacy-session.ts; JSON-RPC batches (2025-03-26 sessions only) are legacy-batch.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
@@ -18,6 +18,7 @@ import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type { EventStream, HeaderLookup, InboundMessage, Reply, SessionDispatcher } from '../transport/message-dispatcher.js';
 import type { ServerLogger } from './call-pipeline.js';
+import { acceptsBatches, DEFAULT_MAX_BATCH_SIZE, holdsInitialize, initializeInBatch, notOneMessage, runBatch } from './legacy-batch.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
 import { LegacySessionTable } from './legacy-session-store.js';
 import type { LegacySessionRecord, SessionEvent } from './legacy-session-store.js';
@@ -39,6 +40,8 @@ export interface LegacyWireOptions {
   inputTimeoutMs?: number;
   /** Input-required rounds per call before giving up (default 10). */
   maxInputRounds?: number;
+  /** Messages per JSON-RPC batch at most (2025-03-26 sessions only; default 32); a larger batch is refused whole and nothing in it runs. */
+  maxBatchSize?: number;
 }
 
 /** What the HTTP legacy wire shares with the rest of the server. */
@@ -86,6 +89,7 @@ export function resolveLegacyOptions(options: LegacyWireOptions = {}): Required<
     maxSessions: positive(options.maxSessions, 1000, 'maxSessions'),
     inputTimeoutMs: positive(options.inputTimeoutMs, 5 * 60_000, 'inputTimeoutMs'),
     maxInputRounds: positive(options.maxInputRounds, 10, 'maxInputRounds'),
+    maxBatchSize: positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize'),
   };
 }
 
@@ -256,12 +260,15 @@ export function createLegacyHttpWire(
     const parsed = body.value;
     const m = isJsonObject(parsed) ? parsed : undefined;
     const initialize_ = isLegacyInitialize(m) && m?.id !== undefined;
+    // A batch opening a session: 2025-03-26 forbids initialize in a batch, and without a session nothing else in it can run.
+    if (sessionHeader === undefined && Array.isArray(parsed) && holdsInitialize(parsed)) return initializeInBatch();
     // So does a 2026-07-28 claim in the body, whatever the headers say (the pipeline then reports any header mismatch).
     if ((sessionHeader === undefined && versionHeader === undefined && !initialize_) || hasModernMeta(m)) {
       message.parsed = parsed;
       return modern(message);
     }
-    if (m === undefined || m.jsonrpc !== '2.0') return errorReply(rpcError('invalidRequest', 'Invalid request: expected one JSON-RPC 2.0 message (batches are not accepted)'), undefined);
+    if (Array.isArray(parsed)) return batch(parsed, message, header, versionHeader);
+    if (m === undefined || m.jsonrpc !== '2.0') return notOneMessage();
     const requestId = isJsonRpcId(m.id) ? m.id : undefined;
     try {
       if (initialize_) return await initialize(m, sessionHeader);
@@ -270,6 +277,20 @@ export function createLegacyHttpWire(
       return await wire.handle(session, m, message, (change) => table.update(session.record.id, change));
     } catch (error) {
       return storeDown(error, requestId);
+    }
+  }
+
+  /** A JSON-RPC batch naming a session (legacy-batch.ts): run in a 2025-03-26 session, refused as always for later revisions. */
+  async function batch(members: unknown[], message: InboundMessage, header: HeaderLookup, versionHeader: string | undefined): Promise<Reply> {
+    if (versionHeader !== undefined && !acceptsBatches(versionHeader)) return notOneMessage();
+    try {
+      const session = await sessionOf(header);
+      if (!(session instanceof LiveSession)) return session;
+      if (!acceptsBatches(session.record.protocolVersion)) return notOneMessage();
+      return await runBatch(members, message, options.maxBatchSize, (m, member) => wire.handle(session, m, member, (change) => table.update(session.record.id, change))
+        .catch((error: unknown) => storeDown(error, isJsonRpcId(m.id) ? m.id : undefined)));
+    } catch (error) {
+      return storeDown(error, undefined);
     }
   }
 

@@ -74,6 +74,9 @@ export const OUTCOMES = {
   legacyInputFailed: { situation: 'the client answered a server-to-client request with an error, or it could not be sent', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
   legacyInputTimeout: { situation: 'no answer to a server-to-client request within inputTimeoutMs', kind: 'rpc-error', code: ErrorCode.InputTimeout, httpStatus: 200 },
   legacyInputRounds: { situation: 'a call still needs input after maxInputRounds rounds', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
+  // JSON-RPC batches of 2025-03-26 sessions, legacy-batch.ts; tested in test/server/legacy-batch.test.ts.
+  legacyBatchInitialize: { situation: 'initialize inside a JSON-RPC batch (2025-03-26 forbids it)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
+  legacyBatchTooLarge: { situation: 'a batch of more than legacy.maxBatchSize messages (nothing in it runs)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 413 },
   listenClosed: { situation: 'the server shuts down while a subscriptions/listen request is open', kind: 'result', note: 'complete result tagged with the subscriptionId' },
 } as const satisfies Record<string, OutcomeRule>;
 

@@ -80,7 +80,8 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
           const reply = answer.body === undefined ? answer : { ...answer, body: limitResponse(echoExactId(body, answer.body), policy.maxResponseBytes) };
           if (stream !== undefined) {
             if (!controller.signal.aborted) {
-              if (reply.body !== undefined) stream.enqueue(encoder.encode(sseEvent(reply.body)));
+              const events = answer.events?.map((json) => limitResponse(json, policy.maxResponseBytes)) ?? (reply.body === undefined ? [] : [reply.body]);
+              for (const json of events) stream.enqueue(encoder.encode(sseEvent(json)));
               stream.close();
             }
             return;

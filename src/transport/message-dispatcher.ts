@@ -38,6 +38,12 @@ export interface Reply {
    * back; transports ignore it. Treat it as read-only.
    */
   result?: JsonObject;
+  /**
+   * The answer as separate messages, each serialized (a 2025-03-26 JSON-RPC batch, legacy-batch.ts):
+   * an HTTP reply that ends an event stream writes one event per message instead of `body` (which
+   * then holds them as one JSON array, written as is otherwise, and on stdio).
+   */
+  events?: readonly string[];
 }
 
 /** Anything that turns inbound messages into replies; a Toolwright server is one. */

@@ -169,7 +169,7 @@ export class HttpExchange implements InboundMessage {
     // The id is echoed as the client wrote it, whichever era's code built the reply.
     const reply = answer.body === undefined ? answer : { ...answer, body: echoExactId(this.body, answer.body) };
     if (this.#streaming) {
-      if (reply.body !== undefined) res.write(sseEvent(limitResponse(reply.body, this.#policy.maxResponseBytes)));
+      for (const json of reply.events ?? (reply.body === undefined ? [] : [reply.body])) res.write(sseEvent(limitResponse(json, this.#policy.maxResponseBytes)));
       res.end();
       dropIfUnread(res, this.#policy.writeTimeoutMs);
       return;
