@@ -16,6 +16,13 @@ describe('jsonBytesBound', () => {
     fc.assert(fc.property(value, (v) => jsonBytesBound(v, Number.MAX_SAFE_INTEGER) >= bytes(v)), { numRuns: 2000 });
   });
 
+  it('covers the longest number texts exactly (found by the property above: 25 bytes, not 24)', () => {
+    for (const n of [-0.0000016183802177948392, -1.7976931348623157e308, -5e-324, -123456789012345680000, -0.000001234567890123456]) {
+      assert.ok(jsonBytesBound(n, 1e6) >= bytes(n), `${JSON.stringify(n)} is ${bytes(n)} bytes`);
+    }
+    assert.equal(bytes(-0.0000016183802177948392), 25);
+  });
+
   it('stops at the limit, and does not follow toJSON or very deep values', () => {
     assert.equal(jsonBytesBound({ text: 'x'.repeat(100) }, 50), Number.POSITIVE_INFINITY);
     assert.equal(jsonBytesBound({ when: new Date(0) }, 1e6), Number.POSITIVE_INFINITY);

@@ -6,8 +6,12 @@
 
 /** Most bytes one UTF-16 unit of a string can take in JSON: `\u001f` is 6, a BMP character 3 bytes. */
 const PER_UNIT = 6;
-/** Longest JSON text of a finite number, e.g. `-1.7976931348623157e+308`. */
-const NUMBER_BYTES = 24;
+/**
+ * Longest JSON text of a finite number: 25, e.g. `-0.0000016183802177948392` (sign, `0.`, five
+ * zeros, 17 significant digits; numbers from 1e-6 up print without an exponent), one more than
+ * `-1.7976931348623157e+308`.
+ */
+const NUMBER_BYTES = 25;
 /** Deeper values are not walked: the caller measures them exactly. */
 const MAX_DEPTH = 64;
 
