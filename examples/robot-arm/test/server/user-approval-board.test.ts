@@ -48,7 +48,10 @@ describe('UserApprovalBoard', () => {
     const board = new UserApprovalBoard(5);
     const ended = nextEnd(board);
     board.add(motion('e'));
-    const event = await ended;
+    // The board's expiry timer is unref'd (it must not keep a server alive): a ref'd handle keeps
+    // this test's process up until the event arrives, else the run may end first and cancel it.
+    const keepAlive = setInterval(() => {}, 60_000);
+    const event = await ended.finally(() => clearInterval(keepAlive));
     assert.equal(event.type === 'ended' ? event.end : '', 'expired');
     assert.deepEqual(board.list(), []);
   });
