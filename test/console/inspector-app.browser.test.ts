@@ -96,6 +96,8 @@ describe('the arm view MCP App inside the MCP Inspector web UI', () => {
     if (session === undefined) return t.skip(CHROMIUM_MISSING);
     const outerSandbox = await page.$eval(`iframe[src="${session.server.inspector.sandboxUrl}"]`, (f) => f.getAttribute('title'));
     assert.equal(outerSandbox, 'Get device status');
+    assert.notEqual(new URL(session.server.inspector.sandboxUrl).origin, session.server.inspector.origin);
+    assert.equal(await app.parentFrame()?.$eval('iframe', (f) => f.hasAttribute('srcdoc')), true);
     // Our resource declares no `_meta.ui.csp`, so the Inspector allows no connections at all; the
     // App still works because it fetches nothing itself (all reads go through the host).
     const csp = await app.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.getAttribute('content') ?? '');
