@@ -23,10 +23,10 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import { freePort } from '../support/local-services.js'; // the Inspector needs a fixed port; see the header
 import { repoPath } from '../support/repo-paths.js';
 
 export const INSPECTOR_LAUNCHER = repoPath('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
@@ -55,19 +55,6 @@ export interface InspectorWeb {
 
 const STARTUP_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
-
-/** A port that was free a moment ago on 127.0.0.1 (the Inspector needs a fixed one; see the header). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The parent's environment without anything that configures the Inspector, plus the settings above. */
 function inspectorEnv(dir: string, port: number, token: string): NodeJS.ProcessEnv {
