@@ -132,7 +132,8 @@ describe('console mount', () => {
 
   it('says a missing Content-Type is missing (415), rather than quoting an empty one', async () => {
     const before = calls;
-    for (const headers of [{ 'x-console-token': mount.token }, { 'x-console-token': mount.token, 'content-type': '' }]) {
+    const variants: Record<string, string>[] = [{ 'x-console-token': mount.token }, { 'x-console-token': mount.token, 'content-type': '' }];
+    for (const headers of variants) {
       const reply = await raw(listener, '/console/api/call', { method: 'POST', headers, body: JSON.stringify({ tool: 'counted' }) });
       assert.equal(reply.status, 415);
       assert.deepEqual(JSON.parse(reply.body), { error: 'Content-Type must be application/json, the Content-Type header is missing' });
