@@ -194,8 +194,10 @@ function connectionHelp(url: string, options: Parsed): string {
   if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
   if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
   const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
-  // Paths relative to the repository only work from there; elsewhere print absolute ones.
-  const cli = process.cwd() === root ? 'node --import tsx src/cli/main.ts' : `node --import ${tsxLoader} ${join(root, 'src', 'cli', 'main.ts')}`;
+  // The built CLI, as the README shows it: `npm ci` builds dist/ (prepare), and this server already
+  // runs on it (it imports 'toolwright', which resolves to dist/). Paths relative to the repository
+  // only work from there; elsewhere print absolute ones.
+  const cli = process.cwd() === root ? 'node dist/cli/main.js' : `node ${join(root, 'dist', 'cli', 'main.js')}`;
   const dryRun = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, dry_run: true });
   const lines = ['How to connect:'];
   if (options.served.has('legacy')) {

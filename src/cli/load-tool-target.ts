@@ -5,9 +5,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { connect, McpClientError } from '../client/index.js';
 import type { ConnectTarget } from '../client/index.js';
+import { importModule, ModuleImportError } from './import-module.js';
 
 /** Where the tools came from. */
 export type ToolTargetSource =
@@ -111,22 +111,12 @@ async function toolsFromExport(exported: unknown, label: string): Promise<unknow
 }
 
 async function loadModule(path: string, label: string): Promise<LoadedToolTarget> {
-  const extension = extname(path);
-  if (['.ts', '.mts', '.cts'].includes(extension)) {
-    // TypeScript targets need a loader; tsx is what the project itself runs on.
-    try {
-      const api = (await import('tsx/esm/api')) as { register: () => unknown };
-      api.register();
-    } catch {
-      throw new ToolTargetError(`${label} is TypeScript but the tsx loader is not available; build it to JavaScript or install tsx`);
-    }
-  }
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    namespace = await importModule(path, label);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ToolTargetError(`cannot load module ${label}: ${message}`);
+    if (!(error instanceof ModuleImportError)) throw error;
+    throw new ToolTargetError(error.kind === 'no-loader' ? error.message : `cannot load module ${label}: ${error.message}`);
   }
   if (!('default' in namespace)) throw new ToolTargetError(`${label} has no default export; export default the server (createServer(...)) or the tools array`);
   const tools = await toolsFromExport(namespace.default, label);

@@ -5,6 +5,7 @@
  * operator the console was started for.
  */
 import type { ApprovalQueue, PendingApproval } from '../server/operator-approvals.js';
+import { CONSOLE_PATH } from './console-mount.js';
 import type { ConsoleReply, ConsoleRoute, LiveEvent } from './console-mount.js';
 import type { LiveChannel } from './live-channel.js';
 
@@ -24,6 +25,9 @@ const STATUS: Record<'unknown' | 'settled' | 'wrong-digest', number> = { unknown
 export function createApprovalRoutes(queue: ApprovalQueue, channel: LiveChannel, operator: string): ApprovalRoutes {
   if (operator.trim() === '') throw new TypeError('console: the operator name must not be empty');
   const stop = queue.subscribe((event) => channel.broadcast('approval', event));
+  // A client whose call is held learns from its progress messages where the operator decides it
+  // (the path only: the console's address with its token is the operator's, never the client's).
+  const withdraw = queue.advertise(`in the operator console at ${CONSOLE_PATH} on this server`);
   async function decide(body: unknown): Promise<ConsoleReply> {
     if (typeof body !== 'object' || body === null) return { status: 400, json: { error: 'body must be {"id", "approve", "digest"}' } };
     const { id, approve, digest } = body as { id?: unknown; approve?: unknown; digest?: unknown };
@@ -41,6 +45,9 @@ export function createApprovalRoutes(queue: ApprovalQueue, channel: LiveChannel,
       { method: 'POST', path: '/api/approvals/decide', handle: (request) => decide(request.body) },
     ],
     snapshot: () => [{ event: 'approvals', data: queue.pending() }],
-    close: stop,
+    close: () => {
+      stop();
+      withdraw();
+    },
   };
 }

@@ -105,7 +105,8 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; 
   // A JSON content type also keeps a plain HTML form on another site from posting here.
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
     req.resume();
-    return Promise.resolve({ ok: false, status: 415, message: `Content-Type must be application/json, got ${JSON.stringify(type ?? '')}` });
+    const got = type === undefined || type.trim() === '' ? 'the Content-Type header is missing' : `got ${JSON.stringify(type)}`;
+    return Promise.resolve({ ok: false, status: 415, message: `Content-Type must be application/json, ${got}` });
   }
   const tooLarge = { ok: false, status: 413, message: `body too large: the limit is ${limit} bytes` } as const;
   if (Number(req.headers['content-length'] ?? 0) > limit) {

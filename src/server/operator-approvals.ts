@@ -130,6 +130,13 @@ export interface ApprovalQueue {
   /** Listens to `pending` and `settled` events; returns the function that stops listening. */
   subscribe(listener: (event: ApprovalQueueEvent) => void): () => void;
   /**
+   * Names where an operator can decide, e.g. `in the operator console at /console on this server`
+   * (the console's approval routes do this). A waiting call's progress message then tells its client
+   * where its approval is decided, beside the approval id; without a place it names only the id.
+   * Never put a credential here: the client reads it. Returns the function that withdraws it.
+   */
+  advertise(where: string): () => void;
+  /**
    * Times out every pending call whose deadline has passed by the server clock; resolves to how many.
    * Timers call it; call it yourself after moving an injected clock.
    */
@@ -183,8 +190,9 @@ interface Waiting {
 }
 
 function refusal(pending: PendingApproval, reason: OperatorRefusalReason, operator: string | undefined): OperatorDecision {
+  // Passive, so that any operator name reads once ("The operator console operator ... declined" did not).
   const message =
-    reason === 'declined' ? `The operator ${operator ?? 'unknown'} declined the call of ${pending.tool}; it was not executed.`
+    reason === 'declined' ? `The call of ${pending.tool} was declined by ${operator ?? 'an unknown operator'}; it was not executed.`
     : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms; it was not executed.`
     : reason === 'cancelled' ? `The call of ${pending.tool} was cancelled while waiting for an operator; it was not executed.`
     : `The server closed while the call of ${pending.tool} waited for an operator; it was not executed.`;
@@ -198,6 +206,8 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
   const progressIntervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
   const waiting = new Map<string, Waiting>();
   const listeners = new Set<(event: ApprovalQueueEvent) => void>();
+  // An array, not a set: two consoles advertising the same place each withdraw their own entry.
+  const places: string[] = [];
   const claimKey = (id: string): string => `approval:operator:${id}`;
 
   function emit(event: ApprovalQueueEvent): void {
@@ -281,7 +291,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
     return new Promise<OperatorDecision>((resolve) => {
       const timer = setTimeout(onDeadline, timeoutMs, pending.id).unref();
       let beats = 0;
-      const beat = (): void => held.progress(++beats, undefined, `waiting for an operator to approve ${pending.tool}`);
+      const beat = (): void => held.progress(++beats, undefined, waitingMessage(pending, places));
       const heartbeat = setInterval(beat, progressIntervalMs).unref();
       const onAbort = (): void => void end(pending.id, 'cancelled');
       signal.addEventListener('abort', onAbort, { once: true });
@@ -299,6 +309,14 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       return () => listeners.delete(listener);
     },
     expireDue,
+    advertise(where) {
+      if (typeof where !== 'string' || where.trim() === '') throw new TypeError('approvals.advertise: where must be a non-empty string');
+      places.push(where);
+      return () => {
+        const at = places.indexOf(where);
+        if (at >= 0) places.splice(at, 1);
+      };
+    },
     async decide(id, decision) {
       if (typeof decision !== 'object' || decision === null || typeof decision.approve !== 'boolean') throw new TypeError('approvals.decide: approve must be true or false');
       if (typeof decision.operator !== 'string' || decision.operator.trim() === '') throw new TypeError('approvals.decide: operator must name who decides (a non-empty string)');
@@ -338,6 +356,17 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       listeners.clear();
     },
   };
+}
+
+/**
+ * The progress message a waiting call's client gets: which call, its approval id (what the operator
+ * finds it by) and where it is decided. The id alone decides nothing: deciding needs the operator's
+ * own access (the console token), which is never part of this text.
+ */
+function waitingMessage(pending: PendingApproval, places: readonly string[]): string {
+  const waiting = `waiting for an operator to approve ${pending.tool} (approval id ${pending.id})`;
+  const unique = [...new Set(places)];
+  return unique.length === 0 ? waiting : `${waiting}: it is approved or declined ${unique.join(' or ')}`;
 }
 
 function describeClaim(value: JsonValue): string {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { createServer, defineTool, rateLimit } from '../../src/index.js';
 import type { HttpListener } from '../../src/index.js';
 import { createEverythingServer, TOKENS } from '../fixtures/servers/everything.js';
 import { replyResult, startScriptedServer } from './scripted-http-server.js';
@@ -82,6 +83,27 @@ describe('toolwright call', () => {
     assert.equal(doc.error.code, -32602);
     assert.equal(doc.error.httpStatus, 200);
     assert.deepEqual(doc.stages.map((s) => `${s.stage}:${s.status}`), ['repair:skipped', 'request:failed', 'validation:skipped']);
+  });
+
+  it('a rate-limited call names the JSON-RPC code and the HTTP status once, in the Error heading', async () => {
+    // A fixed clock: the bucket never refills, so the retry time in the message is exact.
+    const limited = createServer({
+      name: 'limited', version: '1.0.0', clock: { now: () => 1_800_000_000_000 },
+      tools: [defineTool({ name: 'ping', description: 'Answer pong. Use to check the server answers.', inputSchema: { type: 'object', additionalProperties: false } as const, use: [rateLimit({ capacity: 1, refillPerSecond: 1 })], run: () => 'pong' })],
+    });
+    const at = await limited.listen({ port: 0 });
+    try {
+      assert.equal((await cli([at.url, 'ping'])).code, 0);
+      const { code, stdout } = await cli([at.url, 'ping']);
+      assert.equal(code, 3);
+      const message = 'tools/call failed: Rate limited: tool ping for anonymous callers allows a burst of 1 call, then 1 per second; retry in 1000 ms';
+      assert.match(stdout, new RegExp(`\\n {2}request {5}failed {3}${message.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\n`));
+      assert.ok(stdout.includes(`\nError (rpc -31429, HTTP 429): ${message}\n  data: {"retryAfterMs":1000}\n`), stdout);
+      assert.equal(stdout.match(/-31429/g)?.length, 1, stdout);
+      assert.equal(stdout.match(/HTTP 429/g)?.length, 1, stdout);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('structuredContent breaking the outputSchema fails the validation stage, exit 3', async () => {

@@ -130,6 +130,17 @@ describe('console mount', () => {
     }
   });
 
+  it('says a missing Content-Type is missing (415), rather than quoting an empty one', async () => {
+    const before = calls;
+    const variants: Record<string, string>[] = [{ 'x-console-token': mount.token }, { 'x-console-token': mount.token, 'content-type': '' }];
+    for (const headers of variants) {
+      const reply = await raw(listener, '/console/api/call', { method: 'POST', headers, body: JSON.stringify({ tool: 'counted' }) });
+      assert.equal(reply.status, 415);
+      assert.deepEqual(JSON.parse(reply.body), { error: 'Content-Type must be application/json, the Content-Type header is missing' });
+    }
+    assert.equal(calls, before, 'nothing ran');
+  });
+
   it('serves the bundle compressed, with an ETag and 304 on revalidation', async () => {
     const h = { 'x-console-token': mount.token };
     const br = await raw(listener, '/console/assets/workbench.js', { headers: { ...h, 'accept-encoding': 'gzip, br' } });

@@ -149,7 +149,7 @@ describe('operator approvals over HTTP', () => {
     assert.equal((await server.approvals.decide(pending.id, { approve: false, operator: 'ops-bo' })).ok, true);
     const result = resultOf((await response).body);
     assert.equal(result.isError, true);
-    assert.deepEqual(result.content, [{ type: 'text', text: 'The operator ops-bo declined the call of launch; it was not executed.' }]);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'The call of launch was declined by ops-bo; it was not executed.' }]);
     assert.deepEqual(runs, []);
   });
 
@@ -222,9 +222,30 @@ describe('operator approvals over HTTP', () => {
     const res = await response;
     assert.equal(res.headers.get('content-type')?.startsWith('text/event-stream'), true);
     assert.deepEqual(res.messages[0], {
-      jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'wait-1', progress: 1, message: 'waiting for an operator to approve launch' },
+      jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'wait-1', progress: 1, message: `waiting for an operator to approve launch (approval id ${pending.id})` },
     });
     assert.equal(textOf(res), 'launched at pluto');
+  });
+
+  it('the progress message names where the operator decides once a place is advertised, and not after it is withdrawn', async () => {
+    runs.length = 0;
+    const withdrawPendant = server.approvals.advertise('on the teach pendant');
+    const withdrawConsole = server.approvals.advertise('in the operator console at /console on this server');
+    const first = await hold('launch', 'haumea', { ...META, progressToken: 'wait-2' });
+    await server.approvals.decide(first.pending.id, { approve: false, operator: 'ops-anna' });
+    assert.deepEqual((await first.response).messages[0], {
+      jsonrpc: '2.0', method: 'notifications/progress', params: {
+        progressToken: 'wait-2', progress: 1,
+        message: `waiting for an operator to approve launch (approval id ${first.pending.id}): it is approved or declined on the teach pendant or in the operator console at /console on this server`,
+      },
+    });
+    withdrawPendant();
+    withdrawConsole();
+    const second = await hold('launch', 'makemake', { ...META, progressToken: 'wait-3' });
+    await server.approvals.decide(second.pending.id, { approve: false, operator: 'ops-anna' });
+    assert.equal(((await second.response).messages[0]?.params as { message?: string }).message, `waiting for an operator to approve launch (approval id ${second.pending.id})`);
+    assert.throws(() => server.approvals.advertise(' '), { name: 'TypeError', message: 'approvals.advertise: where must be a non-empty string' });
+    assert.deepEqual(runs, []);
   });
 
   it('approver "either": a client that can elicit gets input_required (nothing queued); one that cannot is held for the operator', async () => {

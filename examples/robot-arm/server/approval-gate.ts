@@ -173,7 +173,7 @@ export class ApprovalGate {
       const reason = 'the client cannot ask a human (no form elicitation capability) and approval is required';
       return {
         kind: 'refuse',
-        refusal: { stage: 'approval', code: 'approval_unavailable', message: `${reason}; the motion was not executed. Use a client that supports elicitation, or an operator console (examples/robot-arm/main.ts serves one), or --approval off for pure simulation` },
+        refusal: { stage: 'approval', code: 'approval_unavailable', message: `${reason}. Use a client that supports elicitation, or an operator console (examples/robot-arm/main.ts serves one), or --approval off for pure simulation` },
         decision: { decision: 'refused', planHash, reason },
       };
     }
@@ -194,7 +194,7 @@ export class ApprovalGate {
 
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',
-      refusal: { stage: 'approval', code, message: `${message}; the motion was not executed` },
+      refusal: { stage: 'approval', code, message },
       decision: { decision, planHash, reason: message },
     });
     const approved = got.data as Partial<SealedApproval> | undefined;
@@ -203,7 +203,7 @@ export class ApprovalGate {
     if (approved.plan_hash !== planHash || (got.approval !== undefined && got.approval.approves !== planHash)) {
       return refuse('plan_changed', `the plan changed since it was shown for approval (approved hash ${String(approved.plan_hash).slice(0, 16)}, now ${planHash.slice(0, 16)}): the arm or the scene moved; ask again`);
     }
-    if (declinedBy !== undefined) return refuse('approval_declined', `the operator ${declinedBy} declined this motion at the console while it awaited the client's user`, 'declined');
+    if (declinedBy !== undefined) return refuse('approval_declined', `the motion was declined at the console by ${declinedBy} while it awaited the client's user`, 'declined');
     const answer = got.responses.approval;
     if (answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true) {
       return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation', ...(got.approval !== undefined ? { approvedBy: got.approval.approvedBy, approves: got.approval.approves } : {}) } };
@@ -223,10 +223,11 @@ export class ApprovalGate {
     const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs, ...(stopped !== undefined ? { signal: stopped } : {}) });
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',
-      refusal: { stage: 'approval', code, message: `${message}; the motion was not executed` },
+      refusal: { stage: 'approval', code, message },
       decision: { decision, planHash, reason: message },
     });
     if (!outcome.approved) {
+      // refusalText says once that nothing was executed; the queue's sentence says it too.
       const message = outcome.message.replace(/; it was not executed\.$/, '');
       if (outcome.reason === 'declined') return refuse('approval_declined', message, 'declined');
       if (stopped?.aborted === true) return refuse('approval_cancelled', 'a stop of the arm while the call waited for the operator cancelled it');
@@ -235,6 +236,6 @@ export class ApprovalGate {
     if ((this.#currentEpoch?.() ?? epoch) !== epoch) return refuse('approval_cancelled', 'a stop since the approval was requested cancelled it');
     const by = outcome.record.approvedBy;
     const who = by.kind === 'operator' ? by.operator : 'the client user';
-    return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved by the operator ${who} at the console`, approvedBy: by, approves: outcome.record.approves } };
+    return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved at the console by ${who}`, approvedBy: by, approves: outcome.record.approves } };
   }
 }

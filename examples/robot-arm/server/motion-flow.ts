@@ -90,7 +90,7 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   await deps.controller.freshStatus();
   // The wait for a fresh snapshot is an await: a stop during it voids this motion, as during the approval.
   if (deps.controller.stopEpoch !== epoch) {
-    return { result: refusalResult(record.trail.refuse({ stage: 'approval', code: 'approval_cancelled', message: 'a stop_arm since the approval was requested cancelled it; the motion was not executed' })) };
+    return { result: refusalResult(record.trail.refuse({ stage: 'approval', code: 'approval_cancelled', message: 'a stop_arm since the approval was requested cancelled it' })) };
   }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.

@@ -16,7 +16,7 @@ export class CallRecord {
   error: string | undefined;
 }
 
-/** The text a refusal shows the model. */
+/** The text a refusal shows the model. The one place that says nothing ran: refusal messages do not repeat it. */
 export function refusalText(refusal: Refusal): string {
   return `Refused at stage ${refusal.stage} (${refusal.code}): ${refusal.message}. Nothing was executed.`;
 }

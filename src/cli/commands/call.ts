@@ -102,6 +102,23 @@ function formatContent(block: ContentBlock): string {
   }
 }
 
+/**
+ * An error's text without the JSON-RPC code and HTTP status that the client's message appends: the
+ * Error line's heading gives them, and the request stage's line sits right above it.
+ */
+function plainMessage(error: McpClientError): string {
+  if (error.kind === 'rpc' && error.serverMessage !== undefined) return `${error.method ?? 'request'} failed: ${error.serverMessage}`;
+  return error.message;
+}
+
+/** `Error (rpc -31429, HTTP 429): ...`, naming the HTTP status only where the text does not already. */
+function errorLine(error: McpClientError): string {
+  const text = plainMessage(error);
+  const code = error.code !== undefined ? ` ${error.code}` : '';
+  const status = error.httpStatus !== undefined && !text.includes(`HTTP ${error.httpStatus}`) ? `, HTTP ${error.httpStatus}` : '';
+  return `Error (${error.kind}${code}${status}): ${text}`;
+}
+
 function printPretty(stages: Stage[], result: CallToolResult | undefined, error: McpClientError | undefined): void {
   const out: string[] = ['Stages:'];
   for (const s of stages) out.push(`  ${s.stage.padEnd(11)} ${s.status.padEnd(8)} ${s.detail}`);
@@ -113,7 +130,7 @@ function printPretty(stages: Stage[], result: CallToolResult | undefined, error:
     out.push('', `isError: ${result.isError === true}`);
   }
   if (error !== undefined) {
-    out.push('', `Error (${error.kind}${error.code !== undefined ? ` ${error.code}` : ''}${error.httpStatus !== undefined ? `, HTTP ${error.httpStatus}` : ''}): ${error.message}`);
+    out.push('', errorLine(error));
     if (error.kind === 'rpc' && error.data !== undefined) out.push(`  data: ${JSON.stringify(error.data)}`);
     if (error.kind === 'input_required' && error.data !== undefined) out.push(`  input requests: ${JSON.stringify((error.data as { inputRequests?: unknown }).inputRequests ?? null)}`);
   }
@@ -234,7 +251,7 @@ export async function run(argv: string[]): Promise<number> {
         stages.push({ stage: 'request', status: 'ok', detail: `answered in ${ms} ms over ${client.transport}` });
         stages.push({ stage: 'validation', status: 'failed', detail: error.message });
       } else {
-        stages.push({ stage: 'request', status: 'failed', detail: error.message });
+        stages.push({ stage: 'request', status: 'failed', detail: plainMessage(error) });
         stages.push({ stage: 'validation', status: 'skipped', detail: 'no result' });
       }
       return finish(undefined, error, repairs);

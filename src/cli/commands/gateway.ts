@@ -4,8 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import { importModule } from '../import-module.js';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { GatewayConfigError, nginxConfig } from '../gateway/nginx-config.js';
 import type { GatewayTool } from '../gateway/nginx-config.js';
@@ -44,7 +44,7 @@ async function rateLimitsOf(target: string): Promise<Map<string, RateLimitMiddle
   const rules = new Map<string, RateLimitMiddleware['rule']>();
   if (!/\.(m|c)?(j|t)s$/.test(target)) return rules;
   // loadToolTarget has imported it already (and registered tsx): this is the same module instance.
-  const namespace = (await import(pathToFileURL(resolve(target)).href)) as { default?: unknown };
+  const namespace = await importModule(resolve(target), target);
   if (!Array.isArray(namespace.default)) return rules;
   for (const tool of namespace.default as { name?: unknown; use?: unknown }[]) {
     if (typeof tool?.name !== 'string' || !Array.isArray(tool.use)) continue;

@@ -1,5 +1,4 @@
 import { basename, extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createServer } from '../../server/create-server.js';
 import type { McpServer } from '../../server/create-server.js';
 import { isTool } from '../../server/define-tool.js';
@@ -13,6 +12,7 @@ import type { RedisStore } from '../../server/store/redis-store.js';
 import { setProcessStore } from '../../server/store/process-store.js';
 import { STATE_SECRET_ENV } from '../../server/request-state.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import { importModule, ModuleImportError } from '../import-module.js';
 import { UsageError } from '../usage-error.js';
 import type { StageEvent } from '../../server/stage-events.js';
 
@@ -49,20 +49,13 @@ function isServer(value: unknown): value is McpServer {
 /** `wrapped`: the module exported tools and this command built the server (with `onStageEvent`). */
 async function loadServer(modulePath: string, onStageEvent?: (event: StageEvent) => void): Promise<{ server: McpServer; wrapped: boolean }> {
   const path = resolve(modulePath);
-  if (['.ts', '.mts', '.cts'].includes(extname(path))) {
-    try {
-      const api = (await import('tsx/esm/api')) as { register: () => unknown };
-      api.register();
-    } catch {
-      throw new UsageError(`${modulePath} is TypeScript but the tsx loader is not available; build it to JavaScript or install tsx`);
-    }
-  }
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    namespace = await importModule(path, modulePath);
   } catch (error) {
-    if (error instanceof ServerDefinitionError) throw error;
-    throw new UsageError(`cannot load ${modulePath}: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof ModuleImportError)) throw error;
+    if (error.cause instanceof ServerDefinitionError) throw error.cause;
+    throw new UsageError(error.kind === 'no-loader' ? error.message : `cannot load ${modulePath}: ${error.message}`);
   }
   const exported = namespace.default;
   if (isServer(exported)) return { server: exported, wrapped: false };

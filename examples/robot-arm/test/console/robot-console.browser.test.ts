@@ -63,7 +63,7 @@ describe('the real robot console in Chromium', () => {
     const result = await call;
     assert.equal(result.isError, true);
     assert.equal((structured(result).refused as { code: string }).code, 'approval_declined');
-    assert.match(text(result), /The operator console operator \(pid \d+\) declined the call of move_arm_to_pose/);
+    assert.match(text(result), /^Refused at stage approval \(approval_declined\): The call of move_arm_to_pose was declined by console operator \(pid \d+\)\. Nothing was executed\.$/);
     assert.equal(await tcpOf(page), before);
   });
 
@@ -128,7 +128,7 @@ describe('the real robot console in Chromium', () => {
     assert.equal(await page.getAttribute('[data-testid=planned-path-top]', 'points'), '');
     const answered = await eliciting({ requestState: asked.result.requestState, inputResponses: { approval: { action: 'accept', content: { approve: true } } } });
     assert.equal(answered.result.structuredContent?.refused?.code, 'approval_declined');
-    assert.match(answered.result.structuredContent?.refused?.message ?? '', /^the operator console operator \(pid \d+\) declined this motion at the console while it awaited the client's user/);
+    assert.match(answered.result.structuredContent?.refused?.message ?? '', /^the motion was declined at the console by console operator \(pid \d+\) while it awaited the client's user$/);
     assert.equal(await tcpOf(page), before);
   });
 

@@ -28,7 +28,7 @@ describe('approval: a human approves the exact plan through an input_required el
     const reply = await h.call('move_arm_to_pose', TARGET);
     assert.equal(refusalOf(reply)?.stage, 'approval');
     assert.equal(refusalOf(reply)?.code, 'approval_unavailable');
-    assert.match(textOf(reply), /--approval off/);
+    assert.equal(textOf(reply), 'Refused at stage approval (approval_unavailable): the client cannot ask a human (no form elicitation capability) and approval is required. Use a client that supports elicitation, or an operator console (examples/robot-arm/main.ts serves one), or --approval off for pure simulation. Nothing was executed.');
     assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
   });
 

@@ -63,7 +63,7 @@ describe('npm start: every printed connection recipe works as printed', () => {
   it('prints the three recipes for a dual-era server', () => {
     assert.match(banner, /protocol: {3}2026-07-28 and 2025 clients \(2025-11-25, 2025-06-18, 2025-03-26\)/);
     assert.match(banner, /MCP Inspector: {3}npx @modelcontextprotocol\/inspector --cli http:\/\/127\.0\.0\.1:\d+\/mcp --method tools\/list\n/);
-    assert.match(banner, /toolwright call: node --import tsx src\/cli\/main\.ts call /);
+    assert.match(banner, /toolwright call: node dist\/cli\/main\.js call /);
     assert.match(banner, /Desktop client \(stdio\), add to its MCP config:/);
   });
 
@@ -78,7 +78,7 @@ describe('npm start: every printed connection recipe works as printed', () => {
   });
 
   it('both toolwright call lines succeed (status, then a dry-run plan that moves nothing)', async () => {
-    const lines = [...banner.matchAll(/^(?: +toolwright call:)? +(node --import tsx src\/cli\/main\.ts call .+)$/gm)].map((m) => m[1] as string);
+    const lines = [...banner.matchAll(/^(?: +toolwright call:)? +(node dist\/cli\/main\.js call .+)$/gm)].map((m) => m[1] as string);
     assert.equal(lines.length, 2, banner);
     const status = await runLine(lines[0] as string);
     assert.equal(status.code, 0, status.stderr);

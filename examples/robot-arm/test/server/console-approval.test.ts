@@ -21,7 +21,8 @@ import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../s
 
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
 const TOKEN = 'robot-console-test-token-0123456789';
-const OPERATOR = 'ops-http-test';
+// The name main.ts gives the console's operator: the refusal texts below must read it once.
+const OPERATOR = `console operator (pid ${process.pid})`;
 
 /** The next call that starts waiting for the operator (an event, not a poll). */
 function nextPending(queue: ApprovalQueue): Promise<PendingApproval> {
@@ -110,8 +111,31 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.equal(decided.status, 200);
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_declined');
-    assert.equal(refusalOf(reply)?.message, `The operator ${OPERATOR} declined the call of move_arm_to_pose; the motion was not executed`);
+    assert.equal(refusalOf(reply)?.message, `The call of move_arm_to_pose was declined by ${OPERATOR}`);
+    assert.equal(textOf(reply), `Refused at stage approval (approval_declined): The call of move_arm_to_pose was declined by ${OPERATOR}. Nothing was executed.`);
     assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
+  });
+
+  it('a held client that sent a progress token is told the approval id and that the console at /console decides it, never the token', async () => {
+    const waiting = nextPending(h.robot.server.approvals);
+    const message = {
+      jsonrpc: '2.0', id: 'progress-1', method: 'tools/call',
+      params: {
+        name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -410, y_mm: 120, z_mm: 390 } },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, progressToken: 'held-1' },
+      },
+    };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' };
+    const response = fetch(h.url, { method: 'POST', headers, body: JSON.stringify(message), signal: AbortSignal.timeout(60_000) }).then((r) => r.text());
+    const pending = await waiting;
+    const decided = await h.post('/api/approvals/decide', { id: pending.id, approve: false });
+    assert.equal(decided.status, 200);
+    const events = (await response).split('\n\n').filter((e) => e.includes('data: ')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { method?: string; params?: { message?: string } });
+    assert.deepEqual(events[0], {
+      jsonrpc: '2.0', method: 'notifications/progress',
+      params: { progressToken: 'held-1', progress: 1, message: `waiting for an operator to approve move_arm_to_pose (approval id ${pending.id}): it is approved or declined in the operator console at /console on this server` },
+    });
+    assert.ok(!JSON.stringify(events).includes(TOKEN), 'the console token never reaches the client');
   });
 
   it('refuses an action without the token (401) or with a wrong one (403) and a wrong digest (409): nothing is decided', async () => {
@@ -152,7 +176,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     assert.deepEqual(await settled, { approved: false, reason: 'cancelled', by: undefined });
     const reply = await call;
     assert.equal(refusalOf(reply)?.code, 'approval_cancelled');
-    assert.equal(refusalOf(reply)?.message, 'a stop of the arm while the call waited for the operator cancelled it; the motion was not executed');
+    assert.equal(textOf(reply), 'Refused at stage approval (approval_cancelled): a stop of the arm while the call waited for the operator cancelled it. Nothing was executed.');
     assert.deepEqual(h.robot.server.approvals.pending(), []);
     const late = await h.post('/api/approvals/decide', { id: pending.id, approve: true, digest: pending.digest });
     assert.equal(late.status, 409);
@@ -180,7 +204,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
   it('the console e-stop latches, is audited naming the operator, and only a confirmed reset clears it', async () => {
     const stopped = await h.post('/api/estop', { reason: 'test pressed e-stop' });
     assert.equal(stopped.status, 200);
-    assert.match(h.robot.controller.emergencyStop?.reason ?? '', /ops-http-test: test pressed e-stop/);
+    assert.equal(h.robot.controller.emergencyStop?.reason, `${OPERATOR}: test pressed e-stop`);
     const refused = await h.call('move_arm_to_pose', TARGET);
     assert.equal(refusalOf(refused)?.code, 'estop_latched');
     assert.equal((await h.post('/api/estop/reset', {})).status, 400);
@@ -202,7 +226,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
       const reset = await h.post('/api/estop/reset', { confirm: true });
       assert.equal(reset.status, 503);
       assert.deepEqual(await reset.json(), { error: 'the arm controller did not confirm the reset (disconnected: controller unreachable: test); the emergency stop stays latched' });
-      assert.match(h.robot.controller.emergencyStop?.reason ?? '', /ops-http-test: test pressed e-stop/);
+      assert.equal(h.robot.controller.emergencyStop?.reason, `${OPERATOR}: test pressed e-stop`);
       assert.equal(refusalOf(await h.call('move_arm_to_pose', TARGET))?.code, 'estop_latched');
     } finally {
       driver.resetEmergencyStop = SimArmDriver.prototype.resetEmergencyStop;
@@ -264,7 +288,7 @@ describe('robot console: a motion of a client that can elicit is shown as awaiti
 
     const reply = await h.call('move_arm_to_pose', args, { capabilities: ELICITATION, requestState, inputResponses: ACCEPT });
     assert.equal(refusalOf(reply)?.code, 'approval_declined');
-    assert.equal(refusalOf(reply)?.message, `the operator ${OPERATOR} declined this motion at the console while it awaited the client's user; the motion was not executed`);
+    assert.equal(textOf(reply), `Refused at stage approval (approval_declined): the motion was declined at the console by ${OPERATOR} while it awaited the client's user. Nothing was executed.`);
     assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
   });
 

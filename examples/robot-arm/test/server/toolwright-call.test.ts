@@ -44,9 +44,10 @@ describe('toolwright call against the running robot server, as the start-up bann
   it('the banner prints the real command; it reads the device status', async () => {
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-')), 'audit.jsonl');
     await withRobotServer(ROOT, audit, async (url, banner) => {
-      assert.ok(banner.includes(`  toolwright call: node --import tsx src/cli/main.ts call ${url} get_device_status\n`), banner);
+      // The README's form, which works right after `npm ci` (prepare builds dist/).
+      assert.ok(banner.includes(`  toolwright call: node dist/cli/main.js call ${url} get_device_status\n`), banner);
       assert.ok(!banner.includes('curl'), banner);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'get_device_status'], { cwd: ROOT, timeout: 30_000 });
+      const { stdout } = await run(process.execPath, ['dist/cli/main.js', 'call', url, 'get_device_status'], { cwd: ROOT, timeout: 30_000 });
       assert.match(stdout, /^Stages:\n  repair {6}skipped  no --repair\n  request {5}ok {7}answered in \d+ ms over http\n  validation  skipped  the tool declares no outputSchema\n/);
       assert.ok(stdout.includes(`\nContent:\n${STATUS_TEXT}`), stdout);
       assert.ok(stdout.includes('\n\nStructured content:\n  {\n    "arm": "Universal Robots UR5e",\n    "state": "idle",\n'), stdout);
@@ -61,7 +62,7 @@ describe('toolwright call against the running robot server, as the start-up bann
       const line = banner.split('\n').find((l) => l.startsWith('  toolwright call: '));
       assert.ok(line !== undefined, banner);
       const command = line.slice('  toolwright call: '.length);
-      assert.equal(command, `node --import ${join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')} ${join(ROOT, 'src', 'cli', 'main.ts')} call ${url} get_device_status`);
+      assert.equal(command, `node ${join(ROOT, 'dist', 'cli', 'main.js')} call ${url} get_device_status`);
       const [node, ...args] = command.split(' ');
       assert.equal(node, 'node');
       const { stdout } = await run(process.execPath, args, { cwd: elsewhere, timeout: 30_000 });
