@@ -201,7 +201,7 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
       if (bodiless) return undefined;
       const type = header('content-type');
       if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim())) {
-        return transportErrorReply(415, `Unsupported media type: Content-Type must be application/json, got ${JSON.stringify(type ?? '')}`);
+        return transportErrorReply(415, `Unsupported media type: Content-Type must be application/json, ${type === undefined ? 'and the header is missing' : `got ${JSON.stringify(type)}`}`);
       }
       const length = header('content-length');
       if (length !== undefined && Number(length) > maxBodyBytes) return transportErrorReply(413, `Payload too large: the limit is ${maxBodyBytes} bytes`);

@@ -101,6 +101,10 @@ describe('endpoint, methods and transport refusals', () => {
     const res = await post(url, rpc('tools/list'), { 'content-type': 'text/plain' });
     assert.equal(res.status, 415);
     assert.deepEqual(errorOf(res.body), { code: -32600, message: 'Unsupported media type: Content-Type must be application/json, got "text/plain"' });
+    // No Content-Type at all (a Uint8Array body: fetch adds none) is said to be missing, not `got ""`.
+    const bare = await fetch(url, { method: 'POST', headers: { accept: 'application/json, text/event-stream' }, body: new TextEncoder().encode(JSON.stringify(rpc('tools/list'))) });
+    assert.equal(bare.status, 415);
+    assert.deepEqual(errorOf(await bare.json()), { code: -32600, message: 'Unsupported media type: Content-Type must be application/json, and the header is missing' });
     const charset = await post(url, rpc('tools/list'), { 'content-type': 'application/json; charset=utf-8' });
     assert.equal(charset.status, 200);
   });
