@@ -9,7 +9,9 @@
  * is bounded: when `maxSessions` live sessions exist, `initialize` gets 503 with `Retry-After` and
  * no live session is ever evicted. Requests making a 2026-07-28 claim pass straight through to the
  * stateless pipeline. What a session answers itself and how its requests reach the pipeline is
- * legacy-session.ts; JSON-RPC batches (2025-03-26 sessions only) are legacy-batch.ts.
+ * legacy-session.ts; JSON-RPC batches (2025-03-26 sessions only) are legacy-batch.ts; the SSE
+ * streams (the GET stream's claim, event ids, replay and `Last-Event-ID` resumption, a POST that
+ * outlives its connection) are legacy-streams.ts and legacy-replay.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
