@@ -18,6 +18,7 @@ import type { Gate } from '../support/gate.js';
 import { exchange, openSession } from '../support/legacy-session-client.js';
 import type { LegacySession } from '../support/legacy-session-client.js';
 import { openEvents } from '../support/sse-events.js';
+import { serveFetchHandler } from '../support/serve-fetch-handler.js';
 import type { SseEvent } from '../support/sse-events.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 
@@ -66,16 +67,16 @@ const messageOf = (e: SseEvent): unknown => (e.data.params as Json | undefined)?
 const textOf = (m: Json): string => (((m.result as Json).content as { text: string }[])[0] as { text: string }).text;
 
 /** Progress of a call whose POST accepts only JSON: it goes to the session's GET stream. */
-async function stepsOnGetStream(session: LegacySession, id: number, n: number, tag: string): Promise<void> {
-  const done = await exchange(url, call(id, 'steps', { n, tag }, `t${id}`), session.headers, { accept: 'application/json' });
+async function stepsOnGetStream(session: LegacySession, id: number, n: number, tag: string, at = url): Promise<void> {
+  const done = await exchange(at, call(id, 'steps', { n, tag }, `t${id}`), session.headers, { accept: 'application/json' });
   assert.equal(textOf(done.messages[0] as Json), `did ${n}`);
 }
 
 /** GET with Last-Event-ID; a GET racing the server's notice of the previous stream's drop (409) is retried. */
-async function resume(session: LegacySession, lastEventId: string | undefined): ReturnType<typeof openEvents> {
+async function resume(session: LegacySession, lastEventId: string | undefined, at = url): ReturnType<typeof openEvents> {
   const headers = lastEventId === undefined ? session.headers : { ...session.headers, 'last-event-id': lastEventId };
   for (let attempt = 0; ; attempt++) {
-    const opened = await openEvents(url, { method: 'GET', headers });
+    const opened = await openEvents(at, { method: 'GET', headers });
     if (opened.status !== 409 || attempt === 50) return opened;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -161,6 +162,41 @@ describe('a POST whose stream dropped', () => {
     assert.equal(messageOf(next), 'get2 1');
     fromGet.drop();
     await exchange(url, undefined, session.headers, { method: 'DELETE' });
+  });
+});
+
+describe('server.fetch (the web-standard handler) resumes the same way', () => {
+  it('GET stream and a POST stream dropped mid-call, resumed with their ids', async () => {
+    const served = await serveFetchHandler((request) => server.fetch(request));
+    try {
+      held = gate();
+      reached = gate();
+      finished.length = 0;
+      const session = await openSession(served.url);
+      const getStream = await resume(session, undefined, served.url);
+      await stepsOnGetStream(session, 1, 1, 'f', served.url);
+      const f1 = await getStream.next();
+      assert.match(f1.id ?? '', /^g[0-9a-f]{12}-1$/);
+      getStream.drop();
+      await stepsOnGetStream(session, 2, 1, 'g', served.url);
+      const back = await resume(session, f1.id, served.url);
+      const g1 = await back.next();
+      assert.deepEqual([g1.id, messageOf(g1)], [(f1.id as string).replace(/-1$/, '-2'), 'g 1']);
+      back.drop();
+      const posted = await openEvents(served.url, { method: 'POST', headers: session.headers, body: call(3, 'gated', {}, 'fg') });
+      const first = await posted.next();
+      assert.match(first.id ?? '', /^p[0-9a-f]{16}-1$/);
+      await reached.opened;
+      posted.drop();
+      const resumed = await resume(session, first.id, served.url);
+      held.open();
+      const rest = await resumed.rest();
+      assert.deepEqual(rest.map((e) => e.id), [2, 3].map((n) => (first.id as string).replace(/-1$/, `-${n}`)));
+      assert.equal(textOf((rest[1] as SseEvent).data), 'through the gate');
+      assert.deepEqual(finished, ['gated']);
+    } finally {
+      await served.close();
+    }
   });
 });
 
