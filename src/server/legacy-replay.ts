@@ -141,7 +141,7 @@ export class ReplayLog {
       const current = await this.#store.get(key);
       const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: 1, bytes: 0, events: [] };
       const added: BufferedEvent = final ? { seq: buffer.next, json, final: true } : { seq: buffer.next, json };
-      const next: ReplayBuffer = this.#bounded({ next: buffer.next + 1, bytes: buffer.bytes + json.length, events: [...buffer.events, added] });
+      const next: ReplayBuffer = this.#bounded({ next: buffer.next + 1, bytes: buffer.bytes + Buffer.byteLength(json), events: [...buffer.events, added] });
       const written = await this.#store.compareAndSet(key, current?.version ?? 0, next as unknown as JsonValue, { ttlMs: this.#bounds.ttlMs });
       if (written.ok) return toStreamEvent(stream, added);
     }
@@ -154,7 +154,7 @@ export class ReplayLog {
     let start = 0;
     const { events } = buffer;
     while (events.length - start > 1 && (events.length - start > this.#bounds.maxEvents || bytes > this.#bounds.maxBytes)) {
-      bytes -= (events[start] as BufferedEvent).json.length;
+      bytes -= Buffer.byteLength((events[start] as BufferedEvent).json);
       start++;
     }
     return start === 0 ? buffer : { next: buffer.next, bytes, events: events.slice(start) };

@@ -106,6 +106,15 @@ export class LegacyStreams {
     if (session.detachedAt !== undefined && now - session.detachedAt > idleMs) this.#undetach(session);
   }
 
+  /** The session ended (DELETE, expiry, shutdown): the POST streams resumed here end with it. */
+  endSession(sessionId: string): void {
+    for (const [key, attachment] of this.#attached) {
+      if (!key.startsWith(`${sessionId}:`)) continue;
+      this.#attached.delete(key);
+      attachment.end();
+    }
+  }
+
   /** Wraps a POST of a session so its stream is resumable and a disconnect does not cancel it. */
   post(session: LiveSession, message: InboundMessage): ResumablePost {
     return new ResumablePost(this, session.record.id, message, this.#ctx.logger);

@@ -155,6 +155,7 @@ export function createLegacyHttpWire(
     if (session === undefined) return;
     live.delete(id);
     session.end();
+    streams.endSession(id);
     void session.unsubscribe?.then((stop) => stop(), () => undefined);
   }
 

@@ -45,6 +45,10 @@ const gated = defineTool({
     ctx.progress(1, 2, 'before the gate');
     reached.open();
     await held.opened;
+    if (ctx.signal.aborted) {
+      finished.push('aborted');
+      return 'aborted';
+    }
     ctx.progress(2, 2, 'after the gate');
     finished.push('gated');
     return 'through the gate';
@@ -65,6 +69,10 @@ after(() => server.close());
 const call = (id: number, name: string, args: Json, token: string): Json => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { progressToken: token } } });
 const messageOf = (e: SseEvent): unknown => (e.data.params as Json | undefined)?.message;
 const textOf = (m: Json): string => (((m.result as Json).content as { text: string }[])[0] as { text: string }).text;
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 /** Progress of a call whose POST accepts only JSON: it goes to the session's GET stream. */
 async function stepsOnGetStream(session: LegacySession, id: number, n: number, tag: string, at = url): Promise<void> {
@@ -140,6 +148,26 @@ describe('a POST whose stream dropped', () => {
     const nothing = await resume(session, `${stream}-2`);
     assert.deepEqual((await nothing.rest()).map((e) => e.id), [`${stream}-3`]);
     await exchange(url, undefined, session.headers, { method: 'DELETE' });
+  });
+
+  it('DELETE ends a resumed POST stream, and the call with it (the session\'s end cancels)', async () => {
+    held = gate();
+    reached = gate();
+    finished.length = 0;
+    const session = await openSession(url);
+    const posted = await openEvents(url, { method: 'POST', headers: session.headers, body: call(8, 'gated', {}, 'd8') });
+    const first = await posted.next();
+    await reached.opened;
+    posted.drop();
+    const resumed = await resume(session, first.id);
+    assert.equal(resumed.status, 200);
+    assert.equal((await exchange(url, undefined, session.headers, { method: 'DELETE' })).status, 200);
+    assert.deepEqual(await resumed.rest(), [], 'the stream ends with nothing more');
+    held.open();
+    await until(() => finished.length > 0);
+    assert.deepEqual(finished, ['aborted'], 'the call saw the end of the session as cancellation');
+    const after = await resume(session, first.id);
+    assert.equal(after.status, 404, 'the session is gone');
   });
 
   it('a resumption never mixes streams: a POST stream replays only its own events, the GET stream only its own', async () => {
