@@ -140,17 +140,20 @@ export class LegacyStreams {
       if (!(found instanceof LiveSession)) return found;
       const session: HeldSession = found;
       const id = session.record.id;
-      if (resumeFrom !== undefined && resumeFrom.stream !== getStreamOf(id)) return await this.#resume(id, lastEventId!.trim(), resumeFrom.seq, undefined);
+      if (resumeFrom !== undefined && resumeFrom.stream !== getStreamOf(id)) return await this.#resume(id, resumeFrom, undefined);
       const refused = await this.#claim(session);
       if (refused !== undefined) return refused;
       const attachment = new StreamAttachment(resumeFrom?.seq ?? 0);
       if (resumeFrom !== undefined) {
-        const resumed = await this.#resume(id, lastEventId!.trim(), resumeFrom.seq, attachment);
+        const resumed = await this.#resume(id, resumeFrom, attachment);
         if (typeof resumed !== 'function') {
           await this.#release(id);
           return resumed;
         }
       }
+      // Only now, the stream being served here: an instance still filling the buffer of a GET
+      // stream that dropped there stops (a refused resumption leaves it filling).
+      await this.#ctx.table.publish(id, { type: 'claimed' });
       return (stream) => this.#serveGet(session, attachment, stream);
     } catch (error) {
       return this.#ctx.storeDown(error);
@@ -177,8 +180,6 @@ export class LegacyStreams {
     if (claimed === undefined) return errorReply(rpcError('legacySessionNotFound', GONE), undefined);
     session.adopt(claimed);
     if (taken) return errorReply(rpcError('legacyStreamConflict', CONFLICT), undefined);
-    // An instance still filling the buffer of a stream that dropped there stops: this one does now.
-    await table.publish(session.record.id, { type: 'claimed' });
     return undefined;
   }
 
@@ -192,10 +193,10 @@ export class LegacyStreams {
    * Shows a stream's events after `after`: attaches first (live events wait), then reads the
    * buffer, so nothing falls between the read and the live events; each is written once.
    */
-  async #resume(sessionId: string, lastEventId: string, after: number, given: StreamAttachment | undefined): Promise<Reply | ((stream: EventStream) => void)> {
-    const found = parseEventId(lastEventId)!;
-    const key = `${sessionId}:${found.stream}`;
-    const attachment = given ?? new StreamAttachment(after);
+  async #resume(sessionId: string, from: { stream: string; seq: number }, given: StreamAttachment | undefined): Promise<Reply | ((stream: EventStream) => void)> {
+    const lastEventId = eventIdOf(from.stream, from.seq);
+    const key = `${sessionId}:${from.stream}`;
+    const attachment = given ?? new StreamAttachment(from.seq);
     // A second resumption of one POST stream replaces the first (the client lost that one too).
     const previous = this.#attached.get(key);
     this.#attached.set(key, attachment);
