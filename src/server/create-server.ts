@@ -100,7 +100,7 @@ export interface ServerOptions extends ServerFeatureOptions {
    * `listen({ eras })` and `stdio({ eras })` override it per transport.
    */
   eras?: ErasSetting;
-  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts and rounds, batch size (2025-03-26). */
+  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts and rounds, batch size (2025-03-26), replay buffer per stream (`Last-Event-ID`). */
   legacy?: LegacyWireOptions;
   /**
    * @deprecated Both eras are served by default; use `eras` and `legacy`. `false` means

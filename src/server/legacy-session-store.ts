@@ -35,6 +35,11 @@ export interface LegacySessionRecord {
   readonly subscriptionsRevision?: number;
   /** Which instance holds the session's GET stream, and when it last said so (absent: no stream). */
   readonly stream?: { readonly instance: string; readonly seenAt: number };
+  /**
+   * Set when the session's first GET stream opens: from then on, messages for the GET stream are
+   * kept in its replay buffer even while no stream is open, for the client to resume it.
+   */
+  readonly resumable?: true;
 }
 
 /** What `open` answers: the session exists now, or there is no room and when to try again. */
@@ -54,7 +59,14 @@ export type SessionEvent =
    */
   | { readonly from: string; readonly type: 'changed'; readonly subscriptions: readonly string[]; readonly revision: number }
   /** DELETE: every instance ends its part of the session. */
-  | { readonly from: string; readonly type: 'end' };
+  | { readonly from: string; readonly type: 'end' }
+  /**
+   * An event appended to a stream's replay buffer (legacy-replay.ts), for the instance showing
+   * that stream (a GET stream, or a POST's stream resumed by GET) if it is not the writer.
+   */
+  | { readonly from: string; readonly type: 'event'; readonly stream: string; readonly seq: number; readonly json: string; readonly final: boolean }
+  /** An instance claimed the GET stream: one that kept filling its replay buffer after it dropped stops. */
+  | { readonly from: string; readonly type: 'claimed' };
 
 /** Distributes `Omit` over the union, so each event keeps its own fields. */
 export type SessionEventBody = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, 'from'> : never) : never;
@@ -91,6 +103,11 @@ export class LegacySessionTable {
   constructor(store: Store, options: LegacySessionTableOptions) {
     this.#store = store;
     this.#options = options;
+  }
+
+  /** The store the records live in (replay buffers live beside them, legacy-replay.ts). */
+  get store(): Store {
+    return this.#store;
   }
 
   /** This instance's id. */

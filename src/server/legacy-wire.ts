@@ -9,7 +9,9 @@
  * is bounded: when `maxSessions` live sessions exist, `initialize` gets 503 with `Retry-After` and
  * no live session is ever evicted. Requests making a 2026-07-28 claim pass straight through to the
  * stateless pipeline. What a session answers itself and how its requests reach the pipeline is
- * legacy-session.ts; JSON-RPC batches (2025-03-26 sessions only) are legacy-batch.ts.
+ * legacy-session.ts; JSON-RPC batches (2025-03-26 sessions only) are legacy-batch.ts; the SSE
+ * streams (the GET stream's claim, event ids, replay and `Last-Event-ID` resumption, a POST that
+ * outlives its connection) are legacy-streams.ts and legacy-replay.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
@@ -23,6 +25,8 @@ import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
 import { LegacySessionTable } from './legacy-session-store.js';
 import type { LegacySessionRecord, SessionEvent } from './legacy-session-store.js';
 import { errorReply, LegacySessionWire, LiveSession } from './legacy-session.js';
+import { LegacyStreams } from './legacy-streams.js';
+import type { HeldSession } from './legacy-streams.js';
 import { negotiateLegacyVersion } from './legacy-translate.js';
 import { rpcError } from './outcomes.js';
 import { StoreFullError, StoreUnavailableError } from './store/store.js';
@@ -42,6 +46,10 @@ export interface LegacyWireOptions {
   maxInputRounds?: number;
   /** Messages per JSON-RPC batch at most (2025-03-26 sessions only; default 32); a larger batch is refused whole and nothing in it runs. */
   maxBatchSize?: number;
+  /** Events kept per stream for `Last-Event-ID` resumption (default 100); older ones are dropped and a resumption needing them gets 410. */
+  replayMaxEvents?: number;
+  /** Bytes of event data kept per stream for resumption (default 1 MiB); the newest event (a call's answer) is always kept. */
+  replayMaxBytes?: number;
 }
 
 /** What the HTTP legacy wire shares with the rest of the server. */
@@ -90,6 +98,8 @@ export function resolveLegacyOptions(options: LegacyWireOptions = {}): Required<
     inputTimeoutMs: positive(options.inputTimeoutMs, 5 * 60_000, 'inputTimeoutMs'),
     maxInputRounds: positive(options.maxInputRounds, 10, 'maxInputRounds'),
     maxBatchSize: positive(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'maxBatchSize'),
+    replayMaxEvents: positive(options.replayMaxEvents, 100, 'replayMaxEvents'),
+    replayMaxBytes: positive(options.replayMaxBytes, 1024 * 1024, 'replayMaxBytes'),
   };
 }
 
@@ -107,12 +117,6 @@ export function isLegacyInitialize(m: JsonObject | undefined): boolean {
 function hasModernMeta(m: JsonObject | undefined): boolean {
   const meta = m !== undefined && isJsonObject(m.params) ? m.params._meta : undefined;
   return isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string';
-}
-
-/** A session's part in this process, with when it was last used here and how to stop hearing about it. */
-interface HeldSession extends LiveSession {
-  seen?: number;
-  unsubscribe?: Promise<() => void>;
 }
 
 /**
@@ -140,6 +144,7 @@ export function createLegacyHttpWire(
   const sweeper = setInterval(() => {
     const now = Date.now();
     for (const [id, session] of live) {
+      streams.sweep(session, now, idleMs);
       if (session.channel === undefined && session.inflight.size === 0 && session.pending.size === 0 && now - (session.seen ?? now) > idleMs) drop(id);
     }
   }, Math.min(idleMs, 60_000));
@@ -150,10 +155,17 @@ export function createLegacyHttpWire(
     if (session === undefined) return;
     live.delete(id);
     session.end();
+    streams.endSession(id);
     void session.unsubscribe?.then((stop) => stop(), () => undefined);
   }
 
   const holdsStream = (record: LegacySessionRecord): boolean => record.stream !== undefined && clock.now() - record.stream.seenAt < staleMs;
+  const streams = new LegacyStreams({
+    table, clock, logger, wire, beatMs, holdsStream,
+    bounds: { maxEvents: options.replayMaxEvents, maxBytes: options.replayMaxBytes, ttlMs: idleMs },
+    sessionOf: (header) => sessionOf(header),
+    storeDown: (error) => storeDown(error, undefined),
+  });
 
   /** What another instance said about a session this process has a part of. */
   function onEvent(session: HeldSession, event: SessionEvent): void {
@@ -174,6 +186,9 @@ export function createLegacyHttpWire(
         return;
       case 'end':
         drop(session.record.id);
+        return;
+      default:
+        streams.heard(session, event);
     }
   }
 
@@ -189,7 +204,10 @@ export function createLegacyHttpWire(
         created.relay = {
           send: (json) => {
             const holder = created.record.stream;
-            if (holder === undefined || holder.instance === table.instance || !holdsStream(created.record)) return false;
+            if (holder === undefined || holder.instance === table.instance || !holdsStream(created.record)) {
+              // No stream open anywhere, but the client had one: kept in its replay buffer for when it resumes.
+              return created.record.resumable === true && streams.channelOf(id)(json);
+            }
             void table.publish(id, { type: 'send', json }).catch((error: unknown) => logger.error('legacy session: cannot relay to the GET stream', { error: String(error) }));
             return true;
           },
@@ -274,7 +292,8 @@ export function createLegacyHttpWire(
       if (initialize_) return await initialize(m, sessionHeader);
       const session = await sessionOf(header, requestId);
       if (!(session instanceof LiveSession)) return session;
-      return await wire.handle(session, m, message, (change) => table.update(session.record.id, change));
+      const post = streams.post(session, message);
+      return await post.finish(await wire.handle(session, m, post, (change) => table.update(session.record.id, change)));
     } catch (error) {
       return storeDown(error, requestId);
     }
@@ -287,8 +306,9 @@ export function createLegacyHttpWire(
       const session = await sessionOf(header);
       if (!(session instanceof LiveSession)) return session;
       if (!acceptsBatches(session.record.protocolVersion)) return notOneMessage();
-      return await runBatch(members, message, options.maxBatchSize, (m, member) => wire.handle(session, m, member, (change) => table.update(session.record.id, change))
-        .catch((error: unknown) => storeDown(error, isJsonRpcId(m.id) ? m.id : undefined)));
+      const post = streams.post(session, message);
+      return await post.finish(await runBatch(members, post, options.maxBatchSize, (m, member) => wire.handle(session, m, member, (change) => table.update(session.record.id, change))
+        .catch((error: unknown) => storeDown(error, isJsonRpcId(m.id) ? m.id : undefined))));
     } catch (error) {
       return storeDown(error, undefined);
     }
@@ -324,62 +344,6 @@ export function createLegacyHttpWire(
     return errorReply(rpcError('storeUnavailable', STORE_DOWN), id);
   }
 
-  async function openStream(header: HeaderLookup): Promise<Reply | ((stream: EventStream) => void)> {
-    if (!/text\/event-stream/i.test(header('accept') ?? '')) return errorReply(rpcError('legacyNotAcceptable', 'Not acceptable: the GET stream is text/event-stream; send Accept: text/event-stream'), undefined);
-    let session: HeldSession;
-    try {
-      const found = await sessionOf(header);
-      if (!(found instanceof LiveSession)) return found;
-      session = found;
-      if (session.channel !== undefined) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
-      await table.present();
-      // A claim held elsewhere is taken over when its instance is gone, provided nobody renewed or replaced it since.
-      const held = session.record.stream;
-      const orphan = held !== undefined && held.instance !== table.instance && holdsStream(session.record) && (await table.holderGone(held.instance)) ? held : undefined;
-      // Claim the stream in the record: one GET stream per session across every instance.
-      let taken = false;
-      const claimed = await table.update(session.record.id, (r) => {
-        const mayTake = orphan !== undefined && r.stream?.instance === orphan.instance && r.stream.seenAt === orphan.seenAt;
-        if (r.stream !== undefined && r.stream.instance !== table.instance && holdsStream(r) && !mayTake) {
-          taken = true;
-          return undefined;
-        }
-        return { ...r, stream: { instance: table.instance, seenAt: clock.now() } };
-      });
-      if (claimed === undefined) return errorReply(rpcError('legacySessionNotFound', 'Session not found: it expired or was deleted; send initialize again'), undefined);
-      session.adopt(claimed);
-      if (taken) return errorReply(rpcError('legacyStreamConflict', 'Conflict: this session already has an open GET stream'), undefined);
-    } catch (error) {
-      return storeDown(error, undefined);
-    }
-    const id = session.record.id;
-    return (stream) => {
-      const channel = (json: string): boolean => stream.send(json);
-      session.channel = channel;
-      session.onEnd = () => stream.end();
-      wire.listen(session);
-      const beat = setInterval(() => {
-        // Renews this instance's claim, never another's: a claim taken over (this instance was thought gone) ends this stream.
-        table.update(id, (r) => (r.stream === undefined || r.stream.instance === table.instance ? { ...r, stream: { instance: table.instance, seenAt: clock.now() } } : undefined)).then((record) => {
-          if (record === undefined || record.stream?.instance !== table.instance) return stream.end();
-          stream.keepAlive();
-          // A subscription change whose event never arrived (store reconnecting) is caught up here.
-          if (session.channel === channel && session.adopt(record)) wire.listen(session);
-        }, (error: unknown) => logger.error('legacy session: cannot renew the GET stream', { error: error instanceof Error ? error.message : String(error) }));
-      }, beatMs);
-      beat.unref();
-      stream.onClose(() => {
-        clearInterval(beat);
-        if (session.channel !== channel) return;
-        session.channel = undefined;
-        session.onEnd = undefined;
-        wire.listen(session);
-        // Let go of the claim, so the client may open its next GET stream on any instance at once.
-        void table.update(id, (r) => (r.stream?.instance === table.instance ? { ...r, stream: undefined } : undefined)).catch(() => undefined);
-      });
-    };
-  }
-
   async function endSession(header: HeaderLookup): Promise<Reply> {
     const id = header('mcp-session-id')?.trim();
     if (id === undefined || id === '') return errorReply(rpcError('legacySessionRequired', NO_SESSION), undefined);
@@ -396,7 +360,7 @@ export function createLegacyHttpWire(
 
   return {
     handleMessage: (message) => (message.header === undefined ? modern(message) : handleSessionMessage(message)),
-    sessions: { openStream, endSession },
+    sessions: { openStream: (header) => streams.open(header), endSession },
     close() {
       clearInterval(sweeper);
       for (const id of [...live.keys()]) drop(id);

@@ -74,6 +74,9 @@ export const OUTCOMES = {
   legacyInputFailed: { situation: 'the client answered a server-to-client request with an error, or it could not be sent', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
   legacyInputTimeout: { situation: 'no answer to a server-to-client request within inputTimeoutMs', kind: 'rpc-error', code: ErrorCode.InputTimeout, httpStatus: 200 },
   legacyInputRounds: { situation: 'a call still needs input after maxInputRounds rounds', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
+  // Resuming a legacy session's stream with Last-Event-ID, legacy-replay.ts; tested in test/server/legacy-resume.test.ts.
+  legacyReplayBadEventId: { situation: 'GET with a Last-Event-ID that is no event id of this server (malformed, or over 64 characters)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
+  legacyReplayGone: { situation: 'GET with a Last-Event-ID naming no stream of this session, or events after it already dropped from the bounded replay buffer', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 410 },
   // JSON-RPC batches of 2025-03-26 sessions, legacy-batch.ts; tested in test/server/legacy-batch.test.ts.
   legacyBatchInitialize: { situation: 'initialize inside a JSON-RPC batch (2025-03-26 forbids it)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 400 },
   legacyBatchTooLarge: { situation: 'a batch of more than legacy.maxBatchSize messages (nothing in it runs)', kind: 'rpc-error', code: ErrorCode.InvalidRequest, httpStatus: 413 },

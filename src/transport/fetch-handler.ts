@@ -58,8 +58,8 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
     else request.signal.addEventListener('abort', onAbort, { once: true });
     return new Promise<Response>((resolve) => {
       let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
-      const notify = (notification: JsonRpcNotification): void => {
-        if (controller.signal.aborted) return;
+      const event = (json: string, id: string | undefined): boolean => {
+        if (controller.signal.aborted) return false;
         if (stream === undefined) {
           const readable = new ReadableStream<Uint8Array>({
             start(c) {
@@ -71,9 +71,12 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
           });
           resolve(new Response(readable, { status: 200, headers: SSE_HEADERS }));
         }
-        stream!.enqueue(encoder.encode(sseEvent(limitResponse(JSON.stringify(notification), policy.maxResponseBytes))));
+        stream!.enqueue(encoder.encode(sseEvent(limitResponse(json, policy.maxResponseBytes), id)));
+        return true;
       };
-      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify }).then(
+      const notify = (notification: JsonRpcNotification): void => void event(JSON.stringify(notification), undefined);
+      const notifyEvent = (json: string, id: string): boolean => event(json, id);
+      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify, notifyEvent }).then(
         (answer) => {
           request.signal.removeEventListener('abort', onAbort);
           // The same hard cap as listen(): an answer over maxResponseBytes becomes an error saying so.
@@ -81,7 +84,7 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
           if (stream !== undefined) {
             if (!controller.signal.aborted) {
               const events = answer.events?.map((json) => limitResponse(json, policy.maxResponseBytes)) ?? (reply.body === undefined ? [] : [reply.body]);
-              for (const json of events) stream.enqueue(encoder.encode(sseEvent(json)));
+              for (const [i, json] of events.entries()) stream.enqueue(encoder.encode(sseEvent(json, answer.eventIds?.[i])));
               stream.close();
             }
             return;

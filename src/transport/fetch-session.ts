@@ -27,9 +27,9 @@ export async function fetchSessionRequest(endpoint: SessionEndpoint, request: Re
   });
   request.signal.addEventListener('abort', close, { once: true });
   const stream: EventStream = {
-    send(json) {
+    send(json, id) {
       if (closed) return false;
-      sink?.enqueue(encoder.encode(sseEvent(json)));
+      sink?.enqueue(encoder.encode(sseEvent(json, id)));
       return true;
     },
     keepAlive() {

@@ -217,7 +217,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Accel-Buffering': 'no',
 });
 
-/** One SSE event carrying one JSON-RPC message (no `id:` lines: 2026-07-28 has no resumability). */
-export function sseEvent(json: string): string {
-  return `event: message\ndata: ${json}\n\n`;
+/** One SSE event carrying one JSON-RPC message (an `id:` line only for legacy sessions' resumable streams: 2026-07-28 has no resumability). */
+export function sseEvent(json: string, id?: string): string {
+  // The id (legacy sessions' resumable streams) goes first, so a client that reads the event has its id.
+  return id === undefined ? `event: message\ndata: ${json}\n\n` : `id: ${id}\nevent: message\ndata: ${json}\n\n`;
 }

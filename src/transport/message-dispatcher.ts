@@ -22,6 +22,12 @@ export interface InboundMessage {
   parsed?: unknown;
   /** Sends a request-scoped notification (progress, log) on this request's stream. */
   notify(notification: JsonRpcNotification): void;
+  /**
+   * Writes one serialized message on this request's stream as an SSE event with an `id` (a legacy
+   * session's resumable POST stream); false when the client is gone or the stream cannot carry it.
+   * HTTP transports have it; stdio does not (nothing to resume there).
+   */
+  notifyEvent?(json: string, id: string): boolean;
 }
 
 /** What to answer. `body` is one serialized JSON-RPC message, absent for notifications. */
@@ -44,6 +50,12 @@ export interface Reply {
    * then holds them as one JSON array, written as is otherwise, and on stdio).
    */
   events?: readonly string[];
+  /**
+   * SSE event ids of the answer's messages (`events`, else `body`), one each: a legacy session's
+   * POST stream that carried events writes its answer with its id, so a client resuming it knows
+   * it has the answer. Ignored when the answer is not an event stream.
+   */
+  eventIds?: readonly string[];
 }
 
 /** Anything that turns inbound messages into replies; a Toolwright server is one. */
@@ -54,8 +66,8 @@ export interface MessageDispatcher {
 
 /** An open server-sent event stream (the legacy wire's GET stream). */
 export interface EventStream {
-  /** Writes one event carrying one serialized JSON-RPC message; false once the client is gone. */
-  send(json: string): boolean;
+  /** Writes one event carrying one serialized JSON-RPC message (with its SSE `id`, when given); false once the client is gone. */
+  send(json: string, id?: string): boolean;
   /** Writes an SSE comment so idle proxies keep the connection. */
   keepAlive(): void;
   /** Ends the stream. */
@@ -69,7 +81,10 @@ export interface EventStream {
  * Both get the request headers only; neither has a body.
  */
 export interface SessionEndpoint {
-  /** GET: a Reply refuses; a function is handed the opened stream (status 200, text/event-stream). */
+  /**
+   * GET: a Reply refuses; a function is handed the opened stream (status 200, text/event-stream).
+   * `Last-Event-ID` asks to resume a stream after that event (the legacy wire reads it from `header`).
+   */
   openStream(header: HeaderLookup): Promise<Reply | ((stream: EventStream) => void)>;
   /** DELETE: ends the named session. */
   endSession(header: HeaderLookup): Promise<Reply>;

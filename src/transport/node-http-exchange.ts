@@ -81,16 +81,26 @@ export class HttpExchange implements InboundMessage {
   }
 
   notify(notification: JsonRpcNotification): void {
+    this.#event(JSON.stringify(notification), undefined);
+  }
+
+  notifyEvent(json: string, id: string): boolean {
+    return this.#event(json, id);
+  }
+
+  #event(json: string, id: string | undefined): boolean {
     const res = this.#res;
-    if (this.#gone || res.writableEnded) return;
+    if (this.#gone || res.writableEnded) return false;
     if (!this.#streaming) {
       this.#streaming = true;
       res.writeHead(200, SSE_HEADERS);
     }
     // Backpressure: while the client is not reading, notifications (progress, logs) are dropped
-    // rather than buffered, and a client that stays behind is disconnected.
-    if (res.writableNeedDrain) return;
-    if (!res.write(sseEvent(limitResponse(JSON.stringify(notification), this.#policy.maxResponseBytes)))) this.#watchDrain();
+    // rather than buffered (a legacy session keeps them in its replay buffer), and a client that
+    // stays behind is disconnected.
+    if (res.writableNeedDrain) return false;
+    if (!res.write(sseEvent(limitResponse(json, this.#policy.maxResponseBytes), id))) this.#watchDrain();
+    return true;
   }
 
   #drainTimer: NodeJS.Timeout | undefined;
@@ -169,7 +179,8 @@ export class HttpExchange implements InboundMessage {
     // The id is echoed as the client wrote it, whichever era's code built the reply.
     const reply = answer.body === undefined ? answer : { ...answer, body: echoExactId(this.body, answer.body) };
     if (this.#streaming) {
-      for (const json of reply.events ?? (reply.body === undefined ? [] : [reply.body])) res.write(sseEvent(limitResponse(json, this.#policy.maxResponseBytes)));
+      const events = reply.events ?? (reply.body === undefined ? [] : [reply.body]);
+      for (const [i, json] of events.entries()) res.write(sseEvent(limitResponse(json, this.#policy.maxResponseBytes), reply.eventIds?.[i]));
       res.end();
       dropIfUnread(res, this.#policy.writeTimeoutMs);
       return;

@@ -17,9 +17,9 @@ class NodeEventStream implements EventStream {
     res.once('close', () => this.#close());
   }
 
-  send(json: string): boolean {
+  send(json: string, id?: string): boolean {
     if (this.#closed || this.#res.writableEnded) return false;
-    this.#res.write(sseEvent(json));
+    this.#res.write(sseEvent(json, id));
     return true;
   }
 

@@ -34,6 +34,9 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
     res.end();
     return;
   }
+  // The status line goes out now, as a web runtime sends it: a stream whose first event comes
+  // later (a resumed stream waiting for its call) is an open response, not a pending one.
+  res.flushHeaders();
   const reader = response.body.getReader();
   res.on('close', () => {
     void reader.cancel();

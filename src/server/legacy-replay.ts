@@ -1,0 +1,211 @@
+/**
+ * Resumability of legacy (2025) Streamable HTTP streams ("Resumability and Redelivery" of
+ * 2025-03-26, 2025-06-18 and 2025-11-25): every SSE event of a session's streams (its GET stream
+ * and each POST's stream) carries an id, and the stream's recent events are kept in a bounded
+ * replay buffer in the server's store, so a client whose stream dropped sends GET with
+ * `Last-Event-ID` (to any instance sharing the store) and gets exactly what followed that event on
+ * THAT stream, then the stream's live events (and, for a POST's stream, the call's answer).
+ *
+ * Event ids are `<stream>-<seq>`: the stream is `g` + 12 hex digits of a hash of the session id
+ * (the GET stream: the same across reconnections, and never another session's) or `p` + 16 random
+ * hex digits (one POST's stream); `seq` counts that stream's events from 1. An id is therefore
+ * unique per session and names its stream, and the buffer is found from it with no index.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { JsonValue } from '../protocol/json-rpc.js';
+import type { EventStream } from '../transport/message-dispatcher.js';
+import type { Store } from './store/store.js';
+
+/** `Last-Event-ID` values longer than this are refused before anything is read (hostile-input bound). */
+export const MAX_LAST_EVENT_ID_LENGTH = 64;
+const EVENT_ID = /^([gp][0-9a-f]{12,16})-([1-9][0-9]{0,14})$/;
+// Appends to one buffer that lose compare-and-set this often in a row are a bug, not contention.
+const MAX_WRITE_ATTEMPTS = 8;
+
+/** Bounds of each stream's replay buffer. */
+export interface ReplayBounds {
+  /** Events kept per stream (the oldest are dropped first). */
+  readonly maxEvents: number;
+  /** Bytes of event data kept per stream; the newest event is always kept, whatever its size. */
+  readonly maxBytes: number;
+  /** A buffer nobody appended to for this long expires (the session idle timeout). */
+  readonly ttlMs: number;
+}
+
+interface BufferedEvent {
+  readonly seq: number;
+  readonly json: string;
+  /** The last event of a POST's stream: the call's answer (the stream ends after it). */
+  readonly final?: true;
+}
+
+/** One stream's buffer as stored: its events in order, and the next sequence number to issue. */
+interface ReplayBuffer {
+  readonly next: number;
+  readonly bytes: number;
+  readonly events: readonly BufferedEvent[];
+}
+
+/** One event of a stream, as written to an SSE stream. */
+export interface StreamEvent {
+  readonly seq: number;
+  readonly id: string;
+  readonly json: string;
+  readonly final: boolean;
+}
+
+/** What a `Last-Event-ID` resumes: the stream, and its events after that id (undefined: refused, and why). */
+export type ReplayLookup =
+  | { readonly ok: true; readonly stream: string; readonly after: number; readonly events: readonly StreamEvent[] }
+  | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'evicted' };
+
+/** The GET stream's name in session `sessionId` (stable across reconnections; another session's never matches). */
+export function getStreamOf(sessionId: string): string {
+  return `g${createHash('sha256').update(sessionId).digest('hex').slice(0, 12)}`;
+}
+
+/** A new POST stream's name (random: a stream of another session is never found in this one). */
+export function newPostStream(): string {
+  return `p${randomBytes(8).toString('hex')}`;
+}
+
+/** The SSE id of event `seq` of `stream`. */
+export function eventIdOf(stream: string, seq: number): string {
+  return `${stream}-${seq}`;
+}
+
+/** The stream and sequence number an event id names, or undefined when it is not one of ours. */
+export function parseEventId(text: string): { stream: string; seq: number } | undefined {
+  if (text.length > MAX_LAST_EVENT_ID_LENGTH) return undefined;
+  const match = EVENT_ID.exec(text);
+  return match === null ? undefined : { stream: match[1] as string, seq: Number(match[2]) };
+}
+
+const keyOf = (sessionId: string, stream: string): string => `legacy-replay:${sessionId}:${stream}`;
+
+/** The replay buffers of every session's streams, in the (possibly shared) store. */
+export class ReplayLog {
+  readonly #store: Store;
+  readonly #bounds: ReplayBounds;
+  /** Appends to one buffer from this process run one after another, so its events keep their order on the wire. */
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  constructor(store: Store, bounds: ReplayBounds) {
+    this.#store = store;
+    this.#bounds = bounds;
+  }
+
+  /**
+   * Appends one message to a stream's buffer and runs `deliver` with it once stored, in the order of
+   * the calls for that stream. Resolves to the event (rejects when the store cannot be reached).
+   */
+  append(sessionId: string, stream: string, json: string, final: boolean, deliver: (event: StreamEvent) => void): Promise<StreamEvent> {
+    const key = keyOf(sessionId, stream);
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const done = previous.catch(() => undefined).then(async () => {
+      const event = await this.#write(key, stream, json, final);
+      deliver(event);
+      return event;
+    });
+    const tail = done.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return done;
+  }
+
+  /** Resolves once every append to `stream` started so far has settled. */
+  async settled(sessionId: string, stream: string): Promise<void> {
+    await this.#tails.get(keyOf(sessionId, stream));
+  }
+
+  /** What `Last-Event-ID` resumes in session `sessionId`. */
+  async lookup(sessionId: string, lastEventId: string): Promise<ReplayLookup> {
+    const parsed = parseEventId(lastEventId);
+    if (parsed === undefined) return { ok: false, reason: 'malformed' };
+    const stored = await this.#store.get(keyOf(sessionId, parsed.stream));
+    if (stored === undefined) return { ok: false, reason: 'unknown' };
+    const buffer = stored.value as unknown as ReplayBuffer;
+    // An id this stream never issued (forged, or of a stream of the same name elsewhere) is unknown.
+    if (parsed.seq >= buffer.next) return { ok: false, reason: 'unknown' };
+    const oldest = buffer.events[0]?.seq ?? buffer.next;
+    // Events after the id were dropped from the bounded buffer: a partial replay would hide the gap.
+    if (parsed.seq < oldest - 1) return { ok: false, reason: 'evicted' };
+    const events = buffer.events.filter((e) => e.seq > parsed.seq).map((e) => toStreamEvent(parsed.stream, e));
+    return { ok: true, stream: parsed.stream, after: parsed.seq, events };
+  }
+
+  async #write(key: string, stream: string, json: string, final: boolean): Promise<StreamEvent> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const current = await this.#store.get(key);
+      const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: 1, bytes: 0, events: [] };
+      const added: BufferedEvent = final ? { seq: buffer.next, json, final: true } : { seq: buffer.next, json };
+      const next: ReplayBuffer = this.#bounded({ next: buffer.next + 1, bytes: buffer.bytes + Buffer.byteLength(json), events: [...buffer.events, added] });
+      const written = await this.#store.compareAndSet(key, current?.version ?? 0, next as unknown as JsonValue, { ttlMs: this.#bounds.ttlMs });
+      if (written.ok) return toStreamEvent(stream, added);
+    }
+    throw new Error(`replay buffer ${key}: ${MAX_WRITE_ATTEMPTS} concurrent appends in a row; giving up`);
+  }
+
+  /** Drops the oldest events beyond the bounds (the newest always stays: it may be a call's answer). */
+  #bounded(buffer: ReplayBuffer): ReplayBuffer {
+    let { bytes } = buffer;
+    let start = 0;
+    const { events } = buffer;
+    while (events.length - start > 1 && (events.length - start > this.#bounds.maxEvents || bytes > this.#bounds.maxBytes)) {
+      bytes -= Buffer.byteLength((events[start] as BufferedEvent).json);
+      start++;
+    }
+    return start === 0 ? buffer : { next: buffer.next, bytes, events: events.slice(start) };
+  }
+}
+
+function toStreamEvent(stream: string, e: BufferedEvent): StreamEvent {
+  return { seq: e.seq, id: eventIdOf(stream, e.seq), json: e.json, final: e.final === true };
+}
+
+/**
+ * One open SSE stream showing a stream's events: the GET stream, or a POST's stream resumed by
+ * GET. Events reach it from the replay buffer and live (from this process or another instance),
+ * possibly both: each is written once, in order, by its sequence number. Events may arrive before
+ * the HTTP stream exists (during the replay read); they wait here. A POST's stream ends after the
+ * call's answer.
+ */
+export class StreamAttachment {
+  #last: number;
+  #stream: EventStream | undefined;
+  #queue: StreamEvent[] = [];
+  #ended = false;
+
+  /** `after`: the sequence number the client already has (0: from the start of what is kept). */
+  constructor(after: number) {
+    this.#last = after;
+  }
+
+  /** Writes `event` unless written already (or older than what the client has). */
+  deliver(event: StreamEvent): void {
+    if (this.#ended || event.seq <= this.#last) return;
+    if (this.#stream === undefined) {
+      this.#queue.push(event);
+      return;
+    }
+    this.#last = event.seq;
+    this.#stream.send(event.json, event.id);
+    if (event.final) this.end();
+  }
+
+  /** The HTTP stream is open: writes what waited, in order. */
+  bind(stream: EventStream): void {
+    this.#stream = stream;
+    const waiting = this.#queue.sort((a, b) => a.seq - b.seq);
+    this.#queue = [];
+    for (const event of waiting) this.deliver(event);
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#stream?.end();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The replay buffer of one stream (legacy-replay.ts) on the memory store: event ids, the bounds by
+ * count and by bytes (the newest event always kept), and what a Last-Event-ID finds. The HTTP
+ * behaviour built on it is test/server/legacy-resume.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createMemoryStore } from '../../src/index.js';
+import { eventIdOf, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
+
+const SESSION = '0b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b';
+
+describe('replay buffers', () => {
+  it('ids name their stream; the GET stream of a session is stable and another session\'s differs', () => {
+    assert.match(getStreamOf(SESSION), /^g[0-9a-f]{12}$/);
+    assert.equal(getStreamOf(SESSION), getStreamOf(SESSION));
+    assert.notEqual(getStreamOf(SESSION), getStreamOf('9b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b'));
+    const post = newPostStream();
+    assert.match(post, /^p[0-9a-f]{16}$/);
+    assert.deepEqual(parseEventId(eventIdOf(post, 12)), { stream: post, seq: 12 });
+    for (const bad of ['', 'g-1', `${post}-0`, `${post}-01`, `${post}-1x`, `x${post.slice(1)}-1`, `${post}-1234567890123456`, ' '.repeat(65)]) assert.equal(parseEventId(bad), undefined, bad);
+  });
+
+  it('bounded by bytes: the oldest go first, the newest stays even when alone it is over the bound', async () => {
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 100, ttlMs: 60_000 });
+    const stream = newPostStream();
+    for (let i = 1; i <= 5; i++) await log.append(SESSION, stream, 'x'.repeat(40), false, () => undefined);
+    // 5 × 40 bytes, bound 100: events 4 and 5 remain, so a resumption after 3 works and after 2 does not.
+    const after3 = await log.lookup(SESSION, eventIdOf(stream, 3));
+    assert.deepEqual(after3.ok ? after3.events.map((e) => e.seq) : after3, [4, 5]);
+    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 2)), { ok: false, reason: 'evicted' });
+    const big = 'é'.repeat(200); // 400 bytes in UTF-8: counted as bytes, not characters
+    const last = await log.append(SESSION, stream, big, true, () => undefined);
+    assert.deepEqual([last.seq, last.final], [6, true]);
+    const after5 = await log.lookup(SESSION, eventIdOf(stream, 5));
+    assert.deepEqual(after5.ok ? after5.events.map((e) => [e.seq, e.json === big, e.final]) : after5, [[6, true, true]]);
+    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 4)), { ok: false, reason: 'evicted' });
+  });
+
+  it('appends to one stream are delivered in order even when started together', async () => {
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 3, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const stream = getStreamOf(SESSION);
+    const delivered: number[] = [];
+    await Promise.all([1, 2, 3, 4, 5].map((n) => log.append(SESSION, stream, String(n), false, (e) => delivered.push(Number(e.json) * 10 + e.seq))));
+    assert.deepEqual(delivered, [11, 22, 33, 44, 55]);
+    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 9)), { ok: false, reason: 'unknown' });
+    assert.deepEqual(await log.lookup(SESSION, eventIdOf(newPostStream(), 1)), { ok: false, reason: 'unknown' });
+  });
+});
