@@ -46,6 +46,10 @@ export class CallContext implements ToolContext {
     return this.#s.message.signal;
   }
 
+  get connectionLost(): AbortSignal {
+    return this.#s.message.connectionSignal ?? this.#s.message.signal;
+  }
+
   get scopes(): readonly string[] {
     return this.auth?.scopes ?? [];
   }

@@ -117,6 +117,10 @@ class BatchMember implements InboundMessage {
     return this.#batch.message.isAborted();
   }
 
+  get connectionSignal(): AbortSignal | undefined {
+    return this.#batch.message.connectionSignal;
+  }
+
   notify(notification: JsonRpcNotification): void {
     this.#batch.notify(notification);
   }

@@ -43,6 +43,11 @@ export class ForwardedMessage implements InboundMessage {
     return this.#cancelled || this.#original.isAborted();
   }
 
+  /** The connection of the original request, where its loss does not cancel (a resumable POST). */
+  get connectionSignal(): AbortSignal | undefined {
+    return this.#original.connectionSignal;
+  }
+
   /** `notifications/cancelled` from the client, or the session ended. */
   cancel(): void {
     this.#cancelled = true;

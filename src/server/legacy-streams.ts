@@ -296,6 +296,11 @@ export class ResumablePost implements InboundMessage {
     return false;
   }
 
+  /** The POST's own connection: what `ctx.connectionLost` follows, while the call runs on. */
+  get connectionSignal(): AbortSignal {
+    return this.#original.signal;
+  }
+
   notify(notification: JsonRpcNotification): void {
     const json = JSON.stringify(notification);
     const stream = (this.#stream ??= newPostStream());

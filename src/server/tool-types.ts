@@ -60,8 +60,19 @@ export interface AuthInfo {
 
 /** The context every handler (`check`, `approval`, `run`) receives. */
 export interface ToolContext {
-  /** Aborted when the client cancels (closes the HTTP stream or sends `notifications/cancelled`). */
+  /**
+   * Aborted when the call is cancelled: `notifications/cancelled`, `tasks/cancel`, or (2026-07-28,
+   * stdio) the client closing the request's HTTP stream. A 2025 session's call is not cancelled by
+   * a dropped stream (the client may resume it): see `connectionLost`.
+   */
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the connection that carried this call goes away, even where that does not cancel
+   * it (a 2025 session keeps the call running so the client can resume its stream); the same as
+   * `signal` everywhere else, and in a task the task's. For work that must not go on unwatched: the
+   * robot arm does a controlled stop when its client is lost.
+   */
+  readonly connectionLost: AbortSignal;
   /**
    * Reports progress; sent as `notifications/progress` only if the request carried a `progressToken`.
    * Values must increase; a value not above the previous one is dropped.

@@ -18,6 +18,12 @@ export interface InboundMessage {
   readonly signal: AbortSignal;
   /** Whether the client is gone, without materialising `signal`. */
   isAborted(): boolean;
+  /**
+   * Aborted when the connection carrying this message goes away, for messages whose request that
+   * does not cancel (a 2025 session's POST: the call runs on and its answer waits for the client to
+   * resume the stream). Absent where the connection's end is the cancellation: `signal` says both.
+   */
+  readonly connectionSignal?: AbortSignal;
   /** The message already parsed by the transport (stdio parses to route cancellations); decode then skips JSON.parse. */
   parsed?: unknown;
   /** Sends a request-scoped notification (progress, log) on this request's stream. */

@@ -220,7 +220,12 @@ export class ApprovalGate {
   async #askOperator(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details: JsonValue | undefined): Promise<ApprovalVerdict> {
     const planHash = plan.hash;
     const stopped = this.#stopSignal?.();
-    const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs, ...(stopped !== undefined ? { signal: stopped } : {}) });
+    // A client that left (a 2025 session's call would wait on for it to resume) takes its motion off
+    // the operator's queue: the arm does not move for a client no longer watching (motion-flow.ts).
+    const lost = ctx.connectionLost === ctx.signal ? undefined : ctx.connectionLost;
+    const ends = [stopped, lost].filter((s): s is AbortSignal => s !== undefined);
+    const signal = ends.length === 0 ? undefined : ends.length === 1 ? ends[0] : AbortSignal.any(ends);
+    const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs, ...(signal !== undefined ? { signal } : {}) });
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',
       refusal: { stage: 'approval', code, message },
@@ -231,6 +236,7 @@ export class ApprovalGate {
       const message = outcome.message.replace(/; it was not executed\.$/, '');
       if (outcome.reason === 'declined') return refuse('approval_declined', message, 'declined');
       if (stopped?.aborted === true) return refuse('approval_cancelled', 'a stop of the arm while the call waited for the operator cancelled it');
+      if (lost?.aborted === true) return refuse('client_lost', 'the client\'s connection closed while the call waited for the operator');
       return refuse(outcome.reason === 'timeout' ? 'approval_timeout' : 'approval_cancelled', message);
     }
     if ((this.#currentEpoch?.() ?? epoch) !== epoch) return refuse('approval_cancelled', 'a stop since the approval was requested cancelled it');

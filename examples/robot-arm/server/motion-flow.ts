@@ -92,11 +92,17 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   if (deps.controller.stopEpoch !== epoch) {
     return { result: refusalResult(record.trail.refuse({ stage: 'approval', code: 'approval_cancelled', message: 'a stop_arm since the approval was requested cancelled it' })) };
   }
+  // Loss of the client is a controlled stop (a 2025 session keeps a call running after its stream
+  // drops, so the client can resume it; an arm does not move on unwatched): not started at all if
+  // the client already left during the approval, else stopped as it leaves.
+  if (ctx.connectionLost.aborted) {
+    return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'client_lost', message: 'the client\'s connection closed before the motion started; the arm was not moved' })) };
+  }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
   const report = await deps.controller.runMotion(plan, {
-    signal: ctx.signal,
+    signal: ctx.connectionLost === ctx.signal ? ctx.signal : AbortSignal.any([ctx.signal, ctx.connectionLost]),
     // In a task this updates the task (tasks/get, notifications/tasks); otherwise it is a progress notification when the request sent a token.
     onProgress: (fraction, status) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(fraction, status)),
   });
