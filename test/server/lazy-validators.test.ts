@@ -1,4 +1,4 @@
-/** Validators are built on first use and warmed in the background; creating a server never loads Ajv. */
+/** Validators are built on first use and warmed in the background; creating a server never loads Ajv (nor the Redis client). */
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
@@ -11,6 +11,8 @@ import type { RegisteredTool } from '../../src/server/tool-registry.js';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const require = createRequire(import.meta.url);
 const ajvLoaded = () => Object.keys(require.cache).some((path) => /node_modules[\\/]ajv[\\/]/.test(path));
+// The package root exports createRedisStore; its client (~100 ms to load) must wait for a Redis store.
+const redisLoaded = () => Object.keys(require.cache).some((path) => /node_modules[\\/]@redis[\\/]client[\\/]/.test(path));
 
 const sum = defineTool({
   name: 'calculate_sum',
@@ -42,6 +44,7 @@ describe('lazy validators', () => {
     const discover = await server.handleMessage(message('server/discover', {}));
     assert.equal(discover.status, 200);
     assert.equal(ajvLoaded(), false);
+    assert.equal(redisLoaded(), false, 'no Redis client is loaded without a Redis store');
     await turn();
     await turn();
     assert.equal(ajvLoaded(), true);

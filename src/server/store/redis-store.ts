@@ -15,7 +15,8 @@
  * noeviction`, the default): an evicted claim would let an approval be replayed.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from '@redis/client';
+import { createRequire } from 'node:module';
+import type { createClient as CreateClient } from '@redis/client';
 import type { JsonValue } from '../../protocol/json-rpc.js';
 import { StoreUnavailableError } from './store.js';
 import type { ClaimRecord, ClaimResult, CompareAndSetResult, Store, StoredRecord, StoreListener, TokenBucketRule, TokenBucketVerdict } from './store.js';
@@ -119,6 +120,18 @@ function toRecord(reply: unknown[], offset: number): StoredRecord | undefined {
   const [v, ver, pttl, now] = reply.slice(offset) as [string | null, number, number, number];
   if (v === null || v === undefined) return undefined;
   return { value: JSON.parse(v) as JsonValue, version: Number(ver), expiresAt: Number(pttl) >= 0 ? Number(now) + Number(pttl) : undefined };
+}
+
+const require = createRequire(import.meta.url);
+let createClientOnce: typeof CreateClient | undefined;
+
+/**
+ * `@redis/client`, loaded on the first Redis store: it takes some 100 ms to load, and the package
+ * root exports this file, so a static import put that on every server's cold start, Redis or not.
+ */
+function createClient(...args: Parameters<typeof CreateClient>): ReturnType<typeof CreateClient> {
+  createClientOnce ??= (require('@redis/client') as typeof import('@redis/client')).createClient;
+  return createClientOnce(...args);
 }
 
 /**
