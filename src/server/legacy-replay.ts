@@ -23,6 +23,14 @@ const EVENT_ID = /^([gp][0-9a-f]{12,16})-([1-9][0-9]{0,14})$/;
 const MAX_WRITE_ATTEMPTS = 8;
 
 /** Bounds of each stream's replay buffer. */
+/**
+ * How long a POST stream's buffer outlives the call's answer: long enough for a client whose
+ * connection dropped to reconnect and read it, short enough that a session making many streamed
+ * calls does not keep one buffer (up to maxBytes) per call for the whole session idle time, in a
+ * record space shared with the session records themselves.
+ */
+export const FINISHED_STREAM_TTL_MS = 60_000;
+
 export interface ReplayBounds {
   /** Events kept per stream (the oldest are dropped first). */
   readonly maxEvents: number;
@@ -142,7 +150,8 @@ export class ReplayLog {
       const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: 1, bytes: 0, events: [] };
       const added: BufferedEvent = final ? { seq: buffer.next, json, final: true } : { seq: buffer.next, json };
       const next: ReplayBuffer = this.#bounded({ next: buffer.next + 1, bytes: buffer.bytes + Buffer.byteLength(json), events: [...buffer.events, added] });
-      const written = await this.#store.compareAndSet(key, current?.version ?? 0, next as unknown as JsonValue, { ttlMs: this.#bounds.ttlMs });
+      const ttlMs = final ? Math.min(FINISHED_STREAM_TTL_MS, this.#bounds.ttlMs) : this.#bounds.ttlMs;
+      const written = await this.#store.compareAndSet(key, current?.version ?? 0, next as unknown as JsonValue, { ttlMs });
       if (written.ok) return toStreamEvent(stream, added);
     }
     throw new Error(`replay buffer ${key}: ${MAX_WRITE_ATTEMPTS} concurrent appends in a row; giving up`);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore } from '../../src/index.js';
-import { eventIdOf, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
+import { eventIdOf, FINISHED_STREAM_TTL_MS, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
 
 const SESSION = '0b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b';
 
@@ -35,6 +35,21 @@ describe('replay buffers', () => {
     const after5 = await log.lookup(SESSION, eventIdOf(stream, 5));
     assert.deepEqual(after5.ok ? after5.events.map((e) => [e.seq, e.json === big, e.final]) : after5, [[6, true, true]]);
     assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 4)), { ok: false, reason: 'evicted' });
+  });
+
+  it('a stream that carried its answer (final event) is kept FINISHED_STREAM_TTL_MS, not the whole session idle time', async () => {
+    let now = 1_000_000;
+    const log = new ReplayLog(createMemoryStore({ clock: { now: () => now } }), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 30 * 60_000 });
+    const open = newPostStream();
+    const done = newPostStream();
+    await log.append(SESSION, open, '{"progress":1}', false, () => undefined);
+    await log.append(SESSION, done, '{"progress":1}', false, () => undefined);
+    await log.append(SESSION, done, '{"result":{}}', true, () => undefined);
+    now += FINISHED_STREAM_TTL_MS - 1;
+    assert.equal((await log.lookup(SESSION, eventIdOf(done, 1))).ok, true, 'still there for a client reconnecting soon');
+    now += 2;
+    assert.deepEqual(await log.lookup(SESSION, eventIdOf(done, 1)), { ok: false, reason: 'unknown' });
+    assert.equal((await log.lookup(SESSION, eventIdOf(open, 1))).ok, true, 'a stream still running keeps the session idle time');
   });
 
   it('appends to one stream are delivered in order even when started together', async () => {

@@ -96,7 +96,7 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   // drops, so the client can resume it; an arm does not move on unwatched): not started at all if
   // the client already left during the approval, else stopped as it leaves.
   if (ctx.connectionLost.aborted) {
-    return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'client_lost', message: 'the client\'s connection closed before the motion started; the arm was not moved' })) };
+    return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'client_lost', message: 'the client\'s connection closed before the motion started' })) };
   }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.

@@ -81,6 +81,10 @@ describe('auditLog', () => {
     await assert.rejects(server.listen({ port: 0 }), { message: broken });
     assert.throws(() => server.stdio({ input: new PassThrough(), output: new PassThrough() }), { message: broken });
     await assert.rejects(server.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST' })), { message: broken });
+    // The failure is kept, not retried per request (a retry re-verifies the whole file synchronously):
+    // even with the file now empty, this server's audit log stays refused until it is built anew.
+    writeFileSync(path, '');
+    await assert.rejects(server.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST' })), { message: broken });
     await server.close();
     assert.equal(runs, 0);
     assert.equal(existsSync(`${path}.lock`), false, 'a refused start leaves no lock behind');

@@ -99,11 +99,20 @@ export function auditLog(options: AuditLogOptions): AuditLog {
   const includeArguments = options.includeArguments === true;
   let opened: HashChainLog | undefined;
   let closed = false;
+  // A failed open (broken chain, lock held) is kept and thrown again: retrying would redo the lock
+  // attempt and a synchronous verification of the whole file on every later call.
+  let failed: unknown;
   const open = (): HashChainLog => {
     if (opened !== undefined) return opened;
     // Once closed, stays closed: a late call is refused, never reopens the file (as an opened log refuses).
     if (closed) throw new Error(`audit log ${resolve(options.path)} is closed; refusing to run unaudited`);
-    return (opened = new HashChainLog(options.path, logOptions));
+    if (failed !== undefined) throw failed;
+    try {
+      return (opened = new HashChainLog(options.path, logOptions));
+    } catch (error) {
+      failed = error;
+      throw error;
+    }
   };
   return {
     name: 'audit',
