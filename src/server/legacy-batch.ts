@@ -71,7 +71,7 @@ function classify(m: unknown, index: number): 'request' | 'other' | { problem: s
  * The raw text of each member of a JSON array, so each member keeps the exact digits of an id
  * beyond 2^53 (for its cancellation key and its answer). `text` must be valid JSON (it parsed).
  */
-export function splitArrayText(text: string): string[] | undefined {
+function splitArrayText(text: string): string[] | undefined {
   const start = text.indexOf('[');
   if (start < 0) return undefined;
   const members: string[] = [];
@@ -139,8 +139,6 @@ class BatchMember implements InboundMessage {
 class BatchAnswer {
   readonly message: InboundMessage;
   readonly answers: (string | undefined)[];
-  /** Whether the POST became an event stream (HTTP only). */
-  streamed = false;
 
   constructor(message: InboundMessage, size: number) {
     this.message = message;
@@ -148,7 +146,6 @@ class BatchAnswer {
   }
 
   notify(notification: JsonRpcNotification): void {
-    if (this.message.header !== undefined) this.streamed = true;
     this.message.notify(notification);
   }
 }
@@ -187,7 +184,8 @@ export async function runBatch(members: readonly unknown[], message: InboundMess
   const answers = batch.answers.filter((a): a is string => a !== undefined);
   if (answers.length === 0) {
     // Only notifications and responses (or requests all cancelled): 202 with no body, as for one of them alone.
-    return { status: batch.streamed ? 200 : 202, body: undefined };
+    // A POST that already became an event stream ends it; the transports ignore the status then.
+    return { status: 202, body: undefined };
   }
   const body = `[${answers.join(',')}]`;
   if (authRefusal !== undefined) return { status: authRefusal.status, body, headers: authRefusal.headers, events: answers };

@@ -75,8 +75,7 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
         return true;
       };
       const notify = (notification: JsonRpcNotification): void => void event(JSON.stringify(notification), undefined);
-      const notifyEvent = (json: string, id: string): boolean => event(json, id);
-      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify, notifyEvent }).then(
+      dispatcher.handleMessage({ body, transport: 'http', header, signal: controller.signal, isAborted: () => controller.signal.aborted, notify, notifyEvent: event }).then(
         (answer) => {
           request.signal.removeEventListener('abort', onAbort);
           // The same hard cap as listen(): an answer over maxResponseBytes becomes an error saying so.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { anySignal } from './any-signal.js';
 import { elicitInput, type Approver, type InputRequiredInit, type JsonValue, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
@@ -223,8 +224,7 @@ export class ApprovalGate {
     // A client that left (a 2025 session's call would wait on for it to resume) takes its motion off
     // the operator's queue: the arm does not move for a client no longer watching (motion-flow.ts).
     const lost = ctx.connectionLost === ctx.signal ? undefined : ctx.connectionLost;
-    const ends = [stopped, lost].filter((s): s is AbortSignal => s !== undefined);
-    const signal = ends.length === 0 ? undefined : ends.length === 1 ? ends[0] : AbortSignal.any(ends);
+    const signal = anySignal(stopped, lost);
     const outcome = await ctx.approvals.awaitOperator({ summary: describe(), digest: planHash, ...(details !== undefined ? { details } : {}), timeoutMs: this.operatorTimeoutMs, ...(signal !== undefined ? { signal } : {}) });
     const refuse = (code: string, message: string, decision: ApprovalDecision['decision'] = 'refused'): ApprovalVerdict => ({
       kind: 'refuse',

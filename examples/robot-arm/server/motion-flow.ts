@@ -1,4 +1,5 @@
 import type { JsonValue, ToolContext, ToolRunResult } from 'toolwright';
+import { anySignal } from './any-signal.js';
 import { plannedMotionOf } from '../console/planned-motion.js';
 import type { PlannedMotion } from '../console/arm-feed.js';
 import type { ArmStatus } from '../driver/arm-driver.js';
@@ -102,7 +103,7 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
   const report = await deps.controller.runMotion(plan, {
-    signal: ctx.connectionLost === ctx.signal ? ctx.signal : AbortSignal.any([ctx.signal, ctx.connectionLost]),
+    signal: anySignal(ctx.signal, ctx.connectionLost),
     // In a task this updates the task (tasks/get, notifications/tasks); otherwise it is a progress notification when the request sent a token.
     onProgress: (fraction, status) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(fraction, status)),
   });
