@@ -27,6 +27,12 @@ export interface HeldSession extends LiveSession {
   unsubscribe?: Promise<() => void>;
   /** When the GET stream held here dropped; its channel keeps filling the replay buffer until a stream is claimed again. */
   detachedAt?: number;
+  /**
+   * Counts the GET stream claims taken here: a stream that ended lets go of the claim only if no
+   * newer one was taken since (a client reconnecting at once must not lose its new claim to the
+   * old stream's late release).
+   */
+  claimGeneration?: number;
 }
 
 /** What the streams share with the rest of the wire. */
@@ -143,18 +149,19 @@ export class LegacyStreams {
       if (resumeFrom !== undefined && resumeFrom.stream !== getStreamOf(id)) return await this.#resume(id, resumeFrom, undefined);
       const refused = await this.#claim(session);
       if (refused !== undefined) return refused;
+      const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
       const attachment = new StreamAttachment(resumeFrom?.seq ?? 0);
       if (resumeFrom !== undefined) {
         const resumed = await this.#resume(id, resumeFrom, attachment);
         if (typeof resumed !== 'function') {
-          await this.#release(id);
+          await this.#release(session, generation);
           return resumed;
         }
       }
       // Only now, the stream being served here: an instance still filling the buffer of a GET
       // stream that dropped there stops (a refused resumption leaves it filling).
       await this.#ctx.table.publish(id, { type: 'claimed' });
-      return (stream) => this.#serveGet(session, attachment, stream);
+      return (stream) => this.#serveGet(session, attachment, stream, generation);
     } catch (error) {
       return this.#ctx.storeDown(error);
     }
@@ -183,10 +190,11 @@ export class LegacyStreams {
     return undefined;
   }
 
-  /** Lets go of the claim, so the client may open its next GET stream on any instance at once. */
-  async #release(id: string): Promise<void> {
+  /** Lets go of claim `generation`, so the client may open its next GET stream on any instance at once. */
+  async #release(session: HeldSession, generation: number): Promise<void> {
     const { table } = this.#ctx;
-    await table.update(id, (r) => (r.stream?.instance === table.instance ? { ...r, stream: undefined } : undefined)).catch(() => undefined);
+    const mine = (r: LegacySessionRecord): boolean => r.stream?.instance === table.instance && session.claimGeneration === generation;
+    await table.update(session.record.id, (r) => (mine(r) ? { ...r, stream: undefined } : undefined)).catch(() => undefined);
   }
 
   /**
@@ -223,7 +231,7 @@ export class LegacyStreams {
   }
 
   /** Serves an open GET stream: renews the claim, keeps proxies from cutting it, lets go when it ends. */
-  #serveGet(session: HeldSession, attachment: StreamAttachment, stream: EventStream): void {
+  #serveGet(session: HeldSession, attachment: StreamAttachment, stream: EventStream, generation: number): void {
     const { table, clock, logger, wire } = this.#ctx;
     const id = session.record.id;
     const key = `${id}:${getStreamOf(id)}`;
@@ -252,7 +260,7 @@ export class LegacyStreams {
       // The channel stays: change notifications and messages meant for the GET stream go on into its
       // replay buffer until the client resumes (here or elsewhere) or the session idles out.
       session.detachedAt = Date.now();
-      void this.#release(id);
+      void this.#release(session, generation);
     });
   }
 }
