@@ -45,5 +45,7 @@ export async function fetchSessionRequest(endpoint: SessionEndpoint, request: Re
     },
   };
   outcome(stream);
+  // A client that left while the stream was being opened: ended at once, so its claim is let go.
+  if (request.signal.aborted) stream.end();
   return new Response(readable, { status: 200, headers: SSE_HEADERS });
 }

@@ -49,7 +49,16 @@ export function serveSessionRequest(endpoint: SessionEndpoint, method: 'GET' | '
   const answer = method === 'GET' ? endpoint.openStream(header) : endpoint.endSession(header);
   answer.then(
     (outcome) => {
-      if (res.writableEnded || res.destroyed) return;
+      if (res.writableEnded || res.destroyed) {
+        // The client left while the stream was being opened: it is still handed over, already
+        // ended, so that what the dispatcher took for it (the session's GET claim) is let go.
+        if (typeof outcome === 'function') {
+          const stream = new NodeEventStream(res);
+          outcome(stream);
+          stream.end();
+        }
+        return;
+      }
       if (typeof outcome !== 'function') {
         writeReply(res, outcome);
         return;

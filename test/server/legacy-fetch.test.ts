@@ -39,3 +39,22 @@ it('server.fetch serves a 2025 session: initialize, GET stream, DELETE', async (
     await server.close();
   }
 });
+
+it('a GET whose client left while the stream was being opened lets go of the claim: the next GET is served, not refused as a second stream', async () => {
+  const server = createServer({ name: 'f', version: '1', tools: [defineTool({ name: 't', description: 'd', inputSchema: { type: 'object' }, run: () => 'ok' })] });
+  try {
+    const init = await server.fetch(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }) }));
+    await init.text();
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id') as string, 'mcp-protocol-version': '2025-11-25' };
+    const gone = new AbortController();
+    gone.abort();
+    const abandoned = await server.fetch(new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'text/event-stream', ...session }, signal: gone.signal }));
+    assert.equal(abandoned.status, 200);
+    assert.equal((await abandoned.body!.getReader().read()).done, true, 'the abandoned stream is ended at once');
+    const next = await server.fetch(new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'text/event-stream', ...session } }));
+    assert.equal(next.status, 200, 'a second GET would be refused 409 while the abandoned one held the claim');
+    await next.body!.cancel();
+  } finally {
+    await server.close();
+  }
+});
