@@ -26,7 +26,13 @@ for (const root of roots) collect(resolve(repoRoot, root));
 if (files.length === 0) { console.error('run-tests: no test files found under', roots.join(', ')); process.exit(1); }
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const cwd = mkdtempSync(join(tmpdir(), 'toolwright-tests-cwd-'));
-const result = spawnSync(process.execPath, ['--import', tsxLoader, '--test', '--test-timeout=300000', ...files], { stdio: 'inherit', cwd });
+// The usual reporter on stdout (spec on a terminal, TAP otherwise), then a list of the failures on
+// stderr at the very end, where a CI log's tail shows it.
+const reporters = [
+  '--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
+  '--test-reporter', pathToFileURL(join(repoRoot, 'scripts', 'failure-summary-reporter.mjs')).href, '--test-reporter-destination', 'stderr',
+];
+const result = spawnSync(process.execPath, ['--import', tsxLoader, '--test', '--test-timeout=300000', ...reporters, ...files], { stdio: 'inherit', cwd });
 const leftovers = readdirSync(cwd);
 if (leftovers.length > 0) console.error(`run-tests: tests wrote into the working directory: ${leftovers.join(', ')}`);
 rmSync(cwd, { recursive: true, force: true });
