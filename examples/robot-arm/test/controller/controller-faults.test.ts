@@ -5,7 +5,7 @@
  * only PIDs this test started are signalled.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -43,6 +43,23 @@ function nextFault(driver: RemoteArmDriver): Promise<ArmFault> {
       resolve(fault);
     });
   });
+}
+
+/**
+ * Resolves once every thread of process `pid` is stopped (Linux /proc state T). kill() only queues
+ * SIGSTOP: a process running on another core goes on for a moment, long enough to save another pose.
+ * The kernel sends no event for this, so it is polled, and bounded.
+ */
+async function untilStopped(pid: number): Promise<void> {
+  const stopped = (): boolean => readdirSync(`/proc/${pid}/task`).every((task) => {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T';
+  });
+  const deadline = performance.now() + 5000;
+  while (!stopped()) {
+    if (performance.now() > deadline) throw new Error(`process ${pid} did not stop within 5 s of SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
 
 /** SIGKILLs the controller and resolves with the first status of the one the supervisor restarted. */
@@ -116,6 +133,7 @@ describe('robot-sim controller process', () => {
     await movingSeen;
     // Freeze it first so the pose file holds exactly where the arm is when it dies.
     process.kill(firstPid, 'SIGSTOP');
+    await untilStopped(firstPid);
     const saved = JSON.parse(readFileSync(join(dir, 'pose.json'), 'utf8')) as { jointsDeg: number[] };
     const faulted = nextFault(driver);
     process.kill(firstPid, 'SIGKILL');
