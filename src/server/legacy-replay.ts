@@ -22,7 +22,6 @@ const EVENT_ID = /^([gp][0-9a-f]{12,16})-([1-9][0-9]{0,14})$/;
 // Appends to one buffer that lose compare-and-set this often in a row are a bug, not contention.
 const MAX_WRITE_ATTEMPTS = 8;
 
-/** Bounds of each stream's replay buffer. */
 /**
  * How long a POST stream's buffer outlives the call's answer: long enough for a client whose
  * connection dropped to reconnect and read it, short enough that a session making many streamed
@@ -31,6 +30,7 @@ const MAX_WRITE_ATTEMPTS = 8;
  */
 export const FINISHED_STREAM_TTL_MS = 60_000;
 
+/** Bounds of each stream's replay buffer. */
 export interface ReplayBounds {
   /** Events kept per stream (the oldest are dropped first). */
   readonly maxEvents: number;
@@ -65,7 +65,7 @@ export interface StreamEvent {
 /** What a `Last-Event-ID` resumes: the stream, and its events after that id (undefined: refused, and why). */
 export type ReplayLookup =
   | { readonly ok: true; readonly stream: string; readonly after: number; readonly events: readonly StreamEvent[] }
-  | { readonly ok: false; readonly reason: 'malformed' | 'unknown' | 'evicted' };
+  | { readonly ok: false; readonly reason: 'unknown' | 'evicted' };
 
 /** The GET stream's name in session `sessionId` (stable across reconnections; another session's never matches). */
 export function getStreamOf(sessionId: string): string {
@@ -91,12 +91,31 @@ export function parseEventId(text: string): { stream: string; seq: number } | un
 
 const keyOf = (sessionId: string, stream: string): string => `legacy-replay:${sessionId}:${stream}`;
 
+/** One message waiting to be appended to a stream's buffer. */
+interface PendingAppend {
+  readonly json: string;
+  readonly final: boolean;
+  readonly deliver: (event: StreamEvent) => void;
+  readonly resolve: (event: StreamEvent) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A stream's appends from this process: those waiting, and the write in progress. */
+interface StreamWriter {
+  readonly waiting: PendingAppend[];
+  readonly done: Promise<void>;
+}
+
 /** The replay buffers of every session's streams, in the (possibly shared) store. */
 export class ReplayLog {
   readonly #store: Store;
   readonly #bounds: ReplayBounds;
-  /** Appends to one buffer from this process run one after another, so its events keep their order on the wire. */
-  readonly #tails = new Map<string, Promise<unknown>>();
+  /**
+   * Appends to one buffer from this process are written one batch after another, so events keep
+   * their order on the wire; those arriving while a write is in progress go into the next batch,
+   * so a burst (progress, logs) costs one read and one write of the buffer, not one per event.
+   */
+  readonly #writers = new Map<string, StreamWriter>();
 
   constructor(store: Store, bounds: ReplayBounds) {
     this.#store = store;
@@ -109,50 +128,74 @@ export class ReplayLog {
    */
   append(sessionId: string, stream: string, json: string, final: boolean, deliver: (event: StreamEvent) => void): Promise<StreamEvent> {
     const key = keyOf(sessionId, stream);
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const done = previous.catch(() => undefined).then(async () => {
-      const event = await this.#write(key, stream, json, final);
-      deliver(event);
-      return event;
+    return new Promise((resolve, reject) => {
+      const pending: PendingAppend = { json, final, deliver, resolve, reject };
+      const writer = this.#writers.get(key);
+      if (writer !== undefined) {
+        writer.waiting.push(pending);
+        return;
+      }
+      const waiting = [pending];
+      this.#writers.set(key, { waiting, done: this.#drain(key, stream, waiting) });
     });
-    const tail = done.catch(() => undefined);
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return done;
   }
 
   /** Resolves once every append to `stream` started so far has settled. */
   async settled(sessionId: string, stream: string): Promise<void> {
-    await this.#tails.get(keyOf(sessionId, stream));
+    await this.#writers.get(keyOf(sessionId, stream))?.done;
   }
 
-  /** What `Last-Event-ID` resumes in session `sessionId`. */
-  async lookup(sessionId: string, lastEventId: string): Promise<ReplayLookup> {
-    const parsed = parseEventId(lastEventId);
-    if (parsed === undefined) return { ok: false, reason: 'malformed' };
-    const stored = await this.#store.get(keyOf(sessionId, parsed.stream));
+  /** What `Last-Event-ID` (already parsed: parseEventId) resumes in session `sessionId`. */
+  async lookup(sessionId: string, from: { readonly stream: string; readonly seq: number }): Promise<ReplayLookup> {
+    const stored = await this.#store.get(keyOf(sessionId, from.stream));
     if (stored === undefined) return { ok: false, reason: 'unknown' };
     const buffer = stored.value as unknown as ReplayBuffer;
     // An id this stream never issued (forged, or of a stream of the same name elsewhere) is unknown.
-    if (parsed.seq >= buffer.next) return { ok: false, reason: 'unknown' };
+    if (from.seq >= buffer.next) return { ok: false, reason: 'unknown' };
     const oldest = buffer.events[0]?.seq ?? buffer.next;
     // Events after the id were dropped from the bounded buffer: a partial replay would hide the gap.
-    if (parsed.seq < oldest - 1) return { ok: false, reason: 'evicted' };
-    const events = buffer.events.filter((e) => e.seq > parsed.seq).map((e) => toStreamEvent(parsed.stream, e));
-    return { ok: true, stream: parsed.stream, after: parsed.seq, events };
+    if (from.seq < oldest - 1) return { ok: false, reason: 'evicted' };
+    const events = buffer.events.filter((e) => e.seq > from.seq).map((e) => toStreamEvent(from.stream, e));
+    return { ok: true, stream: from.stream, after: from.seq, events };
   }
 
-  async #write(key: string, stream: string, json: string, final: boolean): Promise<StreamEvent> {
+  /** Writes batch after batch of `waiting` (appends keep arriving into it) until none is left. */
+  async #drain(key: string, stream: string, waiting: PendingAppend[]): Promise<void> {
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, waiting.length);
+      let events: StreamEvent[];
+      try {
+        events = await this.#write(key, stream, batch);
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+        continue;
+      }
+      for (const [index, pending] of batch.entries()) {
+        const event = events[index] as StreamEvent;
+        try {
+          pending.deliver(event);
+          pending.resolve(event);
+        } catch (error) {
+          pending.reject(error);
+        }
+      }
+    }
+    this.#writers.delete(key);
+  }
+
+  async #write(key: string, stream: string, batch: readonly PendingAppend[]): Promise<StreamEvent[]> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const current = await this.#store.get(key);
       const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: 1, bytes: 0, events: [] };
-      const added: BufferedEvent = final ? { seq: buffer.next, json, final: true } : { seq: buffer.next, json };
-      const next: ReplayBuffer = this.#bounded({ next: buffer.next + 1, bytes: buffer.bytes + Buffer.byteLength(json), events: [...buffer.events, added] });
-      const ttlMs = final ? Math.min(FINISHED_STREAM_TTL_MS, this.#bounds.ttlMs) : this.#bounds.ttlMs;
+      let bytes = buffer.bytes;
+      const added = batch.map(({ json, final }, index): BufferedEvent => {
+        bytes += Buffer.byteLength(json);
+        return final ? { seq: buffer.next + index, json, final: true } : { seq: buffer.next + index, json };
+      });
+      const next: ReplayBuffer = this.#bounded({ next: buffer.next + batch.length, bytes, events: [...buffer.events, ...added] });
+      const ttlMs = batch.some((p) => p.final) ? Math.min(FINISHED_STREAM_TTL_MS, this.#bounds.ttlMs) : this.#bounds.ttlMs;
       const written = await this.#store.compareAndSet(key, current?.version ?? 0, next as unknown as JsonValue, { ttlMs });
-      if (written.ok) return toStreamEvent(stream, added);
+      if (written.ok) return added.map((e) => toStreamEvent(stream, e));
     }
     throw new Error(`replay buffer ${key}: ${MAX_WRITE_ATTEMPTS} concurrent appends in a row; giving up`);
   }

@@ -209,7 +209,7 @@ export class LegacyStreams {
     const previous = this.#attached.get(key);
     this.#attached.set(key, attachment);
     previous?.end();
-    const lookup = await this.#replay.lookup(sessionId, lastEventId).catch((error: unknown) => {
+    const lookup = await this.#replay.lookup(sessionId, from).catch((error: unknown) => {
       this.#attached.delete(key);
       throw error;
     });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMemoryStore } from '../../src/index.js';
+import { createMemoryStore, type Store } from '../../src/index.js';
 import { eventIdOf, FINISHED_STREAM_TTL_MS, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
 
 const SESSION = '0b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b';
@@ -26,15 +26,15 @@ describe('replay buffers', () => {
     const stream = newPostStream();
     for (let i = 1; i <= 5; i++) await log.append(SESSION, stream, 'x'.repeat(40), false, () => undefined);
     // 5 × 40 bytes, bound 100: events 4 and 5 remain, so a resumption after 3 works and after 2 does not.
-    const after3 = await log.lookup(SESSION, eventIdOf(stream, 3));
+    const after3 = await log.lookup(SESSION, { stream, seq: 3 });
     assert.deepEqual(after3.ok ? after3.events.map((e) => e.seq) : after3, [4, 5]);
-    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 2)), { ok: false, reason: 'evicted' });
+    assert.deepEqual(await log.lookup(SESSION, { stream, seq: 2 }), { ok: false, reason: 'evicted' });
     const big = 'é'.repeat(200); // 400 bytes in UTF-8: counted as bytes, not characters
     const last = await log.append(SESSION, stream, big, true, () => undefined);
     assert.deepEqual([last.seq, last.final], [6, true]);
-    const after5 = await log.lookup(SESSION, eventIdOf(stream, 5));
+    const after5 = await log.lookup(SESSION, { stream, seq: 5 });
     assert.deepEqual(after5.ok ? after5.events.map((e) => [e.seq, e.json === big, e.final]) : after5, [[6, true, true]]);
-    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 4)), { ok: false, reason: 'evicted' });
+    assert.deepEqual(await log.lookup(SESSION, { stream, seq: 4 }), { ok: false, reason: 'evicted' });
   });
 
   it('a stream that carried its answer (final event) is kept FINISHED_STREAM_TTL_MS, not the whole session idle time', async () => {
@@ -46,10 +46,10 @@ describe('replay buffers', () => {
     await log.append(SESSION, done, '{"progress":1}', false, () => undefined);
     await log.append(SESSION, done, '{"result":{}}', true, () => undefined);
     now += FINISHED_STREAM_TTL_MS - 1;
-    assert.equal((await log.lookup(SESSION, eventIdOf(done, 1))).ok, true, 'still there for a client reconnecting soon');
+    assert.equal((await log.lookup(SESSION, { stream: done, seq: 1 })).ok, true, 'still there for a client reconnecting soon');
     now += 2;
-    assert.deepEqual(await log.lookup(SESSION, eventIdOf(done, 1)), { ok: false, reason: 'unknown' });
-    assert.equal((await log.lookup(SESSION, eventIdOf(open, 1))).ok, true, 'a stream still running keeps the session idle time');
+    assert.deepEqual(await log.lookup(SESSION, { stream: done, seq: 1 }), { ok: false, reason: 'unknown' });
+    assert.equal((await log.lookup(SESSION, { stream: open, seq: 1 })).ok, true, 'a stream still running keeps the session idle time');
   });
 
   it('appends to one stream are delivered in order even when started together', async () => {
@@ -58,7 +58,57 @@ describe('replay buffers', () => {
     const delivered: number[] = [];
     await Promise.all([1, 2, 3, 4, 5].map((n) => log.append(SESSION, stream, String(n), false, (e) => delivered.push(Number(e.json) * 10 + e.seq))));
     assert.deepEqual(delivered, [11, 22, 33, 44, 55]);
-    assert.deepEqual(await log.lookup(SESSION, eventIdOf(stream, 9)), { ok: false, reason: 'unknown' });
-    assert.deepEqual(await log.lookup(SESSION, eventIdOf(newPostStream(), 1)), { ok: false, reason: 'unknown' });
+    assert.deepEqual(await log.lookup(SESSION, { stream, seq: 9 }), { ok: false, reason: 'unknown' });
+    assert.deepEqual(await log.lookup(SESSION, { stream: newPostStream(), seq: 1 }), { ok: false, reason: 'unknown' });
+  });
+
+  it('a burst of appends to one stream costs one buffer write per batch, not one per event', async () => {
+    const store = createMemoryStore();
+    let writes = 0;
+    const counted: Store = Object.assign(Object.create(store) as Store, {
+      compareAndSet: (...args: Parameters<Store['compareAndSet']>) => {
+        writes++;
+        return store.compareAndSet(...args);
+      },
+    });
+    const log = new ReplayLog(counted, { maxEvents: 1000, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const stream = newPostStream();
+    const events = await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(SESSION, stream, `{"progress":${i}}`, i === 49, () => undefined)));
+    assert.deepEqual(events.map((e) => e.seq), Array.from({ length: 50 }, (_, i) => i + 1));
+    // The first append is written alone (nothing waited yet); the other 49 arrived meanwhile: one more write.
+    assert.equal(writes, 2);
+    const all = await log.lookup(SESSION, { stream, seq: 0 });
+    assert.deepEqual(all.ok ? all.events.map((e) => [e.seq, e.final]) : all, Array.from({ length: 50 }, (_, i) => [i + 1, i === 49]));
+  });
+
+  it('a store that fails rejects the appends of that write only; the next append is written', async () => {
+    const store = createMemoryStore();
+    let failNext = true;
+    const flaky: Store = Object.assign(Object.create(store) as Store, {
+      compareAndSet: (...args: Parameters<Store['compareAndSet']>) => {
+        if (!failNext) return store.compareAndSet(...args);
+        failNext = false;
+        return Promise.reject(new Error('store unreachable'));
+      },
+    });
+    const log = new ReplayLog(flaky, { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const stream = newPostStream();
+    const delivered: string[] = [];
+    await assert.rejects(log.append(SESSION, stream, 'lost', false, (e) => delivered.push(e.json)), /store unreachable/);
+    const kept = await log.append(SESSION, stream, 'kept', false, (e) => delivered.push(e.json));
+    assert.equal(kept.seq, 1, 'the failed append issued no id');
+    assert.deepEqual(delivered, ['kept'], 'what was not stored was not shown either');
+    await log.settled(SESSION, stream);
+  });
+
+  it('a delivery that throws fails its own append only', async () => {
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const stream = newPostStream();
+    const outcomes = await Promise.allSettled([
+      log.append(SESSION, stream, 'a', false, () => undefined),
+      log.append(SESSION, stream, 'b', false, () => { throw new Error('stream gone'); }),
+      log.append(SESSION, stream, 'c', false, () => undefined),
+    ]);
+    assert.deepEqual(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.seq : String(o.reason))), [1, 'Error: stream gone', 3]);
   });
 });
