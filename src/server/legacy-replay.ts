@@ -8,13 +8,16 @@
  *
  * Event ids are `<stream>-<seq>`: the stream is `g` + 12 hex digits of a hash of the session id
  * (the GET stream: the same across reconnections, and never another session's) or `p` + 16 random
- * hex digits (one POST's stream); `seq` counts that stream's events from 1. An id is therefore
- * unique per session and names its stream, and the buffer is found from it with no index.
+ * hex digits (one POST's stream); `seq` counts that stream's events, a POST stream's from 1. A GET
+ * stream's buffer may expire while its session lives on (nothing sent for the idle time), so each
+ * new buffer of a GET stream starts counting at 100 × the time in ms: above every id the expired
+ * one issued, which therefore reads as evicted instead of naming an event of the new buffer. An id
+ * is unique per session and names its stream, and the buffer is found from it with no index.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { JsonValue } from '../protocol/json-rpc.js';
 import type { EventStream } from '../transport/message-dispatcher.js';
-import type { Store } from './store/store.js';
+import type { Clock, Store } from './store/store.js';
 
 /** `Last-Event-ID` values longer than this are refused before anything is read (hostile-input bound). */
 export const MAX_LAST_EVENT_ID_LENGTH = 64;
@@ -110,6 +113,7 @@ interface StreamWriter {
 export class ReplayLog {
   readonly #store: Store;
   readonly #bounds: ReplayBounds;
+  readonly #clock: Clock;
   /**
    * Appends to one buffer from this process are written one batch after another, so events keep
    * their order on the wire; those arriving while a write is in progress go into the next batch,
@@ -117,9 +121,11 @@ export class ReplayLog {
    */
   readonly #writers = new Map<string, StreamWriter>();
 
-  constructor(store: Store, bounds: ReplayBounds) {
+  /** `clock`: the one the store's expiry follows (a GET stream's new buffer counts from its time). */
+  constructor(store: Store, bounds: ReplayBounds, clock: Clock) {
     this.#store = store;
     this.#bounds = bounds;
+    this.#clock = clock;
   }
 
   /**
@@ -186,7 +192,7 @@ export class ReplayLog {
   async #write(key: string, stream: string, batch: readonly PendingAppend[]): Promise<StreamEvent[]> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const current = await this.#store.get(key);
-      const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: 1, bytes: 0, events: [] };
+      const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: this.#firstSeqOf(stream), bytes: 0, events: [] };
       let bytes = buffer.bytes;
       const added = batch.map(({ json, final }, index): BufferedEvent => {
         bytes += Buffer.byteLength(json);
@@ -198,6 +204,11 @@ export class ReplayLog {
       if (written.ok) return added.map((e) => toStreamEvent(stream, e));
     }
     throw new Error(`replay buffer ${key}: ${MAX_WRITE_ATTEMPTS} concurrent appends in a row; giving up`);
+  }
+
+  /** Where a new buffer of `stream` starts counting (see the top of this file). */
+  #firstSeqOf(stream: string): number {
+    return stream.startsWith('g') ? Math.floor(this.#clock.now()) * 100 : 1;
   }
 
   /** Drops the oldest events beyond the bounds (the newest always stays: it may be a call's answer). */

@@ -64,7 +64,7 @@ export class LegacyStreams {
 
   constructor(ctx: StreamContext) {
     this.#ctx = ctx;
-    this.#replay = new ReplayLog(ctx.table.store, ctx.bounds);
+    this.#replay = new ReplayLog(ctx.table.store, ctx.bounds, ctx.clock);
   }
 
   /**
@@ -216,7 +216,7 @@ export class LegacyStreams {
     if (!lookup.ok) {
       if (this.#attached.get(key) === attachment) this.#attached.delete(key);
       const why = lookup.reason === 'evicted'
-        ? `the events after it were dropped from the replay buffer (at most ${this.#ctx.bounds.maxEvents} events and ${this.#ctx.bounds.maxBytes} bytes per stream are kept)`
+        ? `the events after it were dropped from the replay buffer (at most ${this.#ctx.bounds.maxEvents} events and ${this.#ctx.bounds.maxBytes} bytes per stream are kept, for ${this.#ctx.bounds.ttlMs} ms after the last)`
         : 'it names no stream of this session (another session\'s, never issued, or expired)';
       return errorReply(rpcError('legacyReplayGone', `Gone: cannot resume after Last-Event-ID ${lastEventId}: ${why}; nothing was replayed; open the GET stream without Last-Event-ID`), undefined);
     }

@@ -9,6 +9,7 @@ import { createMemoryStore, type Store } from '../../src/index.js';
 import { eventIdOf, FINISHED_STREAM_TTL_MS, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
 
 const SESSION = '0b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b';
+const clock = { now: () => Date.now() };
 
 describe('replay buffers', () => {
   it('ids name their stream; the GET stream of a session is stable and another session\'s differs', () => {
@@ -22,7 +23,7 @@ describe('replay buffers', () => {
   });
 
   it('bounded by bytes: the oldest go first, the newest stays even when alone it is over the bound', async () => {
-    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 100, ttlMs: 60_000 });
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 100, ttlMs: 60_000 }, clock);
     const stream = newPostStream();
     for (let i = 1; i <= 5; i++) await log.append(SESSION, stream, 'x'.repeat(40), false, () => undefined);
     // 5 × 40 bytes, bound 100: events 4 and 5 remain, so a resumption after 3 works and after 2 does not.
@@ -39,7 +40,7 @@ describe('replay buffers', () => {
 
   it('a stream that carried its answer (final event) is kept FINISHED_STREAM_TTL_MS, not the whole session idle time', async () => {
     let now = 1_000_000;
-    const log = new ReplayLog(createMemoryStore({ clock: { now: () => now } }), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 30 * 60_000 });
+    const log = new ReplayLog(createMemoryStore({ clock: { now: () => now } }), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 30 * 60_000 }, { now: () => now });
     const open = newPostStream();
     const done = newPostStream();
     await log.append(SESSION, open, '{"progress":1}', false, () => undefined);
@@ -53,8 +54,8 @@ describe('replay buffers', () => {
   });
 
   it('appends to one stream are delivered in order even when started together', async () => {
-    const log = new ReplayLog(createMemoryStore(), { maxEvents: 3, maxBytes: 1 << 20, ttlMs: 60_000 });
-    const stream = getStreamOf(SESSION);
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 3, maxBytes: 1 << 20, ttlMs: 60_000 }, clock);
+    const stream = newPostStream();
     const delivered: number[] = [];
     await Promise.all([1, 2, 3, 4, 5].map((n) => log.append(SESSION, stream, String(n), false, (e) => delivered.push(Number(e.json) * 10 + e.seq))));
     assert.deepEqual(delivered, [11, 22, 33, 44, 55]);
@@ -71,7 +72,7 @@ describe('replay buffers', () => {
         return store.compareAndSet(...args);
       },
     });
-    const log = new ReplayLog(counted, { maxEvents: 1000, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const log = new ReplayLog(counted, { maxEvents: 1000, maxBytes: 1 << 20, ttlMs: 60_000 }, clock);
     const stream = newPostStream();
     const events = await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(SESSION, stream, `{"progress":${i}}`, i === 49, () => undefined)));
     assert.deepEqual(events.map((e) => e.seq), Array.from({ length: 50 }, (_, i) => i + 1));
@@ -91,7 +92,7 @@ describe('replay buffers', () => {
         return Promise.reject(new Error('store unreachable'));
       },
     });
-    const log = new ReplayLog(flaky, { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const log = new ReplayLog(flaky, { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 }, clock);
     const stream = newPostStream();
     const delivered: string[] = [];
     await assert.rejects(log.append(SESSION, stream, 'lost', false, (e) => delivered.push(e.json)), /store unreachable/);
@@ -102,7 +103,7 @@ describe('replay buffers', () => {
   });
 
   it('a delivery that throws fails its own append only', async () => {
-    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 });
+    const log = new ReplayLog(createMemoryStore(), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 60_000 }, clock);
     const stream = newPostStream();
     const outcomes = await Promise.allSettled([
       log.append(SESSION, stream, 'a', false, () => undefined),
@@ -110,5 +111,21 @@ describe('replay buffers', () => {
       log.append(SESSION, stream, 'c', false, () => undefined),
     ]);
     assert.deepEqual(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.seq : String(o.reason))), [1, 'Error: stream gone', 3]);
+  });
+
+  it('a GET stream whose buffer expired while its session lived counts on above every id it issued: an old Last-Event-ID reads as evicted', async () => {
+    let now = 1_750_000_000_000;
+    const fake = { now: () => now };
+    const log = new ReplayLog(createMemoryStore({ clock: fake }), { maxEvents: 100, maxBytes: 1 << 20, ttlMs: 30 * 60_000 }, fake);
+    const stream = getStreamOf(SESSION);
+    const first = await Promise.all([1, 2, 3].map((n) => log.append(SESSION, stream, String(n), false, () => undefined)));
+    assert.deepEqual(first.map((e) => e.seq), [now * 100, now * 100 + 1, now * 100 + 2]);
+    assert.deepEqual(parseEventId(first[2]!.id), { stream, seq: now * 100 + 2 }, 'the id stays one parseEventId accepts');
+    now += 30 * 60_000 + 1; // nothing sent for the idle time: the buffer expired
+    const again = await Promise.all([4, 5, 6, 7].map((n) => log.append(SESSION, stream, String(n), false, () => undefined)));
+    assert.ok(again[0]!.seq > first[2]!.seq, `${again[0]!.seq} must be above ${first[2]!.seq}`);
+    assert.deepEqual(await log.lookup(SESSION, { stream, seq: first[0]!.seq }), { ok: false, reason: 'evicted' });
+    const resumed = await log.lookup(SESSION, { stream, seq: again[1]!.seq });
+    assert.deepEqual(resumed.ok ? resumed.events.map((e) => e.json) : resumed, ['6', '7']);
   });
 });

@@ -81,3 +81,10 @@ export async function openEvents(url: string, init: { method: 'GET' | 'POST'; he
     drop: () => controller.abort(),
   };
 }
+
+/** The id of the event `k` after event `id` on the same stream (ids are `<stream>-<seq>`: src/server/legacy-replay.ts). */
+export function later(id: string | undefined, k: number): string {
+  const at = (id ?? '').lastIndexOf('-');
+  if (at <= 0) throw new Error(`not an event id: ${String(id)}`);
+  return `${(id as string).slice(0, at)}-${Number((id as string).slice(at + 1)) + k}`;
+}
