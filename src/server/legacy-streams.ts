@@ -33,6 +33,8 @@ export interface HeldSession extends LiveSession {
    * old stream's late release).
    */
   claimGeneration?: number;
+  /** A GET stream is being opened here (claimed, not yet served): a second GET meanwhile is refused like one while it is open. */
+  opening?: boolean;
 }
 
 /** What the streams share with the rest of the wire. */
@@ -147,24 +149,40 @@ export class LegacyStreams {
       const session: HeldSession = found;
       const id = session.record.id;
       if (resumeFrom !== undefined && resumeFrom.stream !== getStreamOf(id)) return await this.#resume(id, resumeFrom, undefined);
-      const refused = await this.#claim(session);
-      if (refused !== undefined) return refused;
-      const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
-      const attachment = new StreamAttachment(resumeFrom?.seq ?? 0);
-      if (resumeFrom !== undefined) {
-        const resumed = await this.#resume(id, resumeFrom, attachment);
-        if (typeof resumed !== 'function') {
-          await this.#release(session, generation);
-          return resumed;
-        }
+      // Marked before the first await: two GETs racing on this instance would both pass the claim (same instance).
+      if (session.opening === true) return errorReply(rpcError('legacyStreamConflict', CONFLICT), undefined);
+      session.opening = true;
+      let served = false;
+      try {
+        const opened = await this.#openGet(session, resumeFrom);
+        served = typeof opened === 'function';
+        return opened;
+      } finally {
+        if (!served) session.opening = false;
       }
-      // Only now, the stream being served here: an instance still filling the buffer of a GET
-      // stream that dropped there stops (a refused resumption leaves it filling).
-      await this.#ctx.table.publish(id, { type: 'claimed' });
-      return (stream) => this.#serveGet(session, attachment, stream, generation);
     } catch (error) {
       return this.#ctx.storeDown(error);
     }
+  }
+
+  /** Claims and prepares the session's GET stream (open() has marked it opening). */
+  async #openGet(session: HeldSession, resumeFrom: { stream: string; seq: number } | undefined): Promise<Reply | ((stream: EventStream) => void)> {
+    const id = session.record.id;
+    const refused = await this.#claim(session);
+    if (refused !== undefined) return refused;
+    const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
+    const attachment = new StreamAttachment(resumeFrom?.seq ?? 0);
+    if (resumeFrom !== undefined) {
+      const resumed = await this.#resume(id, resumeFrom, attachment);
+      if (typeof resumed !== 'function') {
+        await this.#release(session, generation);
+        return resumed;
+      }
+    }
+    // Only now, the stream being served here: an instance still filling the buffer of a GET
+    // stream that dropped there stops (a refused resumption leaves it filling).
+    await this.#ctx.table.publish(id, { type: 'claimed' });
+    return (stream) => this.#serveGet(session, attachment, stream, generation);
   }
 
   /** Claims the GET stream in the record (one per session across every instance); a Reply when refused. */
@@ -239,6 +257,7 @@ export class LegacyStreams {
     attachment.bind(stream);
     const channel = this.channelOf(id);
     session.channel = channel;
+    session.opening = false;
     session.detachedAt = undefined;
     session.onEnd = () => stream.end();
     wire.listen(session);

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { createServer, defineResource, defineTool, elicitInput } from '../../src/index.js';
-import type { HttpListener, McpServer } from '../../src/index.js';
+import { createMemoryStore, createServer, defineResource, defineTool, elicitInput } from '../../src/index.js';
+import type { HttpListener, McpServer, Store } from '../../src/index.js';
 import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
@@ -181,6 +181,29 @@ describe('the GET stream', () => {
     covered.add('legacyNotAcceptable');
     await close(headers);
     await events.closed; // the server ended the stream
+  });
+
+  it('two GETs of one session at the same time: one stream, the other 409 (both would pass a claim made by this same instance)', async () => {
+    // A store answering a macrotask later, as a networked one does: the two GETs' claims interleave.
+    const memory = createMemoryStore();
+    const later = <T>(value: Promise<T>): Promise<T> => value.then((v) => new Promise<T>((resolve) => setImmediate(() => resolve(v))));
+    const slow: Store = Object.assign(Object.create(memory) as Store, {
+      get: (...args: Parameters<Store['get']>) => later(memory.get(...args)),
+      compareAndSet: (...args: Parameters<Store['compareAndSet']>) => later(memory.compareAndSet(...args)),
+    });
+    const racing = createServer({ name: 'racing', version: '1.0.0', tools: [], store: slow });
+    const served = await racing.listen({ port: 0 });
+    try {
+      const init = await exchange(served.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, {});
+      const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') as string, 'mcp-protocol-version': '2025-06-18' };
+      const both = await Promise.all([0, 1].map(() => fetch(served.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' } })));
+      assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+      const refused = both.find((r) => r.status === 409) as Response;
+      assert.deepEqual(((await refused.json()) as Json).error, { code: -32600, message: 'Conflict: this session already has an open GET stream' });
+      await both.find((r) => r.status === 200)?.body?.cancel();
+    } finally {
+      await racing.close();
+    }
   });
 
   it('a POST that accepts only JSON gets its progress and its elicitation on the GET stream', async () => {
