@@ -16,7 +16,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { JsonValue } from '../protocol/json-rpc.js';
-import type { EventStream } from '../transport/message-dispatcher.js';
 import type { Clock, Store } from './store/store.js';
 
 /** `Last-Event-ID` values longer than this are refused before anything is read (hostile-input bound). */
@@ -226,49 +225,4 @@ export class ReplayLog {
 
 function toStreamEvent(stream: string, e: BufferedEvent): StreamEvent {
   return { seq: e.seq, id: eventIdOf(stream, e.seq), json: e.json, final: e.final === true };
-}
-
-/**
- * One open SSE stream showing a stream's events: the GET stream, or a POST's stream resumed by
- * GET. Events reach it from the replay buffer and live (from this process or another instance),
- * possibly both: each is written once, in order, by its sequence number. Events may arrive before
- * the HTTP stream exists (during the replay read); they wait here. A POST's stream ends after the
- * call's answer.
- */
-export class StreamAttachment {
-  #last: number;
-  #stream: EventStream | undefined;
-  #queue: StreamEvent[] = [];
-  #ended = false;
-
-  /** `after`: the sequence number the client already has (0: from the start of what is kept). */
-  constructor(after: number) {
-    this.#last = after;
-  }
-
-  /** Writes `event` unless written already (or older than what the client has). */
-  deliver(event: StreamEvent): void {
-    if (this.#ended || event.seq <= this.#last) return;
-    if (this.#stream === undefined) {
-      this.#queue.push(event);
-      return;
-    }
-    this.#last = event.seq;
-    this.#stream.send(event.json, event.id);
-    if (event.final) this.end();
-  }
-
-  /** The HTTP stream is open: writes what waited, in order. */
-  bind(stream: EventStream): void {
-    this.#stream = stream;
-    const waiting = this.#queue.sort((a, b) => a.seq - b.seq);
-    this.#queue = [];
-    for (const event of waiting) this.deliver(event);
-  }
-
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#stream?.end();
-  }
 }

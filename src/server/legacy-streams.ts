@@ -16,7 +16,8 @@ import type { ServerLogger } from './call-pipeline.js';
 import type { LegacySessionRecord, LegacySessionTable, SessionEvent } from './legacy-session-store.js';
 import { errorReply, LiveSession } from './legacy-session.js';
 import type { LegacySessionWire } from './legacy-session.js';
-import { eventIdOf, getStreamOf, MAX_LAST_EVENT_ID_LENGTH, newPostStream, parseEventId, ReplayLog, StreamAttachment } from './legacy-replay.js';
+import { eventIdOf, getStreamOf, MAX_LAST_EVENT_ID_LENGTH, newPostStream, parseEventId, ReplayLog } from './legacy-replay.js';
+import { StreamAttachment, type Refill } from './legacy-stream-attachment.js';
 import type { ReplayBounds, StreamEvent } from './legacy-replay.js';
 import { rpcError } from './outcomes.js';
 import type { Clock } from './store/store.js';
@@ -171,7 +172,7 @@ export class LegacyStreams {
     const refused = await this.#claim(session);
     if (refused !== undefined) return refused;
     const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
-    const attachment = new StreamAttachment(resumeFrom?.seq ?? 0);
+    const attachment = new StreamAttachment(resumeFrom?.seq, this.#refillOf(id, getStreamOf(id)));
     if (resumeFrom !== undefined) {
       const resumed = await this.#resume(id, resumeFrom, attachment);
       if (typeof resumed !== 'function') {
@@ -183,6 +184,14 @@ export class LegacyStreams {
     // stream that dropped there stops (a refused resumption leaves it filling).
     await this.#ctx.table.publish(id, { type: 'claimed' });
     return (stream) => this.#serveGet(session, attachment, stream, generation);
+  }
+
+  /** How an attachment showing `stream` reads its buffer again when an event arrived ahead of a missing one. */
+  #refillOf(sessionId: string, stream: string): Refill {
+    return async (after) => {
+      const found = await this.#replay.lookup(sessionId, { stream, seq: after });
+      return found.ok ? found.events : 'gone';
+    };
   }
 
   /** Claims the GET stream in the record (one per session across every instance); a Reply when refused. */
@@ -222,7 +231,7 @@ export class LegacyStreams {
   async #resume(sessionId: string, from: { stream: string; seq: number }, given: StreamAttachment | undefined): Promise<Reply | ((stream: EventStream) => void)> {
     const lastEventId = eventIdOf(from.stream, from.seq);
     const key = `${sessionId}:${from.stream}`;
-    const attachment = given ?? new StreamAttachment(from.seq);
+    const attachment = given ?? new StreamAttachment(from.seq, this.#refillOf(sessionId, from.stream));
     // A second resumption of one POST stream replaces the first (the client lost that one too).
     const previous = this.#attached.get(key);
     this.#attached.set(key, attachment);
