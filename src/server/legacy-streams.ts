@@ -251,7 +251,11 @@ export class LegacyStreams {
     if (given !== undefined) return () => undefined;
     return (stream) => {
       attachment.bind(stream);
+      // A call may run long with nothing to say (waiting for an operator): idle proxies must not cut it.
+      const beat = setInterval(() => stream.keepAlive(), this.#ctx.beatMs);
+      beat.unref();
       stream.onClose(() => {
+        clearInterval(beat);
         if (this.#attached.get(key) === attachment) this.#attached.delete(key);
       });
     };

@@ -170,6 +170,41 @@ describe('a POST whose stream dropped', () => {
     assert.equal(after.status, 404, 'the session is gone');
   });
 
+  it('a resumed POST stream gets keep-alive comments while the call has nothing to say (idle proxies must not cut it)', async () => {
+    // sessionIdleMs 400: the keep-alive beat is half of it.
+    const quick = createServer({ name: 'keep-alive', version: '1.0.0', tools: [gated], legacy: { sessionIdleMs: 400 } });
+    const served = await quick.listen({ port: 0 });
+    try {
+      held = gate();
+      reached = gate();
+      const session = await openSession(served.url);
+      const posted = await openEvents(served.url, { method: 'POST', headers: session.headers, body: call(9, 'gated', {}, 'k9') });
+      const first = await posted.next();
+      await reached.opened;
+      posted.drop();
+      const res = await fetch(served.url, { method: 'GET', headers: { ...session.headers, accept: 'text/event-stream', 'last-event-id': first.id as string } });
+      assert.equal(res.status, 200);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes(': keep-alive\n\n')) {
+        const chunk = await reader.read();
+        assert.equal(chunk.done, false, `the stream ended before a keep-alive: ${text}`);
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+      assert.equal(text.includes('event: message'), false, 'nothing else was said meanwhile');
+      held.open();
+      while (!text.includes('through the gate')) {
+        const chunk = await reader.read();
+        assert.equal(chunk.done, false, `the stream ended before the answer: ${text}`);
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+      await reader.cancel();
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('a resumption never mixes streams: a POST stream replays only its own events, the GET stream only its own', async () => {
     const session = await openSession(url);
     const getStream = await resume(session, undefined);
