@@ -22,12 +22,42 @@ import { createConsoleMount } from './console-mount.js';
 import type { ConsoleMount } from './console-mount.js';
 import { LiveChannel } from './live-channel.js';
 import { createWorkbench } from './workbench.js';
+import { createApprovalRoutes } from './approval-routes.js';
 
-/** A console with the workbench tab only (what `toolwright serve <module> --console` mounts). */
-export function createWorkbenchConsole(server: McpServer, options: { token?: string; subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void } = {}): ConsoleMount {
+/** Options of {@link createWorkbenchConsole}. */
+export interface WorkbenchConsoleOptions {
+  /** Console token; default random per start. */
+  token?: string;
+  /** Subscribes to the server's stage events, so direct calls show their stages. */
+  subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void;
+  /** Who decides in the approvals tab, as approval records name them (default `console operator`). */
+  operator?: string;
+}
+
+/**
+ * The console for any server (what `toolwright serve <module> --console` mounts): the workbench,
+ * and the approvals tab where an operator decides the calls the server holds
+ * (`ctx.approvals.awaitOperator`, the hook's `approver: 'operator'`).
+ */
+export function createWorkbenchConsole(server: McpServer, options: WorkbenchConsoleOptions = {}): ConsoleMount {
   const channel = new LiveChannel();
   const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  const approvals = createApprovalRoutes(server.approvals, channel, options.operator ?? 'console operator');
   // Lint and provider mapping run now, at start, so the first page load does not wait for them.
   workbench.catalog();
-  return createConsoleMount({ ...(options.token !== undefined ? { token: options.token } : {}), title: `${server.name}: Toolwright console`, pages: [workbench.page], routes: workbench.routes, channel });
+  const mount = createConsoleMount({
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    title: `${server.name}: Toolwright console`,
+    pages: [workbench.page, { id: 'approvals', title: 'Approvals', entry: new URL('./web/approvals-page', import.meta.url) }],
+    routes: [...workbench.routes, ...approvals.routes],
+    channel,
+    snapshot: () => [...workbench.snapshot(), ...approvals.snapshot()],
+  });
+  return {
+    ...mount,
+    close() {
+      approvals.close();
+      mount.close();
+    },
+  };
 }

@@ -28,9 +28,12 @@ Options:
   --path <path>          Endpoint path (default /mcp)
   --allow-origin <url>   Accept browser requests from this Origin (repeatable)
   --allow-host <name>    Accept this Host header (repeatable; default loopback names on loopback)
-  --console              Also serve the operator console (workbench) at /console on the HTTP port;
-                         prints its address with a per-start token
+  --console              Also serve the operator console at /console on the HTTP port: the
+                         workbench, and the approvals tab where calls held for an operator
+                         are approved or declined; prints its address with a per-start token
   --console-token <t>    Use this console token instead of a random one (16+ URL-safe characters)
+  --operator <name>      Who decides in the console, as approval records name them
+                         (default: console operator)
   --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
   --eras <list>          Protocol eras served: both (default), modern (2026-07-28 only), legacy
                          (2025 initialize sessions only), or a list such as 2026-07-28,2025
@@ -88,12 +91,13 @@ export async function run(argv: string[]): Promise<number> {
     store: { type: 'string' },
     console: { type: 'boolean' },
     'console-token': { type: 'string' },
+    operator: { type: 'string' },
   }, PROCESS_IO);
   if (typeof parsed === 'number') return parsed;
   const positionals = parsed.positionals;
   const values = parsed.values as {
     http?: string; host?: string; path?: string; 'allow-origin'?: string[]; 'allow-host'?: string[];
-    stdio?: boolean; eras?: string; store?: string; console?: boolean; 'console-token'?: string;
+    stdio?: boolean; eras?: string; store?: string; console?: boolean; 'console-token'?: string; operator?: string;
   };
   if (positionals.length !== 1) {
     process.stderr.write(`toolwright serve: expected exactly one module, got ${positionals.length}\n\n${HELP}\n`);
@@ -110,8 +114,13 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write('toolwright serve: --host and --path only apply with --http <port>\n');
     return 2;
   }
-  if ((values.console === true || values['console-token'] !== undefined) && port === undefined) {
-    process.stderr.write('toolwright serve: --console needs --http <port> (the console shares the MCP listener)\n');
+  const wantsConsole = values.console === true || values['console-token'] !== undefined || values.operator !== undefined;
+  if (wantsConsole && port === undefined) {
+    process.stderr.write(`toolwright serve: ${values.console === true ? '--console' : values.operator !== undefined ? '--operator' : '--console-token'} needs --http <port> (the console shares the MCP listener)\n`);
+    return 2;
+  }
+  if (values.operator !== undefined && values.operator.trim() === '') {
+    process.stderr.write('toolwright serve: --operator needs a name (it is written into every approval record), got an empty one\n');
     return 2;
   }
   const useStdio = values.stdio === true || port === undefined;
@@ -141,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   // The console module loads only when asked for: plain serving does not pay for it.
-  const consoleModule = values.console === true || values['console-token'] !== undefined ? await import('../../console/index.js') : undefined;
+  const consoleModule = wantsConsole ? await import('../../console/index.js') : undefined;
   const fanout = consoleModule?.createStageEventFanout();
   let server: McpServer;
   let wrapped: boolean;
@@ -158,6 +167,7 @@ export async function run(argv: string[]): Promise<number> {
       // Stage events are seen only for tools this command wraps in a server; a module's own server has its own hook.
       consoleMount = consoleModule.createWorkbenchConsole(server, {
         ...(values['console-token'] !== undefined ? { token: values['console-token'] } : {}),
+        ...(values.operator !== undefined ? { operator: values.operator.trim() } : {}),
         ...(wrapped && fanout !== undefined ? { subscribeStageEvents: (l: (event: StageEvent) => void) => fanout.subscribe(l) } : {}),
       });
       await consoleMount.ready();
