@@ -130,6 +130,10 @@ describe('outcome table', () => {
     const res = await post(url, rpc('server/discover', {}, 1, { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }), { 'mcp-protocol-version': '2099-01-01' });
     assert.equal(res.status, 400);
     assert.deepEqual(errorOf(res.body), { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+    // A 2025 revision claimed per request: the message says how 2025 is spoken instead.
+    const legacy = await post(url, rpc('tools/list', {}, 2, { ...META, 'io.modelcontextprotocol/protocolVersion': '2025-06-18' }), { 'mcp-protocol-version': '2025-06-18' });
+    assert.equal(legacy.status, 400);
+    assert.deepEqual(errorOf(legacy.body), { code: -32022, message: 'Unsupported protocol version: 2025-06-18 in _meta; 2025-06-18 is not claimed per request but negotiated once, with initialize', data: { supported: ['2026-07-28'], requested: '2025-06-18' } });
   });
 
   row('headerMismatch', async () => {

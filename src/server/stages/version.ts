@@ -2,6 +2,7 @@ import { HEADER, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/consta
 import { echoText, renderJson } from '../../schema/describe-value.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { ClientCapabilities } from '../../protocol/wire-types.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../eras.js';
 import { LOG_LEVELS } from '../log-levels.js';
 import { rpcError } from '../outcomes.js';
 import type { LogLevel } from '../tool-types.js';
@@ -9,6 +10,7 @@ import { extend, fail } from './stage.js';
 import type { Enveloped, Stage, Versioned } from './stage.js';
 
 const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+const LEGACY = new Set<string>(LEGACY_PROTOCOL_VERSIONS);
 
 /** The per-request `_meta`: protocol version, client capabilities and log level (no handshake). */
 export const version: Stage<'version', Enveloped, Versioned> = {
@@ -33,7 +35,9 @@ export const version: Stage<'version', Enveloped, Versioned> = {
       return fail(rpcError('headerMismatch', `Header mismatch: MCP-Protocol-Version ${renderJson(headerVersion)} differs from _meta protocolVersion ${renderJson(requested)}`));
     }
     if (!SUPPORTED.has(requested)) {
-      return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${echoText(requested)}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: echoText(requested) } }));
+      // A 2025 revision is never claimed per request: its clients negotiate it once, with initialize.
+      const hint = LEGACY.has(requested) ? ` in _meta; ${requested} is not claimed per request but negotiated once, with initialize` : '';
+      return fail(rpcError('unsupportedVersion', `Unsupported protocol version: ${echoText(requested)}${hint}`, { data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: echoText(requested) } }));
     }
     const capabilities = meta[META.clientCapabilities];
     if (!isJsonObject(capabilities)) return fail(rpcError('missingMeta', `Invalid params: missing required _meta field ${META.clientCapabilities}`));
