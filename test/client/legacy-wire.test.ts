@@ -136,7 +136,8 @@ describe('bounds against a hostile server', () => {
       res.on('close', () => clearInterval(timer));
     };
     let seen = 0;
-    await rejectsWith(client({ era: 'modern' }).request('tools/list', {}, { timeoutMs: 300, onNotification: () => seen++ }), { kind: 'timeout', message: 'tools/list: no response within 300 ms; the request was cancelled' });
+    // A second: long enough for the first notifications to arrive on a loaded machine.
+    await rejectsWith(client({ era: 'modern' }).request('tools/list', {}, { timeoutMs: 1000, onNotification: () => seen++ }), { kind: 'timeout', message: 'tools/list: no response within 1000 ms; the request was cancelled' });
     assert.ok(seen > 0, 'the notifications were read as they came');
   });
 

@@ -66,6 +66,8 @@ describe('robot console in Chromium', () => {
     await approveShown(page);
     const result = await call;
     assert.equal(result.isError, undefined, text(result));
+    // The call answers when the motion ends; the page counts once the last state (at rest) has arrived.
+    await waitForArm(page, { moving: false });
     const received = Number(await page.textContent('[data-testid=update-count]')) - before;
     process.stdout.write(`# ${received} view updates during a 2 s motion\n`);
     assert.ok(received >= 40, `${received} updates`);

@@ -58,7 +58,8 @@ before(async () => {
     resources: [status], resourceUpdates: true, listChanged: ['tools'],
     // Sessions live in the server's store, on this clock (the default memory store uses it).
     clock: { now: () => clock },
-    legacy: { maxSessions: 3, sessionIdleMs: 60_000, inputTimeoutMs: 300, maxInputRounds: 1 },
+    // A long input timeout: answering tests read the question and post the answer in time on a loaded machine (the timeout itself has its own server below).
+    legacy: { maxSessions: 3, sessionIdleMs: 60_000, inputTimeoutMs: 30_000, maxInputRounds: 1 },
   });
   listener = await server.listen({ port: 0 });
 });
@@ -221,12 +222,19 @@ describe('the GET stream', () => {
 
 describe('server-to-client requests', () => {
   it('unanswered: the call ends with -31408 after inputTimeoutMs and the tool never completes', async () => {
-    const { headers, revision } = await open('2025-11-25');
-    const res = await send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask_twice', arguments: {} } }, headers, revision);
-    assert.equal(res.messages[0]?.method, 'elicitation/create');
-    assert.deepEqual(res.messages.at(-1), { jsonrpc: '2.0', id: 8, error: { code: -31408, message: 'No answer to elicitation/create within 300 ms; the request was not run' } });
-    covered.add('legacyInputTimeout');
-    await close(headers);
+    const impatient = createServer({ name: 'impatient', version: '1.0.0', tools: [askTwice], legacy: { inputTimeoutMs: 300 } });
+    const served = await impatient.listen({ port: 0 });
+    try {
+      const init = await exchange(served.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '1' } } }, {});
+      const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') as string, 'mcp-protocol-version': '2025-11-25' };
+      const res = await exchange(served.url, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'ask_twice', arguments: {} } }, headers);
+      for (const m of res.messages) assertServerMessage(m, m.id === 8 ? 'tools/call' : undefined, '2025-11-25');
+      assert.equal(res.messages[0]?.method, 'elicitation/create');
+      assert.deepEqual(res.messages.at(-1), { jsonrpc: '2.0', id: 8, error: { code: -31408, message: 'No answer to elicitation/create within 300 ms; the request was not run' } });
+      covered.add('legacyInputTimeout');
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('a call needing more rounds than maxInputRounds ends with -32603; an error answer is -32603 naming it', async () => {

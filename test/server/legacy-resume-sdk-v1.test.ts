@@ -98,12 +98,15 @@ describe('SDK v1 client resumes over the legacy wire', () => {
       changes++;
     });
     await client.connect(transport);
-    // The GET stream is up once a change raised now reaches the client.
-    await until('the first list change on the GET stream', () => {
-      if (changes === 0) server.notifyListChanged('tools');
-      return changes > 0;
+    // The GET stream is up once the server has a listener for changes; raises before that reach
+    // nobody (notifyListChanged counts whom it reached), so exactly one change is delivered.
+    let listening = 0;
+    await until('the GET stream listening for changes', () => {
+      if (listening === 0) listening = server.notifyListChanged('tools');
+      return listening > 0;
     });
-    const seen = changes;
+    assert.equal(listening, 1);
+    await until('the first list change on the GET stream', () => changes === 1);
 
     const progress: string[] = [];
     const answer = client.callTool({ name: 'gated', arguments: {} }, undefined, { onprogress: (p) => progress.push(String(p.message)), timeout: 20_000 });
@@ -116,7 +119,7 @@ describe('SDK v1 client resumes over the legacy wire', () => {
     assert.deepEqual(result.content, [{ type: 'text', text: 'through the gate' }]);
     assert.deepEqual(progress, ['before the gate', 'after the gate'], 'the progress after the cut came on the resumed stream');
     assert.equal(runs, 1, 'the call ran once, to its end');
-    await until('the list change raised while cut', () => changes === seen + 1);
+    await until('the list change raised while cut', () => changes === 2);
     assert.ok(errors.some((m) => m.startsWith('SSE stream disconnected')), 'the client saw the drop');
     await client.close();
   });
