@@ -21,7 +21,8 @@ import type { Implementation, ServerCapabilities, ToolDescriptor } from '../prot
 import type { HeaderLookup, InboundMessage, Reply } from '../transport/message-dispatcher.js';
 import type { LegacySessionRecord } from './legacy-session-store.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
-import { legacyCapabilities, legacyRequestParams, legacyServerInfo, toLegacyResult } from './legacy-translate.js';
+import { legacyCapabilities, legacyServerInfo, toLegacyResult } from './legacy-translate.js';
+import { askClient, canStream, InputTimeout } from './legacy-client-requests.js';
 import { ForwardedMessage, requestIdText, requestKey } from './legacy-forwarded.js';
 import { rpcError } from './outcomes.js';
 import type { ListChangedKind, SubscriptionHub } from './subscriptions.js';
@@ -345,7 +346,7 @@ export class LegacySessionWire {
           return errorReply(rpcError('legacyInputRounds', `Internal error: ${method} still needed input after ${this.#settings.maxInputRounds} rounds`), id);
         }
         const requests = Object.entries(isJsonObject(result.inputRequests) ? result.inputRequests : {}).filter((e): e is [string, JsonObject] => isJsonObject(e[1]));
-        const answers = await Promise.all(requests.map(([, request]) => this.#ask(session, request, message, forwarded.signal)));
+        const answers = await Promise.all(requests.map(([, request]) => askClient(session, request, message, forwarded.signal, this.#settings.inputTimeoutMs)));
         const responses: JsonObject = {};
         for (const [index, [key, request]] of requests.entries()) {
           const response = answers[index] as JsonObject;
@@ -366,39 +367,4 @@ export class LegacySessionWire {
       session.inflight.delete(key);
     }
   }
-
-  /** Sends one server-to-client request and waits for the client's answer (or the timeout). */
-  #ask(session: LiveSession, request: JsonObject, message: InboundMessage, signal: AbortSignal): Promise<JsonObject> {
-    const method = String(request.method);
-    const requestId = `${session.requestIdPrefix}${session.nextRequestId++}`;
-    const timeoutMs = this.#settings.inputTimeoutMs;
-    const params = legacyRequestParams(method, isJsonObject(request.params) ? request.params : {}, session.record.protocolVersion);
-    const outbound = { jsonrpc: '2.0' as const, id: requestId, method, params };
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new InputTimeout(`No answer to ${method} within ${timeoutMs} ms; the request was not run`)), timeoutMs);
-      const onAbort = (): void => finish(new Error('cancelled'));
-      const finish = (outcome: JsonObject | Error): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        session.pending.delete(requestId);
-        if (outcome instanceof Error) reject(outcome);
-        else resolve(outcome);
-      };
-      session.pending.set(requestId, finish);
-      signal.addEventListener('abort', onAbort, { once: true });
-      // The request's own stream first (2025: requests related to a client request go there), else the session channel.
-      // (InboundMessage.notify writes any JSON-RPC message; a request is one with an id.)
-      if (canStream(message)) message.notify(outbound as JsonRpcNotification);
-      else if (!session.send(JSON.stringify(outbound))) finish(new Error(`cannot send ${method}: the request does not accept an event stream and the session has no open GET stream`));
-    });
-  }
-}
-
-class InputTimeout extends Error {}
-
-
-/** Whether a request's reply may be an event stream carrying server messages (stdio always; HTTP when Accept says so). */
-function canStream(message: InboundMessage): boolean {
-  if (message.header === undefined) return true;
-  return /text\/event-stream/i.test(message.header('accept') ?? '');
 }
