@@ -1,5 +1,5 @@
 import type { JsonObject } from './json-rpc.js';
-import type { ContentAnnotations, ContentBlock, Icon, ResourceContents, ResourceDescriptor } from './wire-types.js';
+import type { ContentAnnotations, ContentBlock, Icon, ResourceContents } from './wire-types.js';
 
 /** `Resource`: one entry of `resources/list` (defined with the content types it shares fields with). */
 export type { ResourceDescriptor } from './wire-types.js';

@@ -1,4 +1,3 @@
-import type { RE2JS } from 're2js';
 import { loadRe2 } from './lazy-deps.js';
 import { PatternError, toRe2Syntax } from './re2-syntax.js';
 

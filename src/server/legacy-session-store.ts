@@ -12,7 +12,7 @@
  * (with one instance, the classic bound), and answers `initialize` with 503 beyond that; nothing
  * live is evicted. A full store (StoreFullError) is refused the same way.
  */
-import type { JsonObject, JsonRpcId, JsonValue } from '../protocol/json-rpc.js';
+import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
 import type { Clock, Store, StoredRecord } from './store/store.js';
 
 /** The durable part of one legacy session. */

@@ -11,7 +11,7 @@
  */
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { ArmFaultError, type ArmDriver, type ArmStatus, type ForceTorqueRequest, type GraspRequest } from '../driver/arm-driver.js';
+import { ArmFaultError, type ArmDriver, type ArmStatus, type ForceTorqueRequest } from '../driver/arm-driver.js';
 import type { LatchStore } from '../server/estop-latch-file.js';
 import type { EmergencyStopInfo } from '../server/robot-controller.js';
 import type { ArmPreset } from '../sim/arm-presets.js';

@@ -14,7 +14,7 @@ import type { MotionPhase } from '../sim/motion-executor.js';
 import type { ReleasePlan } from '../sim/release-landing.js';
 import type { ObjectDetection } from '../sim/table-camera.js';
 import type { Vec3 } from '../sim/vector3.js';
-import type { ArmPoseState, ArmPresetId, HeldObject, SceneObjectState, TcpPose, Trajectory } from '../model/arm-model.js';
+import type { ArmPoseState, ArmPresetId, TcpPose, Trajectory } from '../model/arm-model.js';
 
 import type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
 

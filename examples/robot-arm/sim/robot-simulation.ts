@@ -19,7 +19,7 @@ import { Trajectory } from './trajectory.js';
 import type { CartesianTarget, MotionLimits, PlanOptions, PlanResult } from './trajectory-planner.js';
 import { add, type Vec3 } from './vector3.js';
 import type { EnvelopeCheck, EnvelopeOverrides, WorkspaceEnvelope } from './workspace-envelope.js';
-import { ArmModel, describeHit, type MotionAllowances, type TrajectoryCheck, type TrajectoryProblemCode } from '../model/arm-model.js';
+import { ArmModel, type MotionAllowances, type TrajectoryCheck, type TrajectoryProblemCode } from '../model/arm-model.js';
 
 export { describeHit, ENVELOPE_ROUNDING_MM } from '../model/arm-model.js';
 export type { TrajectoryCheck, TrajectoryProblemCode };

@@ -107,7 +107,7 @@ describe('the real robot console in Chromium', () => {
 
   it('a client that can elicit: its motion shows as awaiting the client\'s user with its plan; no approve, decline refuses the user\'s accept', async (t) => {
     if (session === undefined) return t.skip('chromium missing');
-    const { page, client, served } = session;
+    const { page, served } = session;
     const args = { target_position: { x_mm: -430, y_mm: -120, z_mm: 400 } };
     let id = 9000;
     const eliciting = async (extra: Record<string, unknown> = {}) => {
