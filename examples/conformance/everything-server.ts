@@ -1,3 +1,5 @@
+// One file over ~400 lines on purpose: the conformance suite drives one server, and its fixtures read
+// best as one catalog, each beside the others it is tested with.
 /**
  * The "everything server" the official MCP conformance suite drives
  * (the scenarios of @modelcontextprotocol/conformance are the contract; see README.md here). Written only with Toolwright's public API:
