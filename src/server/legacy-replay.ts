@@ -8,11 +8,12 @@
  *
  * Event ids are `<stream>-<seq>`: the stream is `g` + 12 hex digits of a hash of the session id
  * (the GET stream: the same across reconnections, and never another session's) or `p` + 16 random
- * hex digits (one POST's stream); `seq` counts that stream's events, a POST stream's from 1. A GET
- * stream's buffer may expire while its session lives on (nothing sent for the idle time), so each
- * new buffer of a GET stream starts counting at 100 × the time in ms: above every id the expired
- * one issued, which therefore reads as evicted instead of naming an event of the new buffer. An id
- * is unique per session and names its stream, and the buffer is found from it with no index.
+ * hex digits (one POST's stream); `seq` counts that stream's events. A stream's buffer may expire
+ * while the stream lives on (nothing sent on it for the idle time: a quiet GET stream, a long silent
+ * call), so each new buffer starts counting at 100 × the time in ms, above every id the expired one
+ * issued: an old id then reads as evicted instead of naming an event of the new buffer, and the new
+ * buffer's first event is marked `restart` so that a stream being shown takes it as its next event.
+ * An id is unique per session and names its stream, and the buffer is found from it with no index.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { JsonValue } from '../protocol/json-rpc.js';
@@ -21,6 +22,8 @@ import type { Clock, Store } from './store/store.js';
 /** `Last-Event-ID` values longer than this are refused before anything is read (hostile-input bound). */
 export const MAX_LAST_EVENT_ID_LENGTH = 64;
 const EVENT_ID = /^([gp][0-9a-f]{12,16})-([1-9][0-9]{0,14})$/;
+// 100 × this is the largest 15-digit sequence start (the year 2286 in ms).
+const MAX_FIRST_MS = 9_999_999_999_999;
 // Appends to one buffer that lose compare-and-set this often in a row are a bug, not contention.
 const MAX_WRITE_ATTEMPTS = 8;
 
@@ -47,6 +50,8 @@ interface BufferedEvent {
   readonly json: string;
   /** The last event of a POST's stream: the call's answer (the stream ends after it). */
   readonly final?: true;
+  /** The first event of a new buffer (the stream's previous one expired): nothing is missing before it. */
+  readonly restart?: true;
 }
 
 /** One stream's buffer as stored: its events in order, and the next sequence number to issue. */
@@ -62,6 +67,8 @@ export interface StreamEvent {
   readonly id: string;
   readonly json: string;
   readonly final: boolean;
+  /** The first event of a new buffer of the stream (see the top of this file). */
+  readonly restart: boolean;
 }
 
 /** What a `Last-Event-ID` resumes: the stream, and its events after that id (undefined: refused, and why). */
@@ -145,23 +152,29 @@ export class ReplayLog {
     });
   }
 
-  /** Resolves once every append to `stream` started so far has settled. */
-  async settled(sessionId: string, stream: string): Promise<void> {
-    await this.#writers.get(keyOf(sessionId, stream))?.done;
-  }
-
-  /** What `Last-Event-ID` (already parsed: parseEventId) resumes in session `sessionId`. */
-  async lookup(sessionId: string, from: { readonly stream: string; readonly seq: number }): Promise<ReplayLookup> {
+  /**
+   * What `Last-Event-ID` (already parsed: parseEventId) resumes in session `sessionId`.
+   * `acrossRestart`: a stream being shown live asks; it has every event of the expired buffer, so a
+   * new buffer still holding its first (`restart`) event is no gap for it.
+   */
+  async lookup(sessionId: string, from: { readonly stream: string; readonly seq: number }, options: { acrossRestart?: boolean } = {}): Promise<ReplayLookup> {
     const stored = await this.#store.get(keyOf(sessionId, from.stream));
     if (stored === undefined) return { ok: false, reason: 'unknown' };
     const buffer = stored.value as unknown as ReplayBuffer;
     // An id this stream never issued (forged, or of a stream of the same name elsewhere) is unknown.
     if (from.seq >= buffer.next) return { ok: false, reason: 'unknown' };
-    const oldest = buffer.events[0]?.seq ?? buffer.next;
+    const first = buffer.events[0];
+    const oldest = first?.seq ?? buffer.next;
     // Events after the id were dropped from the bounded buffer: a partial replay would hide the gap.
-    if (from.seq < oldest - 1) return { ok: false, reason: 'evicted' };
+    if (from.seq < oldest - 1 && !(options.acrossRestart === true && first?.restart === true)) return { ok: false, reason: 'evicted' };
     const events = buffer.events.filter((e) => e.seq > from.seq).map((e) => toStreamEvent(from.stream, e));
     return { ok: true, stream: from.stream, after: from.seq, events };
+  }
+
+  /** The last sequence number `stream` issued (undefined: it has no buffer now). */
+  async position(sessionId: string, stream: string): Promise<number | undefined> {
+    const stored = await this.#store.get(keyOf(sessionId, stream));
+    return stored === undefined ? undefined : (stored.value as unknown as ReplayBuffer).next - 1;
   }
 
   /** Writes batch after batch of `waiting` (appends keep arriving into it) until none is left. */
@@ -191,11 +204,15 @@ export class ReplayLog {
   async #write(key: string, stream: string, batch: readonly PendingAppend[]): Promise<StreamEvent[]> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const current = await this.#store.get(key);
-      const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: this.#firstSeqOf(stream), bytes: 0, events: [] };
+      const fresh = current === undefined;
+      const buffer = (current?.value as unknown as ReplayBuffer | undefined) ?? { next: this.#firstSeq(), bytes: 0, events: [] };
       let bytes = buffer.bytes;
       const added = batch.map(({ json, final }, index): BufferedEvent => {
         bytes += Buffer.byteLength(json);
-        return final ? { seq: buffer.next + index, json, final: true } : { seq: buffer.next + index, json };
+        const event: { seq: number; json: string; final?: true; restart?: true } = { seq: buffer.next + index, json };
+        if (final) event.final = true;
+        if (fresh && index === 0) event.restart = true;
+        return event;
       });
       const next: ReplayBuffer = this.#bounded({ next: buffer.next + batch.length, bytes, events: [...buffer.events, ...added] });
       const ttlMs = batch.some((p) => p.final) ? Math.min(FINISHED_STREAM_TTL_MS, this.#bounds.ttlMs) : this.#bounds.ttlMs;
@@ -205,9 +222,13 @@ export class ReplayLog {
     throw new Error(`replay buffer ${key}: ${MAX_WRITE_ATTEMPTS} concurrent appends in a row; giving up`);
   }
 
-  /** Where a new buffer of `stream` starts counting (see the top of this file). */
-  #firstSeqOf(stream: string): number {
-    return stream.startsWith('g') ? Math.floor(this.#clock.now()) * 100 : 1;
+  /**
+   * Where a new buffer starts counting (see the top of this file): 100 × the clock in ms, kept
+   * within the 15 digits parseEventId accepts whatever clock the server was given.
+   */
+  #firstSeq(): number {
+    const ms = Math.floor(this.#clock.now());
+    return Math.min(Math.max(ms, 1), MAX_FIRST_MS) * 100;
   }
 
   /** Drops the oldest events beyond the bounds (the newest always stays: it may be a call's answer). */
@@ -224,5 +245,5 @@ export class ReplayLog {
 }
 
 function toStreamEvent(stream: string, e: BufferedEvent): StreamEvent {
-  return { seq: e.seq, id: eventIdOf(stream, e.seq), json: e.json, final: e.final === true };
+  return { seq: e.seq, id: eventIdOf(stream, e.seq), json: e.json, final: e.final === true, restart: e.restart === true };
 }

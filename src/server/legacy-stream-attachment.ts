@@ -5,7 +5,8 @@
  * two instances may append to one GET stream's buffer, and their events arrive over different
  * connections. Each event is written once, in sequence order, with no gap: an event that arrives
  * ahead of one still missing waits while the buffer is read again (every event before it was
- * stored before it, so the read has the missing ones). Events may arrive before the HTTP stream
+ * stored before it, so the read has the missing ones). A buffer that expired while the stream was
+ * quiet starts again at a higher number with a `restart` event, which follows on directly. Events may arrive before the HTTP stream
  * exists (during the replay read); they wait too. A POST's stream ends after the call's answer.
  */
 import type { EventStream } from '../transport/message-dispatcher.js';
@@ -36,6 +37,12 @@ export class StreamAttachment {
   /** Shows `event` in order, unless written already (or older than what the client has). */
   deliver(event: StreamEvent): void {
     if (this.#ended || (this.#last !== undefined && event.seq <= this.#last)) return;
+    // The first event of a new buffer (the last one expired, nothing sent for the idle time): nothing
+    // is missing before it, so it is the next event whatever its number.
+    if (event.restart && this.#last !== undefined && !this.#waiting.has(this.#last + 1)) {
+      for (const seq of this.#waiting.keys()) if (seq < event.seq) this.#waiting.delete(seq);
+      this.#last = event.seq - 1;
+    }
     this.#waiting.set(event.seq, event);
     this.#flush();
   }

@@ -81,7 +81,7 @@ export class LegacyStreams {
       // Published even when shown here: a resumption on another instance may have read the buffer
       // before this append, and only this tells it (the cost: one publish per event with a shared store).
       if (this.#ctx.table.relays) {
-        void this.#ctx.table.publish(sessionId, { type: 'event', stream, seq: event.seq, json, final })
+        void this.#ctx.table.publish(sessionId, { type: 'event', stream, seq: event.seq, json, final, ...(event.restart ? { restart: true } : {}) })
           .catch((error: unknown) => this.#ctx.logger.error('legacy session: cannot relay a stream event', { error: String(error) }));
       }
     });
@@ -99,7 +99,7 @@ export class LegacyStreams {
   /** What another instance said that concerns streams shown here. */
   heard(session: HeldSession, event: SessionEvent): void {
     if (event.type === 'event') {
-      this.#attached.get(`${session.record.id}:${event.stream}`)?.deliver({ seq: event.seq, id: eventIdOf(event.stream, event.seq), json: event.json, final: event.final });
+      this.#attached.get(`${session.record.id}:${event.stream}`)?.deliver({ seq: event.seq, id: eventIdOf(event.stream, event.seq), json: event.json, final: event.final, restart: event.restart === true });
     } else if (event.type === 'claimed' && session.detachedAt !== undefined) this.#undetach(session);
   }
 
@@ -127,11 +127,6 @@ export class LegacyStreams {
   /** Wraps a POST of a session so its stream is resumable and a disconnect does not cancel it. */
   post(session: LiveSession, message: InboundMessage): ResumablePost {
     return new ResumablePost(this, session.record.id, message, this.#ctx.logger);
-  }
-
-  /** Resolves once every event of `stream` emitted so far is stored. */
-  settled(sessionId: string, stream: string): Promise<void> {
-    return this.#replay.settled(sessionId, stream);
   }
 
   /** GET: opens the session's GET stream, or with `Last-Event-ID` resumes a stream after that event. */
@@ -172,7 +167,10 @@ export class LegacyStreams {
     const refused = await this.#claim(session);
     if (refused !== undefined) return refused;
     const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
-    const attachment = new StreamAttachment(resumeFrom?.seq, this.#refillOf(id, getStreamOf(id)));
+    // A plain GET shows what comes after the last event issued now, so an event relayed out of order
+    // at its start is seen as missing rather than taken as the first.
+    const after = resumeFrom?.seq ?? (await this.#replay.position(id, getStreamOf(id)));
+    const attachment = new StreamAttachment(after, this.#refillOf(id, getStreamOf(id)));
     if (resumeFrom !== undefined) {
       const resumed = await this.#resume(id, resumeFrom, attachment);
       if (typeof resumed !== 'function') {
@@ -189,7 +187,7 @@ export class LegacyStreams {
   /** How an attachment showing `stream` reads its buffer again when an event arrived ahead of a missing one. */
   #refillOf(sessionId: string, stream: string): Refill {
     return async (after) => {
-      const found = await this.#replay.lookup(sessionId, { stream, seq: after });
+      const found = await this.#replay.lookup(sessionId, { stream, seq: after }, { acrossRestart: true });
       return found.ok ? found.events : 'gone';
     };
   }
@@ -251,8 +249,12 @@ export class LegacyStreams {
     if (given !== undefined) return () => undefined;
     return (stream) => {
       attachment.bind(stream);
-      // A call may run long with nothing to say (waiting for an operator): idle proxies must not cut it.
-      const beat = setInterval(() => stream.keepAlive(), this.#ctx.beatMs);
+      // A call may run long with nothing to say (waiting for an operator): idle proxies must not cut
+      // it, and the session it runs in must not idle out under it.
+      const beat = setInterval(() => {
+        stream.keepAlive();
+        void this.#ctx.table.touch(sessionId).catch(() => undefined);
+      }, this.#ctx.beatMs);
       beat.unref();
       stream.onClose(() => {
         clearInterval(beat);
@@ -362,7 +364,7 @@ export class ResumablePost implements InboundMessage {
     const stream = this.#stream;
     if (stream === undefined || reply.body === undefined) return reply;
     try {
-      await this.#streams.settled(this.#sessionId, stream);
+      // Appends to one stream are written and shown in order, so the answer comes after the progress sent before it.
       // The ids as the client wrote them (exact digits), as the transport writes them.
       const messages = reply.events ?? [echoExactId(this.body, reply.body)];
       const eventIds: string[] = [];

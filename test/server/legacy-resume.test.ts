@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createServer, defineTool } from '../../src/index.js';
+import { createMemoryStore, createServer, defineTool } from '../../src/index.js';
+import { getStreamOf } from '../../src/server/legacy-replay.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
@@ -120,6 +121,37 @@ describe('the GET stream', () => {
   });
 });
 
+describe('a stream whose buffer expired while it lived on', () => {
+  it('a GET stream quiet for the idle time goes on with the next event (its new buffer counts on from a restart)', async () => {
+    const store = createMemoryStore();
+    // sessionIdleMs 400: the buffer expires after 400 quiet ms, while the GET stream's beat keeps the session.
+    const quiet = createServer({ name: 'quiet', version: '1.0.0', tools: [steps], store, legacy: { sessionIdleMs: 400 } });
+    const served = await quiet.listen({ port: 0 });
+    try {
+      const session = await openSession(served.url);
+      const sessionId = session.headers['mcp-session-id'] as string;
+      const stream = await resume(session, undefined, served.url);
+      await stepsOnGetStream(session, 1, 1, 'before', served.url);
+      const before = await stream.next();
+      assert.equal(messageOf(before), 'before 1');
+      // The event awaited is the buffer's expiry in the store (no other signal exists): polled, bounded.
+      const key = `legacy-replay:${sessionId}:${getStreamOf(sessionId)}`;
+      for (let i = 0; i < 1000 && (await store.get(key)) !== undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(await store.get(key), undefined, 'the buffer expired');
+      await stepsOnGetStream(session, 2, 1, 'after', served.url);
+      const after = await stream.next('the event after the quiet time');
+      assert.equal(messageOf(after), 'after 1');
+      assert.ok(Number(after.id?.split('-')[1]) > Number(before.id?.split('-')[1]), `${String(after.id)} counts on from ${String(before.id)}`);
+      // An id of the expired buffer is refused, as evicted, rather than naming an event of the new one.
+      stream.drop();
+      const old = await resume(session, before.id, served.url);
+      assert.equal(old.status, 410);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe('a POST whose stream dropped', () => {
   it('keeps running; GET + Last-Event-ID gets its progress after the id and its answer, then the stream ends', async () => {
     held = gate();
@@ -129,24 +161,23 @@ describe('a POST whose stream dropped', () => {
     const posted = await openEvents(url, { method: 'POST', headers: session.headers, body: call(7, 'gated', {}, 'g7') });
     const before = await posted.next('the progress before the gate');
     assert.equal(messageOf(before), 'before the gate');
-    assert.match(before.id ?? '', /^p[0-9a-f]{16}-1$/);
+    assert.match(before.id ?? '', /^p[0-9a-f]{16}-[1-9][0-9]*$/);
     await reached.opened;
     posted.drop(); // the client's network goes away mid-call
     const resumed = await resume(session, before.id);
     assert.equal(resumed.status, 200);
     held.open();
     const rest = await resumed.rest(); // the server ends the stream after the answer
-    const stream = (before.id as string).slice(0, -2);
-    assert.deepEqual(rest.map((e) => e.id), [`${stream}-2`, `${stream}-3`]);
+    assert.deepEqual(rest.map((e) => e.id), [later(before.id, 1), later(before.id, 2)]);
     assert.equal(messageOf(rest[0] as SseEvent), 'after the gate');
     assert.deepEqual((rest[1] as SseEvent).data, { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'through the gate' }] } });
     assert.deepEqual(finished, ['gated'], 'the call ran to its end once, not cancelled by the disconnect');
     // After the call ended, the same resumption is pure replay.
     const replay = await resume(session, before.id);
-    assert.deepEqual((await replay.rest()).map((e) => e.id), [`${stream}-2`, `${stream}-3`]);
+    assert.deepEqual((await replay.rest()).map((e) => e.id), [later(before.id, 1), later(before.id, 2)]);
     // And after the answer's id: nothing more, the stream ends at once.
-    const nothing = await resume(session, `${stream}-2`);
-    assert.deepEqual((await nothing.rest()).map((e) => e.id), [`${stream}-3`]);
+    const nothing = await resume(session, later(before.id, 1));
+    assert.deepEqual((await nothing.rest()).map((e) => e.id), [later(before.id, 2)]);
     await exchange(url, undefined, session.headers, { method: 'DELETE' });
   });
 
@@ -214,7 +245,7 @@ describe('a POST whose stream dropped', () => {
     const two = await openEvents(url, { method: 'POST', headers: session.headers, body: call(3, 'steps', { n: 2, tag: 'two' }, 't') });
     const [oneEvents, twoEvents] = [await one.rest(), await two.rest()];
     assert.deepEqual(oneEvents.map((e) => messageOf(e) ?? textOf(e.data)), ['one 1', 'one 2', 'did 2']);
-    const streams = new Set([oneEvents, twoEvents].map((events) => events[0]?.id?.slice(0, -2)));
+    const streams = new Set([oneEvents, twoEvents].map((events) => events[0]?.id?.split('-')[0]));
     assert.equal(streams.size, 2, 'each POST has its own stream');
     const fromOne = await resume(session, oneEvents[0]?.id);
     assert.deepEqual((await fromOne.rest()).map((e) => messageOf(e) ?? textOf(e.data)), ['one 2', 'did 2']);
@@ -248,13 +279,13 @@ describe('server.fetch (the web-standard handler) resumes the same way', () => {
       back.drop();
       const posted = await openEvents(served.url, { method: 'POST', headers: session.headers, body: call(3, 'gated', {}, 'fg') });
       const first = await posted.next();
-      assert.match(first.id ?? '', /^p[0-9a-f]{16}-1$/);
+      assert.match(first.id ?? '', /^p[0-9a-f]{16}-[1-9][0-9]*$/);
       await reached.opened;
       posted.drop();
       const resumed = await resume(session, first.id, served.url);
       held.open();
       const rest = await resumed.rest();
-      assert.deepEqual(rest.map((e) => e.id), [2, 3].map((n) => (first.id as string).replace(/-1$/, `-${n}`)));
+      assert.deepEqual(rest.map((e) => e.id), [1, 2].map((k) => later(first.id, k)));
       assert.equal(textOf((rest[1] as SseEvent).data), 'through the gate');
       assert.deepEqual(finished, ['gated']);
     } finally {

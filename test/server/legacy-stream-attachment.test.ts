@@ -12,7 +12,7 @@ import { StreamAttachment, type Refill } from '../../src/server/legacy-stream-at
 import type { EventStream } from '../../src/transport/message-dispatcher.js';
 
 const STREAM = 'g0123456789ab';
-const event = (seq: number, final = false): StreamEvent => ({ seq, id: eventIdOf(STREAM, seq), json: `{"n":${seq}}`, final });
+const event = (seq: number, final = false, restart = false): StreamEvent => ({ seq, id: eventIdOf(STREAM, seq), json: `{"n":${seq}}`, final, restart });
 
 function recorder(): EventStream & { sent: number[]; ended: boolean } {
   const sent: number[] = [];
@@ -106,5 +106,15 @@ describe('a stream attachment', () => {
     attachment.deliver(event(42, true));
     attachment.deliver(event(43));
     assert.deepEqual([stream.sent, stream.ended], [[40, 41, 42], true]);
+  });
+
+  it('a restart event (the buffer expired while the stream was quiet) follows on directly, though its number jumps; the buffer is not read', () => {
+    const attachment = new StreamAttachment(7, () => assert.fail('a restart is no gap'));
+    const stream = recorder();
+    attachment.bind(stream);
+    attachment.deliver(event(8));
+    attachment.deliver(event(500, false, true));
+    attachment.deliver(event(501));
+    assert.deepEqual([stream.sent, stream.ended], [[8, 500, 501], false]);
   });
 });
