@@ -201,7 +201,7 @@ describe('a POST whose stream dropped', () => {
     assert.equal(after.status, 404, 'the session is gone');
   });
 
-  it('a resumed POST stream gets keep-alive comments while the call has nothing to say (idle proxies must not cut it)', async () => {
+  it('a resumed POST stream gets keep-alive comments while the call has nothing to say (idle proxies must not cut it), and its session outlives the idle time meanwhile', async () => {
     // sessionIdleMs 400: the keep-alive beat is half of it.
     const quick = createServer({ name: 'keep-alive', version: '1.0.0', tools: [gated], legacy: { sessionIdleMs: 400 } });
     const served = await quick.listen({ port: 0 });
@@ -218,9 +218,10 @@ describe('a POST whose stream dropped', () => {
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       const decoder = new TextDecoder();
       let text = '';
-      while (!text.includes(': keep-alive\n\n')) {
+      // Three beats of 200 ms: longer than the session's idle time of 400 ms.
+      while (text.split(': keep-alive\n\n').length - 1 < 3) {
         const chunk = await reader.read();
-        assert.equal(chunk.done, false, `the stream ended before a keep-alive: ${text}`);
+        assert.equal(chunk.done, false, `the stream ended before three keep-alives: ${text}`);
         text += decoder.decode(chunk.value, { stream: true });
       }
       assert.equal(text.includes('event: message'), false, 'nothing else was said meanwhile');
@@ -231,6 +232,8 @@ describe('a POST whose stream dropped', () => {
         text += decoder.decode(chunk.value, { stream: true });
       }
       await reader.cancel();
+      const ping = await exchange(served.url, { jsonrpc: '2.0', id: 10, method: 'ping' }, session.headers);
+      assert.equal(ping.status, 200, 'the session lived on while its call ran');
     } finally {
       await quick.close();
     }
