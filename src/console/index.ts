@@ -45,14 +45,21 @@ export function createWorkbenchConsole(server: McpServer, options: WorkbenchCons
   const approvals = createApprovalRoutes(server.approvals, channel, options.operator ?? 'console operator');
   // Lint and provider mapping run now, at start, so the first page load does not wait for them.
   workbench.catalog();
-  const mount = createConsoleMount({
-    ...(options.token !== undefined ? { token: options.token } : {}),
-    title: `${server.name}: Toolwright console`,
-    pages: [workbench.page, { id: 'approvals', title: 'Approvals', entry: new URL('./web/approvals-page', import.meta.url) }],
-    routes: [...workbench.routes, ...approvals.routes],
-    channel,
-    snapshot: () => [...workbench.snapshot(), ...approvals.snapshot()],
-  });
+  let mount: ConsoleMount;
+  try {
+    mount = createConsoleMount({
+      ...(options.token !== undefined ? { token: options.token } : {}),
+      title: `${server.name}: Toolwright console`,
+      pages: [workbench.page, { id: 'approvals', title: 'Approvals', entry: new URL('./web/approvals-page', import.meta.url) }],
+      routes: [...workbench.routes, ...approvals.routes],
+      channel,
+      snapshot: () => [...workbench.snapshot(), ...approvals.snapshot()],
+    });
+  } catch (error) {
+    // No console after all (a bad token): calls must not be told to look for one.
+    approvals.close();
+    throw error;
+  }
   return {
     ...mount,
     close() {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { request } from 'node:http';
 import { createServer, defineTool } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
+import { connect } from '../../src/client/index.js';
 import { createWorkbenchConsole } from '../../src/console/index.js';
 import type { ConsoleMount } from '../../src/console/index.js';
 
@@ -155,5 +156,39 @@ describe('console mount', () => {
 
   it('refuses a mount that would hide the MCP endpoint', async () => {
     await assert.rejects(server.listen({ port: 0, path: '/console/mcp', mounts: [mount] }), { name: 'TypeError', message: 'listen: mount prefix /console would hide the MCP endpoint /console/mcp' });
+  });
+
+  it('a console that cannot be made (a bad token) leaves no trace: held calls are not told to look for it', async () => {
+    const held = defineTool({
+      name: 'held',
+      description: 'Wait for an operator to approve, then answer. Use to check where the client is told to look.',
+      inputSchema: { type: 'object' } as const,
+      run: async (_args, ctx) => {
+        const decision = await ctx.approvals.awaitOperator({ summary: 'run held' });
+        return decision.approved ? 'approved' : decision.result;
+      },
+    });
+    const lone = createServer({ name: 'lone', version: '1.0.0', tools: [held] });
+    assert.throws(() => createWorkbenchConsole(lone, { token: 'short' }), { name: 'TypeError', message: 'console token must be at least 16 characters of A-Z a-z 0-9 . _ ~ -' });
+    const listener = await lone.listen({ port: 0 });
+    const client = connect(listener.url);
+    try {
+      let told!: (message: string) => void;
+      const firstProgress = new Promise<string>((resolve) => (told = resolve));
+      const call = client.callTool('held', {}, { onProgress: (p) => told(String(p.message)) });
+      const pending = await new Promise<string>((resolve) => {
+        const stop = lone.approvals.subscribe((e) => {
+          if (e.type !== 'pending') return;
+          stop();
+          resolve(e.pending.id);
+        });
+      });
+      assert.equal(await firstProgress, `waiting for an operator to approve held (approval id ${pending})`);
+      await lone.approvals.decide(pending, { approve: false, operator: 'test' });
+      assert.equal((await call).isError, true);
+    } finally {
+      await client.close();
+      await lone.close();
+    }
   });
 });

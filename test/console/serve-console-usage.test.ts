@@ -31,9 +31,11 @@ describe('serve --console usage', () => {
     assert.equal(run.code, 2);
     assert.equal(run.stderr, 'toolwright serve: --console: console token must be at least 16 characters of A-Z a-z 0-9 . _ ~ -\n');
   });
-  it('refuses --operator without --http, and an empty operator name, before listening', async () => {
-    const alone = await serve(['--operator', 'anna']);
-    assert.deepEqual([alone.code, alone.stderr], [2, 'toolwright serve: --operator needs --http <port> (the console shares the MCP listener)\n']);
+  it('refuses --operator without --console, and an empty operator name, before listening', async () => {
+    for (const args of [['--operator', 'anna'], ['--http', '0', '--operator', 'anna']]) {
+      const alone = await serve(args);
+      assert.deepEqual([alone.code, alone.stderr], [2, 'toolwright serve: --operator names who decides in the console; add --console\n'], args.join(' '));
+    }
     const empty = await serve(['--http', '0', '--console', '--operator', '  ']);
     assert.deepEqual([empty.code, empty.stderr], [2, 'toolwright serve: --operator needs a name (it is written into every approval record), got an empty one\n']);
   });

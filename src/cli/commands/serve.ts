@@ -32,7 +32,7 @@ Options:
                          workbench, and the approvals tab where calls held for an operator
                          are approved or declined; prints its address with a per-start token
   --console-token <t>    Use this console token instead of a random one (16+ URL-safe characters)
-  --operator <name>      Who decides in the console, as approval records name them
+  --operator <name>      With --console: who decides there, as approval records name them
                          (default: console operator)
   --stdio                Newline-delimited JSON-RPC on stdin/stdout (the default without --http)
   --eras <list>          Protocol eras served: both (default), modern (2026-07-28 only), legacy
@@ -114,9 +114,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write('toolwright serve: --host and --path only apply with --http <port>\n');
     return 2;
   }
-  const wantsConsole = values.console === true || values['console-token'] !== undefined || values.operator !== undefined;
+  const wantsConsole = values.console === true || values['console-token'] !== undefined;
   if (wantsConsole && port === undefined) {
-    process.stderr.write(`toolwright serve: ${values.console === true ? '--console' : values.operator !== undefined ? '--operator' : '--console-token'} needs --http <port> (the console shares the MCP listener)\n`);
+    process.stderr.write(`toolwright serve: ${values.console === true ? '--console' : '--console-token'} needs --http <port> (the console shares the MCP listener)\n`);
+    return 2;
+  }
+  // Naming an operator must not quietly open a console that approves calls.
+  if (values.operator !== undefined && !wantsConsole) {
+    process.stderr.write('toolwright serve: --operator names who decides in the console; add --console\n');
     return 2;
   }
   if (values.operator !== undefined && values.operator.trim() === '') {

@@ -11,20 +11,28 @@ const pending = new Map<string, PendingApproval>();
 const queue = h('ul', { 'data-testid': 'approval-queue', style: 'list-style:none;padding:0' });
 const decided = h('ul', { 'data-testid': 'approval-decided' });
 const app = document.getElementById('app') as HTMLElement;
-/** Server clock minus this page's clock, from the last list the server sent. */
+/** Server clock minus this page's clock, from the last call that started waiting. */
 let skewMs = 0;
+/** Calls whose decision is on its way: their buttons stay off when the list is drawn again. */
+const deciding = new Set<string>();
+/** The error of a decision that failed, shown on its row until the call is settled. */
+const failures = new Map<string, string>();
 
 function timeLeft(item: PendingApproval): string {
   const seconds = Math.max(0, Math.round((item.deadline - (Date.now() + skewMs)) / 1000));
   return `${seconds} s left`;
 }
 
-function decide(item: PendingApproval, approve: boolean, row: HTMLElement): void {
-  row.querySelectorAll('button').forEach((button) => (button.disabled = true));
+function decide(item: PendingApproval, approve: boolean): void {
+  deciding.add(item.id);
+  failures.delete(item.id);
+  render();
   api<{ decided: string }>('/api/approvals/decide', { id: item.id, approve, digest: item.digest }).catch((error: Error) => {
     // Already decided elsewhere, timed out, or the call now differs from what was shown: say so.
-    row.append(h('p', { class: 'error', 'data-testid': 'decide-failure' }, error.message));
-    row.querySelectorAll('button').forEach((button) => (button.disabled = false));
+    failures.set(item.id, error.message);
+  }).finally(() => {
+    deciding.delete(item.id);
+    render();
   });
 }
 
@@ -34,20 +42,24 @@ function render(): void {
   for (const item of pending.values()) {
     const approve = h('button', { class: 'primary', 'data-testid': 'approve' }, 'Approve');
     const decline = h('button', { 'data-testid': 'decline' }, 'Decline');
+    approve.disabled = decline.disabled = deciding.has(item.id);
+    const failure = failures.get(item.id);
     const row = h('li', { 'data-testid': `approval-${item.id}`, style: 'padding:6px;border:1px solid var(--line);border-radius:4px;margin:4px 0' },
       h('strong', { 'data-testid': 'approval-summary' }, item.summary), h('br'),
       h('span', { class: 'muted' }, `${item.call} · asked by ${item.subject === '' ? 'an anonymous client' : item.subject} · `, h('span', { 'data-testid': 'time-left', 'data-deadline': String(item.deadline) }, timeLeft(item))), h('br'),
       h('span', { class: 'muted', 'data-testid': 'approval-digest' }, `digest ${item.digest}`),
       item.details === undefined ? '' : jsonBlock(item.details, 'approval-details'),
-      h('div', {}, approve, ' ', decline));
-    approve.addEventListener('click', () => decide(item, true, row));
-    decline.addEventListener('click', () => decide(item, false, row));
+      h('div', {}, approve, ' ', decline),
+      failure === undefined ? '' : h('p', { class: 'error', 'data-testid': 'decide-failure' }, failure));
+    approve.addEventListener('click', () => decide(item, true));
+    decline.addEventListener('click', () => decide(item, false));
     queue.append(row);
   }
 }
 
 function settled(event: Extract<ApprovalQueueEvent, { type: 'settled' }>): void {
   pending.delete(event.pending.id);
+  failures.delete(event.pending.id);
   const { outcome } = event;
   const who = outcome.by === undefined ? '' : ` by ${outcome.by.operator}`;
   const what = outcome.approved ? 'approved' : outcome.reason;
