@@ -29,12 +29,16 @@ export default async function* failureSummary(source) {
       continue;
     }
     if (event.type !== 'test:fail') continue;
-    const { name, file, nesting, details } = event.data;
+    const { name, file, nesting, details, todo } = event.data;
     const parents = (openByFile.get(file) ?? []).slice(0, nesting);
-    // A suite fails because a subtest failed; the subtest is already listed.
-    if (details?.error?.failureType === 'subtestsFailed') continue;
+    // A failing todo does not fail the run; a suite fails because a subtest failed, and tests
+    // cancelled by a failed hook go with it: those are listed already.
+    if (todo !== undefined && todo !== false) continue;
+    if (['subtestsFailed', 'cancelledByParent'].includes(details?.error?.failureType)) continue;
     const where = file ? relative(repoRoot, file.startsWith('file:') ? fileURLToPath(file) : file) : '(unknown file)';
-    failures.push(`✖ ${[...parents, name].join(' › ')}\n  in ${where}\n${describeError(details?.error).replace(/^/gm, '    ')}`);
+    // A file that failed as a whole (it threw while loading, or exited) has no better message here.
+    const whole = nesting === 0 && String(details?.error?.cause ?? details?.error?.message) === 'test failed' ? '\n    (the file failed as a whole: its own output, above, says why)' : '';
+    failures.push(`✖ ${[...parents, name].join(' › ')}\n  in ${where}\n${describeError(details?.error).replace(/^/gm, '    ')}${whole}`);
   }
   if (failures.length === 0) return;
   yield `\n# ${failures.length} failed test${failures.length === 1 ? '' : 's'}:\n${failures.join('\n\n')}\n`;
