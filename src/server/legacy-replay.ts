@@ -109,12 +109,6 @@ interface PendingAppend {
   readonly reject: (error: unknown) => void;
 }
 
-/** A stream's appends from this process: those waiting, and the write in progress. */
-interface StreamWriter {
-  readonly waiting: PendingAppend[];
-  readonly done: Promise<void>;
-}
-
 /** The replay buffers of every session's streams, in the (possibly shared) store. */
 export class ReplayLog {
   readonly #store: Store;
@@ -125,7 +119,7 @@ export class ReplayLog {
    * their order on the wire; those arriving while a write is in progress go into the next batch,
    * so a burst (progress, logs) costs one read and one write of the buffer, not one per event.
    */
-  readonly #writers = new Map<string, StreamWriter>();
+  readonly #writers = new Map<string, PendingAppend[]>();
 
   /** `clock`: the one the store's expiry follows (a GET stream's new buffer counts from its time). */
   constructor(store: Store, bounds: ReplayBounds, clock: Clock) {
@@ -142,13 +136,15 @@ export class ReplayLog {
     const key = keyOf(sessionId, stream);
     return new Promise((resolve, reject) => {
       const pending: PendingAppend = { json, final, deliver, resolve, reject };
-      const writer = this.#writers.get(key);
-      if (writer !== undefined) {
-        writer.waiting.push(pending);
+      const waiting = this.#writers.get(key);
+      if (waiting !== undefined) {
+        waiting.push(pending);
         return;
       }
-      const waiting = [pending];
-      this.#writers.set(key, { waiting, done: this.#drain(key, stream, waiting) });
+      // #drain settles every append itself and never rejects.
+      const batch = [pending];
+      this.#writers.set(key, batch);
+      void this.#drain(key, stream, batch);
     });
   }
 

@@ -64,7 +64,7 @@ export type SessionEvent =
    * An event appended to a stream's replay buffer (legacy-replay.ts), for the instance showing
    * that stream (a GET stream, or a POST's stream resumed by GET) if it is not the writer.
    */
-  | { readonly from: string; readonly type: 'event'; readonly stream: string; readonly seq: number; readonly json: string; readonly final: boolean; readonly restart?: boolean }
+  | { readonly from: string; readonly type: 'event'; readonly stream: string; readonly seq: number; readonly json: string; readonly final: boolean }
   /** An instance claimed the GET stream: one that kept filling its replay buffer after it dropped stops. */
   | { readonly from: string; readonly type: 'claimed' };
 

@@ -6,7 +6,8 @@
  * connections. Each event is written once, in sequence order, with no gap: an event that arrives
  * ahead of one still missing waits while the buffer is read again (every event before it was
  * stored before it, so the read has the missing ones). A buffer that expired while the stream was
- * quiet starts again at a higher number with a `restart` event, which follows on directly. Events may arrive before the HTTP stream
+ * quiet is followed by one counting from a higher number: the read shows its first event marked
+ * `restart`, and the stream goes on from there. Events may arrive before the HTTP stream
  * exists (during the replay read); they wait too. A POST's stream ends after the call's answer.
  */
 import type { EventStream } from '../transport/message-dispatcher.js';
@@ -37,12 +38,6 @@ export class StreamAttachment {
   /** Shows `event` in order, unless written already (or older than what the client has). */
   deliver(event: StreamEvent): void {
     if (this.#ended || (this.#last !== undefined && event.seq <= this.#last)) return;
-    // The first event of a new buffer (the last one expired, nothing sent for the idle time): nothing
-    // is missing before it, so it is the next event whatever its number.
-    if (event.restart && this.#last !== undefined && !this.#waiting.has(this.#last + 1)) {
-      for (const seq of this.#waiting.keys()) if (seq < event.seq) this.#waiting.delete(seq);
-      this.#last = event.seq - 1;
-    }
     this.#waiting.set(event.seq, event);
     this.#flush();
   }
@@ -86,12 +81,20 @@ export class StreamAttachment {
     }
     this.#refilling = false;
     if (this.#ended) return;
+    if (found === 'gone') return this.end();
     // Live events may have been written meanwhile: what is missing now follows the last one written.
-    const last = this.#last ?? after;
-    for (const event of found === 'gone' ? [] : found) if (event.seq > last) this.#waiting.set(event.seq, event);
-    // The missing events left the buffer, it cannot be read, or it lacks them (nothing else would
-    // fill the gap): the stream ends, and the client resuming from its last id learns which.
-    if (found === 'gone' || (this.#waiting.size > 0 && !this.#waiting.has(last + 1))) return this.end();
+    let last = this.#last ?? after;
+    // A buffer that expired while the stream was quiet was followed by a new one counting from a
+    // higher number: nothing is missing before its first (restart) event.
+    const first = found[0];
+    if (first?.restart === true && first.seq > last + 1) {
+      for (const seq of this.#waiting.keys()) if (seq < first.seq) this.#waiting.delete(seq);
+      last = this.#last = first.seq - 1;
+    }
+    for (const event of found) if (event.seq > last) this.#waiting.set(event.seq, event);
+    // The missing events left the buffer, or it lacks them (nothing else would fill the gap): the
+    // stream ends, and the client resuming from its last id learns which.
+    if (this.#waiting.size > 0 && !this.#waiting.has(last + 1)) return this.end();
     this.#flush();
   }
 }

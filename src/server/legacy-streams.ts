@@ -81,7 +81,7 @@ export class LegacyStreams {
       // Published even when shown here: a resumption on another instance may have read the buffer
       // before this append, and only this tells it (the cost: one publish per event with a shared store).
       if (this.#ctx.table.relays) {
-        void this.#ctx.table.publish(sessionId, { type: 'event', stream, seq: event.seq, json, final, ...(event.restart ? { restart: true } : {}) })
+        void this.#ctx.table.publish(sessionId, { type: 'event', stream, seq: event.seq, json, final })
           .catch((error: unknown) => this.#ctx.logger.error('legacy session: cannot relay a stream event', { error: String(error) }));
       }
     });
@@ -99,7 +99,7 @@ export class LegacyStreams {
   /** What another instance said that concerns streams shown here. */
   heard(session: HeldSession, event: SessionEvent): void {
     if (event.type === 'event') {
-      this.#attached.get(`${session.record.id}:${event.stream}`)?.deliver({ seq: event.seq, id: eventIdOf(event.stream, event.seq), json: event.json, final: event.final, restart: event.restart === true });
+      this.#attached.get(`${session.record.id}:${event.stream}`)?.deliver({ seq: event.seq, id: eventIdOf(event.stream, event.seq), json: event.json, final: event.final, restart: false });
     } else if (event.type === 'claimed' && session.detachedAt !== undefined) this.#undetach(session);
   }
 
