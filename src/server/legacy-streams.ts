@@ -169,8 +169,9 @@ export class LegacyStreams {
     const generation = (session.claimGeneration = (session.claimGeneration ?? 0) + 1);
     // A plain GET shows what comes after the last event issued now, so an event relayed out of order
     // at its start is seen as missing rather than taken as the first.
-    const after = resumeFrom?.seq ?? (await this.#replay.position(id, getStreamOf(id)));
-    const attachment = new StreamAttachment(after, this.#refillOf(id, getStreamOf(id)));
+    const stream = getStreamOf(id);
+    const after = resumeFrom?.seq ?? (await this.#replay.position(id, stream));
+    const attachment = new StreamAttachment(after, this.#refillOf(id, stream));
     if (resumeFrom !== undefined) {
       const resumed = await this.#resume(id, resumeFrom, attachment);
       if (typeof resumed !== 'function') {
