@@ -4,26 +4,26 @@
  * compose: it runs stages synchronously while they answer synchronously, reports one stage event per
  * stage, and turns the final stop into the reply.
  */
-import { isJsonObject } from '../protocol/json-rpc.js';
-import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
-import { ProtocolError } from '../protocol/protocol-error.js';
-import { CallView } from './middleware/call-view.js';
-import type { CallOutcome, Middleware } from './middleware/middleware.js';
-import type { InboundMessage, Reply } from '../transport/message-dispatcher.js';
-import { OUTCOMES, rpcError } from './outcomes.js';
-import type { StageEvent, StageName, StageOutcome } from './stage-events.js';
-import { resolveEnv } from './stages/pipeline-env.js';
-import type { PipelineConfig, PipelineEnv } from './stages/pipeline-env.js';
-import { STAGE_LIST } from './stages/stage-list.js';
-import { errorMessage, fail, receive } from './stages/stage.js';
-import type { AnyState, Stop, ToolFound } from './stages/stage.js';
-import { StoreUnavailableError } from './store/store.js';
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId } from '../../protocol/json-rpc.js';
+import { ProtocolError } from '../../protocol/protocol-error.js';
+import { CallView } from '../middleware/call-view.js';
+import type { CallOutcome, Middleware } from '../middleware/middleware.js';
+import type { InboundMessage, Reply } from '../../transport/message-dispatcher.js';
+import { OUTCOMES, rpcError } from '../outcomes.js';
+import type { StageEvent, StageName, StageOutcome } from '../stage-events.js';
+import { resolveEnv } from '../stages/pipeline-env.js';
+import type { PipelineConfig, PipelineEnv } from '../stages/pipeline-env.js';
+import { STAGE_LIST } from '../stages/stage-list.js';
+import { errorMessage, fail, receive } from '../stages/stage.js';
+import type { AnyState, Stop, ToolFound } from '../stages/stage.js';
+import { StoreUnavailableError } from '../store/store.js';
 
 const CANCELLED_OUTCOME: CallOutcome = { kind: 'cancelled' };
 
-export type { Authorizer, AuthorizeRequest, MethodRoute, PipelineConfig, ServerLogger } from './stages/pipeline-env.js';
-export type { RequestState, Stop } from './stages/stage.js';
-export { missingCapabilities } from './stages/client-capabilities.js';
+export type { Authorizer, AuthorizeRequest, MethodRoute, PipelineConfig, ServerLogger } from '../stages/pipeline-env.js';
+export type { RequestState, Stop } from '../stages/stage.js';
+export { missingCapabilities } from '../stages/client-capabilities.js';
 
 function firstText(result: JsonObject): string | undefined {
   const content = result.content;
