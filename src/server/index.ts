@@ -9,7 +9,7 @@ export { OUTCOMES } from './outcomes.js';
 export type { OutcomeName, OutcomeRule } from './outcomes.js';
 export { STAGES } from './stage-events.js';
 export type { StageEvent, StageName, StageOutcome } from './stage-events.js';
-export type { Authorizer, AuthorizeRequest, ServerLogger } from './pipeline/compose.js';
+export type { Authorizer, AuthorizeRequest, ServerLogger } from './pipeline/create-pipeline.js';
 export { jwtAuthorizer } from './jwt-authorizer.js';
 export type { JwtAuthorizerOptions } from './jwt-authorizer.js';
 export { text, errorResult, inputRequired } from './results.js';

@@ -1,4 +1,4 @@
-import type { Authorizer } from './pipeline/compose.js';
+import type { Authorizer } from './pipeline/create-pipeline.js';
 import type { AuthInfo } from './tool-types.js';
 
 /** Options of {@link jwtAuthorizer}. Exactly one of `secret`, `jwks`, `jwksUrl`. */

@@ -12,7 +12,7 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { echoExactId } from '../protocol/json-rpc.js';
 import type { EventStream, HeaderLookup, InboundMessage, Reply } from '../transport/message-dispatcher.js';
-import type { ServerLogger } from './pipeline/compose.js';
+import type { ServerLogger } from './pipeline/create-pipeline.js';
 import type { LegacySessionRecord, LegacySessionTable, SessionEvent } from './legacy-session-store.js';
 import { errorReply, LiveSession } from './legacy-session.js';
 import type { LegacySessionWire } from './legacy-session.js';

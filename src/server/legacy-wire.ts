@@ -19,7 +19,7 @@ import { echoText } from '../schema/describe-value.js';
 import { isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../protocol/json-rpc.js';
 import type { HeaderLookup, InboundMessage, Reply, SessionDispatcher } from '../transport/message-dispatcher.js';
-import type { ServerLogger } from './pipeline/compose.js';
+import type { ServerLogger } from './pipeline/create-pipeline.js';
 import { acceptsBatches, DEFAULT_MAX_BATCH_SIZE, holdsInitialize, initializeInBatch, notOneMessage, runBatch } from './legacy-batch.js';
 import { LEGACY_PROTOCOL_VERSIONS } from './eras.js';
 import { LegacySessionTable } from './legacy-session-store.js';

@@ -9,7 +9,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import { META } from '../protocol/constants.js';
 import type { InputRequest, ServerCapabilities } from '../protocol/wire-types.js';
 import type { PromptMessage } from '../protocol/feature-wire-types.js';
-import type { MethodRoute, RequestState, ServerLogger, Stop } from './pipeline/compose.js';
+import type { MethodRoute, RequestState, ServerLogger, Stop } from './pipeline/create-pipeline.js';
 import { toCompletion } from './completion.js';
 import type { Completer } from './completion.js';
 import { redeemRequestState } from './approvals.js';

@@ -15,5 +15,5 @@ const PUBLIC = [
 
 it('the root export holds exactly the public API (no wire internals such as readArgumentAt, listenHttp or invalidParams)', () => {
   assert.deepEqual(Object.keys(toolwright).sort(), [...PUBLIC].sort());
-  assert.equal(toolwright.STAGES.length, 17); // 16 + `task` (io.modelcontextprotocol/tasks)
+  assert.equal(toolwright.STAGES.length, 18); // 16 + `task` (io.modelcontextprotocol/tasks) + `context` (the handler context, apart from the shape check)
 });

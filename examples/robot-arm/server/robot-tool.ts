@@ -114,20 +114,6 @@ function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): CallEnd 
   return { outcome: outcome.result.isError === true ? 'error' : 'ok' };
 }
 
-/** The end of a task's motion, from what the body returned (`call.ctx` is the task's context). */
-function taskOutcome(call: SafetyCall<unknown>, returned: ToolRunResult | undefined): CallEnd {
-  if (call.record.error !== undefined) return { outcome: 'failed', error: call.record.error };
-  if (call.ctx.signal.aborted) return { outcome: 'cancelled' };
-  if (typeof returned === 'object' && 'resultType' in returned && returned.resultType === 'input_required') return { outcome: 'input_required' };
-  return { outcome: typeof returned === 'object' && 'isError' in returned && returned.isError === true ? 'error' : 'ok' };
-}
-
-/** The task id of a CreateTaskResult, or undefined for any other outcome. */
-function createdTaskId(outcome: CallOutcome | undefined): string | undefined {
-  if (outcome?.kind !== 'result' || outcome.result.resultType !== 'task') return undefined;
-  return typeof outcome.result.taskId === 'string' ? outcome.result.taskId : undefined;
-}
-
 function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>, ended: CallEnd, taskId?: string): void {
   const record = call.record;
   record.trail.pass('audit');
@@ -176,17 +162,18 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
       let outcome: CallOutcome | undefined;
       if (refusal !== undefined) outcome = refusalOutcome(refusal);
       else {
-        let settleTask: (taskId: string | undefined) => void = () => undefined;
-        const taskId = new Promise<string | undefined>((resolve) => (settleTask = resolve));
-        checked.set(toolCall.arguments, { call, stopEpoch: deps.controller.stopEpoch, taskId });
+        checked.set(toolCall.arguments, { call, stopEpoch: deps.controller.stopEpoch });
         try {
           outcome = await next();
         } finally {
-          settleTask(createdTaskId(outcome));
+          checked.delete(toolCall.arguments);
         }
-        // The motion goes on in a task: its body writes the audit record when it ends.
-        if (createdTaskId(outcome) !== undefined) return outcome;
-        checked.delete(toolCall.arguments);
+        // A motion that ran as a task ran inside next(): its outcome is the task's, judged by the task's context.
+        const taskId = toolCall.taskId;
+        if (taskId !== undefined) {
+          writeAudit(deps, init.name, call, auditOutcome({ ...call, ctx: toolCall.ctx ?? ctx }, outcome), taskId);
+          return outcome;
+        }
       }
       writeAudit(deps, init.name, call, auditOutcome(call, outcome));
       return outcome;
@@ -214,28 +201,22 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
       // In a task, run gets the task's context (signal, progress), not the creating request's.
       const inTask = ctx !== entry.call.ctx;
       if (!inTask) return runBody(run, entry.call);
-      checked.delete(args as object);
       const call: SafetyCall<A> = { ...entry.call, ctx };
-      let returned: ToolRunResult | undefined;
-      try {
-        // The task was created after an await: a stop in that gap voids this motion, as it voids a pending approval.
-        returned = deps.controller.stopEpoch !== entry.stopEpoch
-          ? refusalResult(call.record.trail.refuse({ stage: 'state_gate', code: 'stopped_before_start', message: 'the arm was stopped after this motion was checked and before it started' }))
-          : await runBody(run, call);
-        return returned;
-      } finally {
-        writeAudit(deps, init.name, call, taskOutcome(call, returned), await entry.taskId);
+      // The task was created after an await: a stop in that gap voids this motion, as it voids a pending approval.
+      if (deps.controller.stopEpoch !== entry.stopEpoch) {
+        return refusalResult(call.record.trail.refuse({ stage: 'state_gate', code: 'stopped_before_start', message: 'the arm was stopped after this motion was checked and before it started' }));
       }
+      // The audit record is the safety runner's, written when the task's run ends inside its next().
+      return runBody(run, call);
     },
   };
   return defineTool(tool);
 }
 
-/** What the runner hands to `run`: the checked call, the stop epoch it was checked under, and the task it became (if any). */
+/** What the runner hands to `run`: the checked call and the stop epoch it was checked under. */
 interface Checked<A> {
   readonly call: SafetyCall<A>;
   readonly stopEpoch: number;
-  readonly taskId: Promise<string | undefined>;
 }
 
 async function runBody<A>(run: (call: SafetyCall<A>) => Promise<ToolRunResult> | ToolRunResult, call: SafetyCall<A>): Promise<ToolRunResult> {

@@ -6,7 +6,7 @@ import type { AuthInfo, ToolContext } from '../tool-types.js';
 import type { ToolCall } from './middleware.js';
 
 /** The {@link ToolCall} of one request: a live view of the pipeline state, plus notes and reports. */
-/** The state a middleware wraps: the tool is known; the context appears once `shape` passed. */
+/** The state a middleware wraps: the tool is known; the context appears once `shape` passed (the `context` stage). */
 type WrappedState = ToolFound & { ctx?: ToolContext | undefined };
 
 export class CallView implements ToolCall {
@@ -50,6 +50,10 @@ export class CallView implements ToolCall {
 
   get requestId(): JsonRpcId {
     return this.#s.id;
+  }
+
+  get taskId(): string | undefined {
+    return this.#s.task?.taskId;
   }
 
   get transport(): 'http' | 'stdio' {

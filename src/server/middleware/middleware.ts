@@ -41,6 +41,12 @@ export interface ToolCall {
   /** `auth.subject`, '' when anonymous. */
   readonly subject: string;
   readonly requestId: JsonRpcId;
+  /**
+   * The task this call became (the tasks extension), once it did: the request was then answered with
+   * CreateTaskResult, `next()` resolves when the task's run ends, with its real outcome, and `ctx` is
+   * the task's context (its signal aborts on tasks/cancel).
+   */
+  readonly taskId: string | undefined;
   readonly transport: 'http' | 'stdio';
   /** The request's `_meta`. */
   readonly requestMeta: Readonly<JsonObject>;

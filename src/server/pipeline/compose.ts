@@ -1,66 +1,27 @@
 /**
- * The request pipeline: the stages of stages/stage-list.ts run in order until one stops the request
- * (every stop is a row of OUTCOMES, outcomes.ts). This file is the runner, in the manner of Hono's
- * compose: it runs stages synchronously while they answer synchronously, reports one stage event per
- * stage, and turns the final stop into the reply.
+ * The runner, in the manner of Hono's compose: the stages of stages/stage-list.ts run in order until
+ * one stops the request (every stop is a row of OUTCOMES, outcomes.ts), inside the middleware that
+ * wraps them. It runs stages synchronously while they answer synchronously and reports one stage
+ * event per stage and per middleware (events.ts). A task's later rounds resume it from `execute`
+ * (tasks/task-engine.ts), so a task's handler runs inside the same middleware, with the same events,
+ * as a call answered at once.
  */
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import type { JsonObject, JsonRpcId } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
 import { CallView } from '../middleware/call-view.js';
 import type { CallOutcome, Middleware } from '../middleware/middleware.js';
-import type { InboundMessage, Reply } from '../../transport/message-dispatcher.js';
-import { OUTCOMES, rpcError } from '../outcomes.js';
-import type { StageEvent, StageName, StageOutcome } from '../stage-events.js';
-import { resolveEnv } from '../stages/pipeline-env.js';
-import type { PipelineConfig, PipelineEnv } from '../stages/pipeline-env.js';
-import { STAGE_LIST } from '../stages/stage-list.js';
-import { errorMessage, fail, receive } from '../stages/stage.js';
-import type { AnyState, Stop, ToolFound } from '../stages/stage.js';
+import { rpcError } from '../outcomes.js';
+import type { StageName } from '../stage-events.js';
+import type { PipelineEnv } from '../stages/pipeline-env.js';
+import { EXECUTE_STAGE, STAGE_LIST } from '../stages/stage-list.js';
+import { errorMessage, fail } from '../stages/stage.js';
+import type { AnyState, Shaped, Stop, ToolFound } from '../stages/stage.js';
 import { StoreUnavailableError } from '../store/store.js';
+import { emitStageEvent } from './events.js';
 
 const CANCELLED_OUTCOME: CallOutcome = { kind: 'cancelled' };
 
-export type { Authorizer, AuthorizeRequest, MethodRoute, PipelineConfig, ServerLogger } from '../stages/pipeline-env.js';
-export type { RequestState, Stop } from '../stages/stage.js';
-export { missingCapabilities } from '../stages/client-capabilities.js';
-
-function firstText(result: JsonObject): string | undefined {
-  const content = result.content;
-  if (!Array.isArray(content)) return undefined;
-  const block = content[0] as { type?: unknown; text?: unknown } | undefined;
-  return block?.type === 'text' && typeof block.text === 'string' ? block.text : undefined;
-}
-
-function emitMiddleware(env: PipelineEnv, s: AnyState, stage: `middleware:${string}`, stop: Stop | undefined, durationMs: number, reports: string[] | undefined): void {
-  emit(env, s, stage, stop, durationMs, reports === undefined ? undefined : reports.join('; '));
-}
-
-function emit(env: PipelineEnv, s: AnyState, stage: StageEvent['stage'], stop: Stop | undefined, durationMs: number, report?: string): void {
-  let outcome: StageOutcome = 'pass';
-  let code: number | undefined;
-  let detail: string | undefined;
-  if (stop !== undefined) {
-    if (stop.kind === 'result') {
-      outcome = stop.outcome;
-      if (stop.outcome === 'tool-error') detail = firstText(stop.result);
-    } else if (stop.kind === 'error') {
-      outcome = 'error';
-      code = stop.error.code;
-      detail = stop.error.message;
-    } else outcome = stop.kind;
-  }
-  const event: StageEvent = { stage, outcome, durationMs, requestId: s.id, method: s.method, tool: s.tool?.name, transport: s.message.transport };
-  if (code !== undefined) event.code = code;
-  if (report !== undefined) detail = detail === undefined ? report : `${report}; ${detail}`;
-  if (detail !== undefined) event.detail = detail;
-  try {
-    env.onStageEvent!(event);
-  } catch (error) {
-    env.logger.error('onStageEvent threw', { error: errorMessage(error) });
-  }
-}
-
+/** What a stage (or middleware) that threw amounts to: 503 when the shared store is down, else -32603. */
 function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): Stop {
   // A shared store that is down is not a bug of this server: say so (503), and nothing ran.
   if (error instanceof StoreUnavailableError) {
@@ -75,8 +36,9 @@ function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): S
  * Runs stages from `index` synchronously for as long as they answer synchronously, so a call with
  * no asynchronous work allocates no promises here; the first pending stage continues the loop from
  * its settlement. A stage goes on by returning the state itself; anything else is its stop.
+ * `entered` is the last index whose middleware already wraps this run.
  */
-function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = -1): Stop | Promise<Stop> {
+export function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = -1): Stop | Promise<Stop> {
   for (let i = index; i < STAGE_LIST.length; i++) {
     // Middleware wrapping the stages from i on (none: one property read per stage, nothing more).
     if (i > entered && s.tool?.layers !== undefined) {
@@ -98,16 +60,29 @@ function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = -1): St
       );
     }
     const stop = value === s ? undefined : (value as Stop);
-    if (env.onStageEvent !== undefined) emit(env, s, stage.name as StageName, stop, performance.now() - started);
-    if (stop !== undefined) return stop;
+    if (env.onStageEvent !== undefined) emitStageEvent(env, s, stage.name as StageName, stop, performance.now() - started);
+    if (stop !== undefined) return s.task === undefined ? stop : nextRound(env, s, i, stop, entered);
   }
   return fail(rpcError('internalFault', 'Internal error'));
 }
 
 function settle(env: PipelineEnv, s: AnyState, i: number, value: AnyState | Stop, started: number, entered: number): Stop | Promise<Stop> {
   const stop = value === s ? undefined : (value as Stop);
-  if (env.onStageEvent !== undefined) emit(env, s, STAGE_LIST[i]!.name as StageName, stop, performance.now() - started);
-  return stop !== undefined ? stop : runFrom(env, s, i + 1, entered);
+  if (env.onStageEvent !== undefined) emitStageEvent(env, s, STAGE_LIST[i]!.name as StageName, stop, performance.now() - started);
+  if (stop === undefined) return runFrom(env, s, i + 1, entered);
+  return s.task === undefined ? stop : nextRound(env, s, i, stop, entered);
+}
+
+/**
+ * A task's handler asked for input (`input_required`): the task engine waits for the answers
+ * (tasks/update) and the runner resumes from `execute` with them, inside the same middleware.
+ */
+function nextRound(env: PipelineEnv, s: AnyState, i: number, stop: Stop, entered: number): Stop | Promise<Stop> {
+  if (i < EXECUTE_STAGE || stop.kind !== 'result' || stop.result.resultType !== 'input_required' || env.tasks === undefined) return stop;
+  return env.tasks.nextRound(s as Shaped, stop, env).then(
+    (next) => (next === s ? runFrom(env, s, EXECUTE_STAGE, entered) : (next as Stop)),
+    (error: unknown) => crashed(env, s, 'task', error),
+  );
 }
 
 function isWrappable(s: AnyState): s is AnyState & ToolFound {
@@ -173,7 +148,10 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
       env.logger.error(`middleware ${middleware.name} returned something that is not a call outcome`, { tool: s.tool.name });
       stop = fail(rpcError('internalFault', 'Internal error'));
     }
-    if (env.onStageEvent !== undefined) emitMiddleware(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, view.reports?.get(middleware.name));
+    if (env.onStageEvent !== undefined) {
+      const reports = view.reports?.get(middleware.name);
+      emitStageEvent(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, reports === undefined ? undefined : reports.join('; '));
+    }
     return after(stop);
   };
   view.current = middleware.name;
@@ -188,63 +166,4 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
     return Promise.resolve(handled).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
   }
   return ended(handled);
-}
-
-function serializeResult(id: JsonRpcId, result: JsonObject, env: PipelineEnv, json: string | undefined): string {
-  if (json === undefined) {
-    // Results reaching here are objects the pipeline built, so adding _meta in place is safe.
-    if (!Object.hasOwn(result, '_meta')) {
-      // The server's _meta goes last, as its JSON made once: the same text as serialising it with
-      // the result (a result whose JSON is not a plain object text is serialised whole instead).
-      const members = JSON.stringify(result);
-      result._meta = env.resultMeta;
-      if (members === '{}') json = `{"_meta":${env.resultMetaJson}}`;
-      else if (members.startsWith('{') && members.endsWith('}')) json = `${members.slice(0, -1)},"_meta":${env.resultMetaJson}}`;
-      else json = JSON.stringify(result);
-    } else {
-      if (result._meta === undefined) result._meta = env.resultMeta;
-      json = JSON.stringify(result);
-    }
-  }
-  return `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${json}}`;
-}
-
-function toReply(s: AnyState, stop: Stop, env: PipelineEnv): Reply {
-  const resultMeta = env.resultMeta;
-  s.finished = true;
-  switch (stop.kind) {
-    case 'result':
-      // Middleware notes (repairs, truncation) join the result's _meta.
-      if (s.view?.notes !== undefined) {
-        stop.result._meta = { ...(isJsonObject(stop.result._meta) ? stop.result._meta : {}), ...s.view.notes, ...resultMeta };
-        delete stop.json;
-      }
-      // A result stop only comes from a stage after `envelope`, so the id is known. Without
-      // pre-serialized JSON the object is exactly what the body holds, so it travels along.
-      if (stop.json !== undefined) return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, stop.json) };
-      return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, undefined), result: stop.result };
-    case 'error': {
-      const reply: Reply = { status: stop.error.httpStatus, body: JSON.stringify(stop.error.toResponse(s.id)) };
-      if (stop.error.headers !== undefined) reply.headers = stop.error.headers;
-      return reply;
-    }
-    case 'accepted':
-      return { status: OUTCOMES.notification.httpStatus, body: undefined };
-    case 'cancelled':
-      return { status: OUTCOMES.cancelled.httpStatus, body: undefined };
-  }
-}
-
-/** Builds the pipeline function for one server. */
-export function createPipeline(config: PipelineConfig): (message: InboundMessage) => Promise<Reply> {
-  const env = resolveEnv(config);
-  return function handleMessage(message: InboundMessage): Promise<Reply> {
-    try {
-      const s: AnyState = receive(message);
-      const stop = runFrom(env, s, 0);
-      return stop instanceof Promise ? stop.then((settled) => toReply(s, settled, env)) : Promise.resolve(toReply(s, stop, env));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
 }

@@ -7,6 +7,7 @@ import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { check } from './check.js';
 import { clientCapabilities } from './client-capabilities.js';
+import { context } from './context.js';
 import { decode } from './decode.js';
 import { envelope } from './envelope.js';
 import { execute } from './execute.js';
@@ -49,6 +50,7 @@ const CHAIN = new StageChain<Received, readonly []>([], [])
   .then(clientCapabilities)
   .then(requestState)
   .then(shape)
+  .then(context)
   .then(check)
   .then(authorize)
   .then(approval)
@@ -64,3 +66,6 @@ export const STAGES = CHAIN.names;
 
 /** Index of the first stage that runs only for `tools/call`. */
 export const FIRST_CALL_STAGE = STAGES.indexOf('find-tool');
+
+/** Index of `execute`: where a task's later rounds resume the runner. */
+export const EXECUTE_STAGE = STAGES.indexOf('execute');

@@ -21,14 +21,26 @@ export type Stop =
   | { kind: 'accepted' }
   | { kind: 'cancelled' };
 
+/** A call that became a task (the `task` stage): answered already; its run goes on in the background. */
+export interface TaskBinding {
+  readonly taskId: string;
+  /** Handler rounds run so far (each `input_required` answered is one more). */
+  rounds: number;
+}
+
 /** A message as it arrives; `authenticate` records the caller (undefined without an authorizer). */
 export interface Received {
-  readonly message: InboundMessage;
+  /** The message; a task's rounds see the task's own (its signal, its progress), not the creating request's. */
+  message: InboundMessage;
   /** Set once the response is decided; request-scoped notifications stop then (R-66). */
   finished: boolean;
   auth: AuthInfo | undefined;
   /** What middleware sees of this call; created by the runner when the first middleware wraps it. */
   view: CallView | undefined;
+  /** Set once the call became a task: its final stop is the task's outcome, not a reply. */
+  task: TaskBinding | undefined;
+  /** Answers the request before the run ends (set by the pipeline while a stage is pending; the `task` stage uses it). */
+  replyEarly: ((stop: Stop) => void) | undefined;
 }
 
 /** After `decode`: the JSON value of the message. */
@@ -68,7 +80,7 @@ export interface Redeemed extends ToolFound {
   redeemed: ApprovalRecord | undefined;
 }
 
-/** After `shape`: the arguments fit the input schema and the handler context exists. */
+/** After `shape` and `context`: the arguments fit the input schema and the handler context exists. */
 export interface Shaped extends Redeemed {
   ctx: ToolContext;
 }
@@ -95,7 +107,7 @@ export function extend<S extends object, A extends object>(state: S, added: A): 
 /** A fresh state; every field exists from the start so the object keeps one shape. */
 export function receive(message: InboundMessage): Received {
   const state: AnyState = {
-    message, finished: false, auth: undefined, view: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
+    message, finished: false, auth: undefined, view: undefined, task: undefined, replyEarly: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
     version: undefined, capabilities: undefined, logLevel: undefined, tool: undefined, args: undefined, inputResponses: undefined,
     requestState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
   };

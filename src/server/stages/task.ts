@@ -5,8 +5,9 @@ import type { Shaped, Stage } from './stage.js';
 /**
  * Whether this call becomes a task (SEP-2663: the server decides per request). It runs after
  * `approval`, so a task never waits on an approval: the approval round is synchronous and the task
- * starts with it given. A task stops the pipeline here with CreateTaskResult; its handler runs
- * `execute` and `output` in the background (tasks/task-engine.ts).
+ * starts with it given. A task is answered here with CreateTaskResult (early, through the pipeline);
+ * the run then goes on to `execute` and `output` in the background, inside the same middleware, and
+ * its final stop becomes the task's outcome (tasks/task-engine.ts).
  */
 export const task: Stage<'task', Shaped> = {
   name: 'task',

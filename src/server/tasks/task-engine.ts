@@ -1,24 +1,27 @@
 /**
- * The tasks of one server: creating them (the `task` stage calls `start`), driving each one's
- * handler through its rounds in the background, and the changes tasks/update and tasks/cancel make.
+ * The tasks of one server: creating them (the `task` stage calls `start`), the waits between a
+ * task's rounds (the runner resumes each round from `execute`, pipeline/compose.ts), recording how
+ * each ended (`settle`), and the changes tasks/update and tasks/cancel make.
  * Records live in THE store (task-store.ts); what only this process can hold (the running handler,
  * its abort controller, the sealed requestState between input rounds) lives here. With a store that
  * has publish/subscribe, a cancel or answer arriving at another instance reaches the one running it.
  */
 import { randomBytes } from 'node:crypto';
+import { META } from '../../protocol/constants.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
 import type { InputRequest } from '../../protocol/wire-types.js';
 import { redeemRequestState } from '../approvals.js';
+import { CallContext } from '../call-context.js';
 import { rpcError } from '../outcomes.js';
 import type { PipelineEnv, ServerLogger } from '../stages/pipeline-env.js';
-import { errorMessage, fail, respond } from '../stages/stage.js';
-import type { Shaped, Stop } from '../stages/stage.js';
+import { CANCELLED, errorMessage, fail, respond } from '../stages/stage.js';
+import type { AnyState, Shaped, Stop } from '../stages/stage.js';
 import { StoreFullError } from '../store/store.js';
 import type { Clock, Store } from '../store/store.js';
 import type { ResolvedTaskPolicy } from './task-policy.js';
-import { runRound } from './task-round.js';
+import { taskMessage } from './task-message.js';
 import { TaskStore } from './task-store.js';
 import { createTaskResult, TERMINAL_STATUSES } from './task-wire.js';
 import type { TaskProgress, TaskRecord } from './task-wire.js';
@@ -37,6 +40,9 @@ export interface TaskOptions {
 
 interface Running {
   readonly controller: AbortController;
+  /** The task's subject and lifetime (answers are read as the owner; a wait for input lasts at most the TTL). */
+  readonly owner: string;
+  readonly ttlMs: number;
   /** Wakes the runner waiting for answers (set while it waits). */
   wake: (() => void) | undefined;
   latestProgress: TaskProgress | undefined;
@@ -87,8 +93,13 @@ export class TaskEngine {
     return this.#running.size;
   }
 
-  /** Creates the task for this call and starts its handler; the stop is the CreateTaskResult (or why not). */
-  async start(s: Shaped, env: PipelineEnv, policy: ResolvedTaskPolicy): Promise<Stop> {
+  /**
+   * Makes this call a task: writes its record (durable before the answer, so a tasks/get right after
+   * CreateTaskResult finds it), answers the request with CreateTaskResult through `s.replyEarly`, and
+   * turns the state into the task's first round (the task's signal and progress, a fresh `ctx`). The
+   * runner then goes on to `execute` inside the same middleware; {@link settle} records the outcome.
+   */
+  async start(s: Shaped, env: PipelineEnv, policy: ResolvedTaskPolicy): Promise<Shaped | Stop> {
     if (this.#running.size >= this.#maxActive) return fail(rpcError('taskCapacity', `Server busy: ${this.#maxActive} tasks are active; try again later`));
     this.#listen();
     const now = this.#clock.now();
@@ -103,21 +114,101 @@ export class TaskEngine {
       pollIntervalMs: policy.pollIntervalMs ?? this.#pollIntervalMs,
     };
     // The slot is taken before the first await, so concurrent calls cannot overshoot maxActiveTasks.
-    const running: Running = { controller: new AbortController(), wake: undefined, latestProgress: undefined, writingProgress: false };
-    this.#running.set(record.taskId, running);
+    const running: Running = { controller: new AbortController(), owner: record.owner, ttlMs: record.ttlMs, wake: undefined, latestProgress: undefined, writingProgress: false };
+    const { taskId } = record;
+    this.#running.set(taskId, running);
     try {
-      // Durable before the answer: a tasks/get right after CreateTaskResult must find it.
       if (!(await this.records.create(record))) {
-        this.#running.delete(record.taskId);
+        this.#running.delete(taskId);
         return fail(rpcError('internalFault', 'Internal error'));
       }
     } catch (error) {
-      this.#running.delete(record.taskId);
+      this.#running.delete(taskId);
       if (error instanceof StoreFullError) return fail(rpcError('taskCapacity', 'Server busy: the task store is full; try again later'));
       throw error;
     }
-    void this.#drive(record, running, s, env).finally(() => this.#running.delete(record.taskId));
-    return respond(createTaskResult(record));
+    const replyEarly = s.replyEarly;
+    if (replyEarly === undefined) {
+      // The pipeline sets it before any stage settles; without it nobody would learn of the task.
+      this.#running.delete(taskId);
+      throw new Error('tasks: the request cannot be answered before its run ends (no replyEarly)');
+    }
+    s.task = { taskId, rounds: 1 };
+    replyEarly(respond(createTaskResult(record)));
+    s.message = taskMessage(s.message, running.controller.signal, (progress) => this.#progress(taskId, running, progress));
+    s.finished = false;
+    // The task id is the progress token: ctx.progress always reports, whatever the request carried.
+    s.meta = { ...s.meta, [META.progressToken]: taskId };
+    s.ctx = new CallContext(s, env);
+    return s;
+  }
+
+  /**
+   * The round that just ended asked for input: the task waits in `input_required` until it is
+   * answered (tasks/update), then the state is set up for the next round (answers, the redeemed
+   * requestState, a fresh `ctx`) and returned for the runner to resume from `execute`; or the
+   * stop that ends the task (cancelled, expired, too many rounds, a refused requestState).
+   */
+  async nextRound(s: Shaped, stop: Stop & { kind: 'result' }, env: PipelineEnv): Promise<Shaped | Stop> {
+    const binding = s.task!;
+    const running = this.#running.get(binding.taskId);
+    if (running === undefined || running.controller.signal.aborted) return CANCELLED;
+    if (binding.rounds >= this.#maxRounds) return fail(rpcError('internalFault', `Internal error: the task still needed input after ${this.#maxRounds} rounds`));
+    const { taskId } = binding;
+    // The sealed requestState stays here, in the process running the handler.
+    const requestState = typeof stop.result.requestState === 'string' ? stop.result.requestState : undefined;
+    const requests = isJsonObject(stop.result.inputRequests) ? (stop.result.inputRequests as unknown as Record<string, InputRequest>) : {};
+    let inputResponses: Record<string, unknown> | undefined;
+    if (Object.keys(requests).length > 0) {
+      await this.#write(taskId, (current) => ({ ...current, status: 'input_required', inputRequests: requests, answers: {}, lastUpdatedAt: this.#clock.now() }));
+      inputResponses = await this.#answers(taskId, running.owner, running, running.ttlMs);
+      if (inputResponses === undefined) {
+        running.controller.abort();
+        return CANCELLED;
+      }
+    }
+    const redemption = await redeemRequestState(env.signer, env.store, { call: `tools/call ${s.tool.name}`, args: s.args, sub: running.owner }, requestState);
+    if (!redemption.ok) return fail(redemption.error);
+    binding.rounds++;
+    s.inputResponses = inputResponses;
+    s.requestState = requestState;
+    s.redeemed = redemption.record;
+    s.ctx = new CallContext(s, env);
+    return s;
+  }
+
+  /** Records how the task ended: its final stop as the middleware left it (never rejects). */
+  settle(s: AnyState, stop: Stop): void {
+    const taskId = s.task!.taskId;
+    const running = this.#running.get(taskId);
+    this.#settle(taskId, running, stop)
+      .catch((error: unknown) => {
+        this.#logger.error('task failed', { task: taskId, tool: s.tool?.name, error: errorMessage(error) });
+        const code = error instanceof ProtocolError ? error.code : -32603;
+        return this.#finish(taskId, { status: 'failed', error: { code, message: 'Internal error' } }).catch(() => undefined);
+      })
+      .finally(() => this.#running.delete(taskId));
+  }
+
+  async #settle(taskId: string, running: Running | undefined, stop: Stop): Promise<void> {
+    if (running === undefined || running.controller.signal.aborted || stop.kind === 'cancelled' || stop.kind === 'accepted') {
+      await this.#finish(taskId, { status: 'cancelled', statusMessage: 'Cancelled' });
+      const report = stop.kind === 'result' ? firstText(stop.result) : undefined;
+      if (report !== undefined) await this.#closingWords(taskId, report);
+      return;
+    }
+    if (stop.kind === 'error') {
+      const error: TaskRecord['error'] = { code: stop.error.code, message: stop.error.message };
+      if (stop.error.data !== undefined) error.data = stop.error.data;
+      await this.#finish(taskId, { status: 'failed', error });
+      return;
+    }
+    if (stop.result.resultType === 'input_required') {
+      // Only a middleware can turn a round's end into this; the runner hands rounds to nextRound.
+      await this.#finish(taskId, { status: 'failed', error: { code: -32603, message: 'Internal error: the task ended asking for input outside a round' } });
+      return;
+    }
+    await this.#finish(taskId, { status: 'completed', result: stop.result });
   }
 
   /** Records answers to pending input requests (tasks/update). Unknown keys are ignored; a malformed answer is refused and nothing changes. */
@@ -282,60 +373,6 @@ export class TaskEngine {
         signal.addEventListener('abort', done, { once: true });
         running.wake = done;
       });
-    }
-  }
-
-  async #drive(record: TaskRecord, running: Running, s: Shaped, env: PipelineEnv): Promise<void> {
-    const { taskId, owner } = record;
-    const signal = running.controller.signal;
-    let inputResponses = s.inputResponses;
-    let requestState = s.requestState;
-    let redeemed = s.redeemed;
-    try {
-      for (let round = 0; round < this.#maxRounds; round++) {
-        const stop = await runRound(s, env, { taskId, signal, inputResponses, requestState, redeemed, onProgress: (p) => this.#progress(taskId, running, p) });
-        if (signal.aborted || stop.kind === 'cancelled' || stop.kind === 'accepted') {
-          await this.#finish(taskId, { status: 'cancelled', statusMessage: 'Cancelled' });
-          const report = stop.kind === 'result' ? firstText(stop.result) : undefined;
-          if (report !== undefined) await this.#closingWords(taskId, report);
-          return;
-        }
-        if (stop.kind === 'error') {
-          const error: TaskRecord['error'] = { code: stop.error.code, message: stop.error.message };
-          if (stop.error.data !== undefined) error.data = stop.error.data;
-          await this.#finish(taskId, { status: 'failed', error });
-          return;
-        }
-        if (stop.result.resultType !== 'input_required') {
-          await this.#finish(taskId, { status: 'completed', result: stop.result });
-          return;
-        }
-        // The handler asks for input: the task waits in input_required; the sealed requestState stays here.
-        requestState = typeof stop.result.requestState === 'string' ? stop.result.requestState : undefined;
-        const requests = isJsonObject(stop.result.inputRequests) ? (stop.result.inputRequests as unknown as Record<string, InputRequest>) : {};
-        inputResponses = undefined;
-        redeemed = undefined;
-        if (Object.keys(requests).length > 0) {
-          await this.#write(taskId, (current) => ({ ...current, status: 'input_required', inputRequests: requests, answers: {}, lastUpdatedAt: this.#clock.now() }));
-          const answers = await this.#answers(taskId, owner, running, record.ttlMs);
-          if (answers === undefined) {
-            running.controller.abort();
-            return;
-          }
-          inputResponses = answers;
-        }
-        const redemption = await redeemRequestState(env.signer, env.store, { call: `tools/call ${s.tool.name}`, args: s.args, sub: owner }, requestState);
-        if (!redemption.ok) {
-          await this.#finish(taskId, { status: 'failed', error: { code: redemption.error.code, message: redemption.error.message } });
-          return;
-        }
-        redeemed = redemption.record;
-      }
-      await this.#finish(taskId, { status: 'failed', error: { code: -32603, message: `Internal error: the task still needed input after ${this.#maxRounds} rounds` } });
-    } catch (error) {
-      this.#logger.error('task failed', { task: taskId, tool: s.tool.name, error: errorMessage(error) });
-      const code = error instanceof ProtocolError ? error.code : -32603;
-      await this.#finish(taskId, { status: 'failed', error: { code, message: 'Internal error' } }).catch(() => undefined);
     }
   }
 }

@@ -5,7 +5,7 @@
  * nothing of the task: its state is read with the next `tasks/get`.
  */
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import type { MethodRoute, RequestState, Stop } from '../pipeline/compose.js';
+import type { MethodRoute, RequestState, Stop } from '../pipeline/create-pipeline.js';
 import { isValidInputResponse } from '../input-flow.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, fail, respond } from '../stages/stage.js';

@@ -33,6 +33,7 @@ function callOf(tool: string, subject: string, requestId: string | number, args:
     auth: subject === '' ? undefined : { subject, scopes: [] },
     subject,
     requestId,
+    taskId: undefined,
     transport: 'stdio',
     requestMeta: {},
     store: createMemoryStore(),
