@@ -40,9 +40,11 @@ const isMat3 = (v: unknown): v is Mat3 => Array.isArray(v) && v.length === 9 && 
 function gripOf(value: unknown): RestoredGrip | null | undefined {
   if (value === null) return null;
   if (!isObject(value)) return undefined;
-  const { objectId, offsetInToolMm, rotationInTool } = value;
+  const { objectId, offsetInToolMm, rotationInTool, liftOffFloorsMm } = value;
   if (typeof objectId !== 'string' || !isVec3(offsetInToolMm) || !isMat3(rotationInTool)) return undefined;
-  return { objectId, offsetInToolMm, rotationInTool };
+  if (liftOffFloorsMm === undefined) return { objectId, offsetInToolMm, rotationInTool };
+  if (!(isObject(liftOffFloorsMm) && Object.values(liftOffFloorsMm).every(isFiniteNumber))) return undefined;
+  return { objectId, offsetInToolMm, rotationInTool, liftOffFloorsMm: liftOffFloorsMm as Record<string, number> };
 }
 
 export class PoseFile {
@@ -75,7 +77,7 @@ export class PoseFile {
       return { presetId, jointsDeg: value.jointsDeg, objects: value.objects as SceneObjectSpec[], gripper: { held: null, brokenObjectIds: [] } };
     }
     const grip = gripOf(value.held);
-    if (grip === undefined) throw new Error(`the pose file ${this.path} has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers] }`);
+    if (grip === undefined) throw new Error(`the pose file ${this.path} has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers], liftOffFloorsMm? {obstacle: mm} }`);
     const broken = value.broken;
     if (!(Array.isArray(broken) && broken.every((id): id is string => typeof id === 'string'))) throw new Error(`the pose file ${this.path} has an invalid broken: it must be a list of object ids`);
     // The objects' fields are checked by the simulation (validateSceneObjects), the grip against them.
@@ -85,7 +87,7 @@ export class PoseFile {
   save(status: ArmStatus): void {
     const objects: SceneObjectSpec[] = status.objects.map(({ condition: _condition, held: _held, ...spec }) => spec);
     const broken = status.objects.filter((o) => o.condition === 'broken').map((o) => o.id);
-    const held = status.held === null ? null : { objectId: status.held.object.id, offsetInToolMm: status.held.offsetInToolMm, rotationInTool: status.held.rotationInTool };
+    const held = status.held === null ? null : { objectId: status.held.object.id, offsetInToolMm: status.held.offsetInToolMm, rotationInTool: status.held.rotationInTool, liftOffFloorsMm: status.held.liftOffFloorsMm ?? {} };
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify({ presetId: status.presetId, jointsDeg: status.jointsDeg, objects, held, broken })}\n`, { mode: 0o600 });
     renameSync(temporary, this.path);

@@ -143,7 +143,8 @@ function statusProblem(v: unknown): string | null {
   if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return 'status.motion must be null or { motionId, phase, elapsedS, durationS }';
   if (!(s.fault === null || faultProblem(s.fault) === null)) return 'status.fault must be null or a fault { kind, message, code? }';
   const held = s.held;
-  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return 'status.held must be null or { object, offsetInToolMm, rotationInTool }';
+  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return 'status.held must be null or { object, offsetInToolMm, rotationInTool, liftOffFloorsMm? }';
+  if (held !== null && held.liftOffFloorsMm !== undefined && !(isObject(held.liftOffFloorsMm) && Object.keys(held.liftOffFloorsMm).length <= 80 && Object.values(held.liftOffFloorsMm).every(isFiniteNumber))) return 'status.held.liftOffFloorsMm must map at most 80 obstacle ids to finite millimetres';
   if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return 'status.objects must be a list of at most 64 objects with id and position';
   if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isObject))) return 'status.contacts must be a list';
   return null;

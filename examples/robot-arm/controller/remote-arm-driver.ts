@@ -85,6 +85,9 @@ export class RemoteArmDriver implements ArmDriver {
 
   async execute(trajectory: Trajectory, options: ExecuteOptions): Promise<MotionEnd> {
     const link = this.usableLink();
+    // Cancelled before it started: never sent. (A later abort sends `cancel` after `execute` on the same
+    // ordered socket, so the controller always knows the motion by then.)
+    if (options.signal?.aborted === true) return { motionId: options.motionId, status: 'cancelled', elapsedS: 0, final: this.status() };
     const onAbort = (): void => {
       void link.request('cancel', { motionId: options.motionId }).catch(() => undefined);
     };

@@ -115,7 +115,10 @@ export interface MotionProgress {
 export interface ExecuteOptions {
   /** The id the server gave this motion (it names the motion in status, refusals and the audit log). */
   readonly motionId: string;
-  /** Aborting it stops the motion (controlled stop); `execute` then resolves with status `cancelled`. */
+  /**
+   * Aborting it stops the motion (controlled stop); `execute` then resolves with status `cancelled`.
+   * Already aborted when `execute` is called: the motion never starts (resolves `cancelled`, nothing moved).
+   */
   readonly signal?: AbortSignal;
   /** Called at every control frame while the motion runs (synchronously; keep it short). */
   readonly onProgress?: (progress: MotionProgress) => void;

@@ -124,6 +124,8 @@ export class SimArmDriver implements ArmDriver {
   execute(trajectory: Trajectory, options: ExecuteOptions): Promise<MotionEnd> {
     // Not an async function: the start (state and path re-check, first tick armed) happens in this call.
     if (this.closed) return Promise.reject(this.closedError());
+    // Cancelled before it started: it never starts (not started and stopped at once).
+    if (options.signal?.aborted === true) return Promise.resolve(this.notStarted(options.motionId));
     const started = this.sim.execute(trajectory, { motionId: options.motionId, ...(options.contactAllowedWith !== undefined ? { contactAllowedWith: options.contactAllowedWith } : {}) });
     if (!started.ok) return Promise.reject(rejected(started));
     const run: Run = { motionId: started.motionId, durationS: started.durationS, startMs: this.sim.nowMs, samples: [], cancelled: false, stopped: false, lastFraction: 0 };
@@ -251,6 +253,11 @@ export class SimArmDriver implements ArmDriver {
     const status: MotionEnd['status'] = final.state === 'fault' ? 'protective_stop' : final.state === 'estop' ? 'emergency_stopped' : run.cancelled ? 'cancelled' : run.stopped ? 'stopped' : 'completed';
     this.emit();
     return { motionId: run.motionId, status, elapsedS: (this.sim.nowMs - run.startMs) / 1000, final };
+  }
+
+  /** The end of a motion cancelled before its start: nothing moved. */
+  private notStarted(motionId: string): MotionEnd {
+    return { motionId, status: 'cancelled', elapsedS: 0, final: this.status() };
   }
 
   /** Sends the new snapshot to the state stream, and a new protective stop to the fault listeners. */

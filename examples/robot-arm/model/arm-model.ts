@@ -7,8 +7,9 @@
  */
 import { getArmPreset, type ArmPreset, type ArmPresetId } from '../sim/arm-presets.js';
 import { RAD_PER_DEG } from '../sim/angles.js';
-import { checkArmCollision, checkPathCollision, heldStartGaps, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from '../sim/collision-check.js';
+import { checkArmCollision, checkPathCollision, liftOffFloors, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from '../sim/collision-check.js';
 import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from '../sim/forward-kinematics.js';
+import { beside, limitText } from '../sim/limit-digits.js';
 import { planRelease, type ReleasePlan } from '../sim/release-landing.js';
 import type { SceneObjectState } from '../sim/scene-objects.js';
 import { Trajectory } from '../sim/trajectory.js';
@@ -51,14 +52,14 @@ export type TrajectoryCheck =
 
 /**
  * What a running motion may touch and where it started and ends: the allowances of the every-sample
- * collision check during the motion (fingertip pads near the ends of a grasp approach, lift-off of a
- * held object from where it rested). Built once when the motion starts.
+ * collision check during the motion (fingertip pads near the ends of a grasp approach). Built once
+ * when the motion starts. A held object's lift-off floors are not here: they are fixed at the grasp
+ * (`HeldObject.liftOffFloorsMm`) and never re-based per motion.
  */
 export interface MotionAllowances {
   readonly contacts: readonly string[];
   readonly start: Vec3;
   readonly end: Vec3;
-  readonly heldStartGapsMm: ReadonlyMap<string, number> | undefined;
 }
 
 /** Joints must match the plan's first state this closely to execute it (degrees). */
@@ -145,13 +146,17 @@ export class ArmModel {
   }
 
   /** The allowances of a motion about to start from `state` (see {@link MotionAllowances}). */
-  motionAllowances(trajectory: Trajectory, state: ArmPoseState, contactAllowedWith: readonly string[] = []): MotionAllowances {
+  motionAllowances(trajectory: Trajectory, contactAllowedWith: readonly string[] = []): MotionAllowances {
     return {
       contacts: contactAllowedWith,
       start: trajectory.samples[0]!.tcp,
       end: trajectory.samples[trajectory.samples.length - 1]!.tcp,
-      heldStartGapsMm: state.held === null ? undefined : heldStartGaps(this.preset, this.collisionWorld(state), state.jointsDeg, state.held),
     };
+  }
+
+  /** The lift-off floors of `held` grasped in `state` (see `HeldObject.liftOffFloorsMm`): computed once, at the grasp. */
+  liftOffFloors(state: ArmPoseState, held: HeldObject): Record<string, number> {
+    return liftOffFloors(this.preset, this.collisionWorld(state), state.jointsDeg, held, this.collisionMarginMm);
   }
 
   /**
@@ -164,7 +169,6 @@ export class ArmModel {
       marginMm,
       toolContactObjectIds: pads,
       held: state.held,
-      ...(allowances?.heldStartGapsMm !== undefined ? { heldStartGapsMm: allowances.heldStartGapsMm } : {}),
     });
   }
 
@@ -184,16 +188,16 @@ export class ArmModel {
     const p = trajectory.peaks;
     for (let j = 0; j < this.limits.joints.length; j++) {
       const lim = this.limits.joints[j]!;
-      if (p.peakJointSpeedDegS[j]! > lim.maxVelocityDegS * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointSpeedDegS[j]!.toFixed(1)}°/s, above its ${lim.maxVelocityDegS}°/s cap`;
-      if (p.peakJointAccelerationDegS2[j]! > lim.maxAccelerationDegS2 * LIMIT_SLACK) return `joint ${j + 1} would reach ${p.peakJointAccelerationDegS2[j]!.toFixed(1)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap`;
+      if (p.peakJointSpeedDegS[j]! > lim.maxVelocityDegS * LIMIT_SLACK) return `joint ${j + 1} would reach ${beside(p.peakJointSpeedDegS[j]!, lim.maxVelocityDegS)}°/s, above its ${lim.maxVelocityDegS}°/s cap`;
+      if (p.peakJointAccelerationDegS2[j]! > lim.maxAccelerationDegS2 * LIMIT_SLACK) return `joint ${j + 1} would reach ${beside(p.peakJointAccelerationDegS2[j]!, lim.maxAccelerationDegS2)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap`;
     }
-    if (p.peakTcpSpeedMmS > this.limits.maxTcpSpeedMmS * LIMIT_SLACK) return `the TCP would reach ${p.peakTcpSpeedMmS.toFixed(1)} mm/s, above the ${this.limits.maxTcpSpeedMmS} mm/s cap`;
-    if (p.peakTcpAccelerationMmS2 > this.limits.maxTcpAccelerationMmS2 * 1.02) return `the TCP would reach ${p.peakTcpAccelerationMmS2.toFixed(0)} mm/s², above the ${this.limits.maxTcpAccelerationMmS2} mm/s² cap`;
+    if (p.peakTcpSpeedMmS > this.limits.maxTcpSpeedMmS * LIMIT_SLACK) return `the TCP would reach ${beside(p.peakTcpSpeedMmS, this.limits.maxTcpSpeedMmS)} mm/s, above the ${this.limits.maxTcpSpeedMmS} mm/s cap`;
+    if (p.peakTcpAccelerationMmS2 > this.limits.maxTcpAccelerationMmS2 * 1.02) return `the TCP would reach ${beside(p.peakTcpAccelerationMmS2, this.limits.maxTcpAccelerationMmS2, 0)} mm/s², above the ${this.limits.maxTcpAccelerationMmS2} mm/s² cap`;
     for (const sample of trajectory.samples) {
       for (let j = 0; j < sample.jointsDeg.length; j++) {
         const lim = this.limits.joints[j]!;
         const v = sample.jointsDeg[j]!;
-        if (v < lim.minDeg - 1e-6 || v > lim.maxDeg + 1e-6) return `joint ${j + 1} would reach ${v.toFixed(2)}° at t = ${sample.tS.toFixed(3)} s, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`;
+        if (v < lim.minDeg - 1e-6 || v > lim.maxDeg + 1e-6) return `joint ${j + 1} would reach ${beside(v, v < lim.minDeg ? lim.minDeg : lim.maxDeg, 2)}° at t = ${sample.tS.toFixed(3)} s, outside its range [${lim.minDeg}, ${lim.maxDeg}]°`;
       }
     }
     return null;
@@ -209,6 +213,6 @@ export function createArmModel(options: ArmModelOptions = {}): ArmModel {
 export function describeHit(hit: CollisionHit): string {
   const body = hit.link.startsWith('held:') ? `the held object ${hit.link.slice(5)}` : hit.link === 'fingertips' ? 'the fingertips' : `link ${hit.link}`;
   const what = hit.obstacle.startsWith('arm:') ? `link ${hit.obstacle.slice(4)}` : hit.obstacle === 'table' ? 'the table' : hit.obstacle === 'robot_base' ? 'the robot base' : hit.obstacle;
-  const gap = hit.distanceMm < 0 ? `${(-hit.distanceMm).toFixed(1)} mm inside ${what}` : `within ${hit.distanceMm.toFixed(1)} mm of ${what}`;
-  return `${body} would be ${gap}; rule: ${hit.rule} (required gap ${hit.requiredMm.toFixed(hit.requiredMm === Math.round(hit.requiredMm) ? 0 : 2)} mm)`;
+  const gap = hit.distanceMm < 0 ? `${beside(-hit.distanceMm, -hit.requiredMm)} mm inside ${what}` : `within ${beside(hit.distanceMm, hit.requiredMm)} mm of ${what}`;
+  return `${body} would be ${gap}; rule: ${hit.rule} (required gap ${limitText(hit.requiredMm)} mm)`;
 }

@@ -99,6 +99,10 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   if (ctx.connectionLost.aborted) {
     return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'client_lost', message: 'the client\'s connection closed before the motion started' })) };
   }
+  // A cancel that arrived during the approval or the wait for a fresh snapshot: the motion never starts.
+  if (ctx.signal.aborted) {
+    return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'cancelled', message: 'the request was cancelled before the motion started; nothing moved' })) };
+  }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });

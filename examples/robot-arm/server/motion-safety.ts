@@ -5,6 +5,7 @@ import { GRASP_LATERAL_TOLERANCE_MM } from '../sim/gripper.js';
 import { heightOf } from '../sim/scene-objects.js';
 import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
+import { beside } from '../sim/limit-digits.js';
 
 /**
  * Longest single motion, seconds. Clients time requests out (the TypeScript SDK after 60 s) and a
@@ -142,17 +143,17 @@ export function checkCaps(arm: ArmView, plan: MotionPlan): Refusal | null {
     return { stage: 'speed_and_acceleration', code: 'too_long', message: `the motion would take ${plan.trajectory.durationS.toFixed(1)} s, longer than the ${MAX_MOTION_DURATION_S} s a single motion may last; raise speed or split it into shorter moves` };
   }
   if (peaks.peakTcpSpeedMmS > limits.maxTcpSpeedMmS * CAP_TOLERANCE) {
-    return { stage: 'speed_and_acceleration', code: 'tcp_speed', message: `peak TCP speed ${peaks.peakTcpSpeedMmS.toFixed(1)} mm/s exceeds the ${limits.maxTcpSpeedMmS} mm/s cap` };
+    return { stage: 'speed_and_acceleration', code: 'tcp_speed', message: `peak TCP speed ${beside(peaks.peakTcpSpeedMmS, limits.maxTcpSpeedMmS)} mm/s exceeds the ${limits.maxTcpSpeedMmS} mm/s cap` };
   }
   if (peaks.peakTcpAccelerationMmS2 > limits.maxTcpAccelerationMmS2 * CAP_TOLERANCE) {
-    return { stage: 'speed_and_acceleration', code: 'tcp_acceleration', message: `peak TCP acceleration ${peaks.peakTcpAccelerationMmS2.toFixed(0)} mm/s² exceeds the ${limits.maxTcpAccelerationMmS2} mm/s² cap` };
+    return { stage: 'speed_and_acceleration', code: 'tcp_acceleration', message: `peak TCP acceleration ${beside(peaks.peakTcpAccelerationMmS2, limits.maxTcpAccelerationMmS2, 0)} mm/s² exceeds the ${limits.maxTcpAccelerationMmS2} mm/s² cap` };
   }
   for (let j = 0; j < limits.joints.length; j++) {
     const lim = limits.joints[j]!;
     const v = peaks.peakJointSpeedDegS[j]!;
-    if (v > lim.maxVelocityDegS * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_speed', message: `joint ${j + 1} would reach ${v.toFixed(1)}°/s, above its ${lim.maxVelocityDegS}°/s cap` };
+    if (v > lim.maxVelocityDegS * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_speed', message: `joint ${j + 1} would reach ${beside(v, lim.maxVelocityDegS)}°/s, above its ${lim.maxVelocityDegS}°/s cap` };
     const a = peaks.peakJointAccelerationDegS2[j]!;
-    if (a > lim.maxAccelerationDegS2 * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_acceleration', message: `joint ${j + 1} would reach ${a.toFixed(0)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap` };
+    if (a > lim.maxAccelerationDegS2 * CAP_TOLERANCE) return { stage: 'speed_and_acceleration', code: 'joint_acceleration', message: `joint ${j + 1} would reach ${beside(a, lim.maxAccelerationDegS2, 0)}°/s², above its ${lim.maxAccelerationDegS2}°/s² cap` };
   }
   return null;
 }

@@ -212,7 +212,7 @@ export class RobotController {
     this.plans.delete(plan.id);
     const entry: ActiveMotion = { motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
     this.active = entry;
-    this.monitor.setMotion({ scene: { held: status.held, objects: status.objects }, allowances: this.model.motionAllowances(plan.trajectory, status, plan.toolContactObjectIds) });
+    this.monitor.setMotion({ scene: { held: status.held, objects: status.objects }, allowances: this.model.motionAllowances(plan.trajectory, plan.toolContactObjectIds) });
     const run = this.drive(entry, plan, status, options);
     entry.done = run.then((outcome) => ('stage' in outcome ? this.lastReport(entry, plan, status) : outcome));
     return run;

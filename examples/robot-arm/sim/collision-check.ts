@@ -22,14 +22,11 @@ export interface CollisionOptions {
   readonly marginMm?: number;
   /** Objects the fingertip pads may touch in this configuration (a grasp target at the end of its approach). */
   readonly toolContactObjectIds?: readonly string[];
-  /** An object carried in the gripper: it moves with the tool and is checked like a link. */
-  readonly held?: HeldObject | null;
   /**
-   * Lift-off: gaps of the held object (by obstacle id) at the start of the motion. Where one is already
-   * below the margin (an object just picked up from the table), the held object may not get any closer
-   * than it was; everywhere else the margin applies.
+   * An object carried in the gripper: it moves with the tool and is checked like a link. Its lift-off
+   * floors (`HeldObject.liftOffFloorsMm`, fixed at the grasp) are the only exception to the margin.
    */
-  readonly heldStartGapsMm?: ReadonlyMap<string, number>;
+  readonly held?: HeldObject | null;
 }
 
 /**
@@ -54,8 +51,11 @@ export interface PathCollision extends CollisionHit {
 
 export const ROBOT_BASE_ID = 'robot_base';
 export const TABLE_ID = 'table';
-/** Slack for a held object already below the margin: it may not get closer than it started by more than this. */
-const LIFT_OFF_SLACK_MM = 0.01;
+/**
+ * Slack below a held object's lift-off floor: in total, over every motion since the grasp, it may get
+ * this much closer than it was when picked up (the floor is fixed at the grasp, never re-based).
+ */
+export const LIFT_OFF_SLACK_MM = 0.01;
 /** Clearances are inclusive: a gap equal to the requirement passes, compared within IK rounding (mm). */
 export const CLEARANCE_ROUNDING_MM = 0.001;
 
@@ -82,7 +82,7 @@ export function checkArmCollision(preset: ArmPreset, world: CollisionWorld, join
   }
   const self = selfCollision(preset, capsules, margin);
   if (self !== null) return self;
-  if (held !== null) return heldCollision(preset, jointsDeg, held, capsules, { table, base, objects }, margin, options.heldStartGapsMm);
+  if (held !== null) return heldCollision(preset, jointsDeg, held, capsules, { table, base, objects }, margin);
   return null;
 }
 
@@ -136,16 +136,16 @@ function heldCollision(
   capsules: readonly Capsule[],
   world: { table: Obstacle; base: Obstacle; objects: readonly Obstacle[] },
   margin: number,
-  startGaps: ReadonlyMap<string, number> | undefined,
 ): CollisionHit | null {
   const pose = heldPose(tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)), held);
   const link = `held:${held.object.id}`;
+  const floors = held.liftOffFloorsMm ?? {};
   for (const [obstacle, gap] of heldGaps(preset, held, pose, capsules, world)) {
-    const start = startGaps?.get(obstacle);
-    const required = start !== undefined && start < margin ? start - LIFT_OFF_SLACK_MM : margin;
+    const floor = Object.hasOwn(floors, obstacle) ? floors[obstacle] : undefined;
+    const required = floor !== undefined ? Math.min(margin, floor - LIFT_OFF_SLACK_MM) : margin;
     if (gap < required - CLEARANCE_ROUNDING_MM) {
       const rule = required < margin
-        ? `a held object that started ${start!.toFixed(1)} mm from ${obstacle} (just picked up) may not get closer; elsewhere it keeps ${margin} mm`
+        ? `a held object picked up ${floor!.toFixed(3)} mm from ${obstacle} may never get more than ${LIFT_OFF_SLACK_MM} mm closer than that, over all its motions; elsewhere it keeps ${margin} mm`
         : `a held object keeps ${margin} mm from the table, the base, objects and the arm`;
       return { link, obstacle, distanceMm: gap, requiredMm: required, rule };
     }
@@ -175,15 +175,22 @@ function heldGaps(preset: ArmPreset, held: HeldObject, pose: ReturnType<typeof h
   return gaps;
 }
 
-/** The held object's gaps in a configuration: what `heldStartGapsMm` wants at the start of a motion. */
-export function heldStartGaps(preset: ArmPreset, world: CollisionWorld, jointsDeg: readonly number[], held: HeldObject): Map<string, number> {
+/**
+ * The lift-off floors of an object at the moment it is grasped in this configuration: its gaps to the
+ * obstacles it is closer to than `marginMm` (see `HeldObject.liftOffFloorsMm`). Called once per grasp.
+ */
+export function liftOffFloors(preset: ArmPreset, world: CollisionWorld, jointsDeg: readonly number[], held: HeldObject, marginMm: number): Record<string, number> {
   const table: Obstacle = { kind: 'table', id: TABLE_ID, zMm: world.tableZMm };
   const objects = world.objects.filter((o) => o.id !== held.object.id).map((o) => obstacleOf(o));
   const pose = heldPose(tcpFrameRad(preset, jointsDeg.map((d) => d * RAD_PER_DEG)), held);
-  return heldGaps(preset, held, pose, armCapsules(preset, jointsDeg), { table, base: baseObstacle(world), objects });
+  const floors: Record<string, number> = {};
+  for (const [id, gap] of heldGaps(preset, held, pose, armCapsules(preset, jointsDeg), { table, base: baseObstacle(world), objects })) {
+    if (gap < marginMm) floors[id] = gap;
+  }
+  return floors;
 }
 
-export interface PathCollisionOptions extends Omit<CollisionOptions, 'toolContactObjectIds' | 'heldStartGapsMm'> {
+export interface PathCollisionOptions extends Omit<CollisionOptions, 'toolContactObjectIds'> {
   /**
    * Objects the fingertip pads may touch, and only while the TCP is within the finger length (50 mm)
    * of the path's end (the last part of a grasp approach) or of its start (leaving an object).
@@ -212,13 +219,12 @@ export function checkPathCollision(
 ): PathCollision | null {
   if (samples.length === 0) return null;
   const held = options.held ?? null;
-  const heldStart = held === null ? undefined : heldStartGaps(preset, world, samples[0]!.jointsDeg, held);
   const start = samples[0]!.tcp, end = samples[samples.length - 1]!.tcp;
   const contacts = options.toolContactObjectIds ?? [];
   const step = pathCheckStepMm(options.marginMm ?? 5);
   const check = (tS: number, jointsDeg: readonly number[], tcp: Vec3): PathCollision | null => {
     const pads = contacts.length > 0 && padContactAllowed(tcp, start, end) ? contacts : [];
-    const hit = checkArmCollision(preset, world, jointsDeg, { ...options, toolContactObjectIds: pads, ...(heldStart !== undefined ? { heldStartGapsMm: heldStart } : {}) });
+    const hit = checkArmCollision(preset, world, jointsDeg, { ...options, toolContactObjectIds: pads });
     if (hit === null) return null;
     const target = contacts.includes(hit.obstacle) && (hit.link === 'tool' || hit.link === FINGERTIPS_LINK) && pads.length === 0;
     return { ...hit, ...(target ? { rule: `${hit.rule} (only the fingertip pads may touch the grasp target, and only in the last ${PAD_CONTACT_WINDOW_MM} mm of the approach)` } : {}), tS, jointsDeg };

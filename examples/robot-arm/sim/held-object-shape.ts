@@ -13,6 +13,13 @@ export interface HeldObject {
   readonly offsetInToolMm: Vec3;
   /** The object's own axes (upright, yawed) expressed in the tool frame at the grasp. */
   readonly rotationInTool: Mat3;
+  /**
+   * Lift-off floors, fixed at the grasp: the object's gap (mm) to each obstacle it was closer to than
+   * the clearance when it was picked up (the table it rested on, a neighbour), by obstacle id. No
+   * motion, and no sequence of motions, may take it below that gap minus `LIFT_OFF_SLACK_MM`; every
+   * other obstacle gets the full clearance. Absent or empty: the full clearance everywhere.
+   */
+  readonly liftOffFloorsMm?: Readonly<Record<string, number>>;
 }
 
 /** The held object's pose in the base frame for a tool frame. */

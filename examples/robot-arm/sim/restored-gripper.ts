@@ -19,6 +19,8 @@ export interface RestoredGrip {
   readonly offsetInToolMm: Vec3;
   /** The object's own axes in the tool frame (a rotation matrix, row-major). */
   readonly rotationInTool: Mat3;
+  /** The lift-off floors fixed at the grasp (`HeldObject.liftOffFloorsMm`); absent in files of older controllers. */
+  readonly liftOffFloorsMm?: Readonly<Record<string, number>>;
 }
 
 /** What the gripper held and what was broken when the previous controller stopped. */
@@ -62,7 +64,9 @@ export function checkRestoredGrip(grip: RestoredGrip, objects: ReadonlyMap<strin
   if (object === undefined) throw new RangeError(`restored gripper: the held object ${JSON.stringify(grip.objectId)} is not in the scene`);
   if (!isFiniteVec3(grip.offsetInToolMm)) throw new RangeError(`restored gripper: offsetInToolMm of ${object.id} must be finite millimetres`);
   if (!Array.isArray(grip.rotationInTool) || !isRotation(grip.rotationInTool)) throw new RangeError(`restored gripper: rotationInTool of ${object.id} must be a rotation matrix (9 numbers, orthonormal, determinant 1)`);
-  const held: HeldObject = { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool };
+  const floors = grip.liftOffFloorsMm;
+  if (floors !== undefined && !(typeof floors === 'object' && floors !== null && Object.values(floors).every(Number.isFinite))) throw new RangeError(`restored gripper: liftOffFloorsMm of ${object.id} must map obstacle ids to finite millimetres`);
+  const held: HeldObject = { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool, ...(floors !== undefined ? { liftOffFloorsMm: floors } : {}) };
   const carried = heldPose(tool, held).center;
   const d = sub(carried, object.position);
   const apart = Math.hypot(d.x, d.y, d.z);

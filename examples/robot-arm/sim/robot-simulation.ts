@@ -204,7 +204,7 @@ export class RobotSimulation {
   /** The object in the gripper and where its centre sits in the tool frame (mm), or null. */
   heldObject(): HeldObject | null {
     if (this.held === null) return null;
-    return { object: this.objectStates.get(this.held.object.id)!, offsetInToolMm: this.held.offsetInToolMm, rotationInTool: this.held.rotationInTool };
+    return { object: this.objectStates.get(this.held.object.id)!, offsetInToolMm: this.held.offsetInToolMm, rotationInTool: this.held.rotationInTool, liftOffFloorsMm: this.held.liftOffFloorsMm ?? {} };
   }
 
   status(): SimStatus {
@@ -277,7 +277,7 @@ export class RobotSimulation {
     if (!check.ok) return check;
     this.motionCounter++;
     const motionId = options.motionId ?? `motion-${this.motionCounter}`;
-    this.motionContext = this.model.motionAllowances(trajectory, this.poseState(), options.contactAllowedWith ?? []);
+    this.motionContext = this.model.motionAllowances(trajectory, options.contactAllowedWith ?? []);
     this.executor = new MotionExecutor(this.preset, this.limits, trajectory, motionId, this.clock.stepMs / 1000);
     this.stateNow = this.executor.phase === 'done' ? 'idle' : 'moving';
     if (this.stateNow === 'idle') this.executor = null;
@@ -346,9 +346,12 @@ export class RobotSimulation {
     const outcome = attemptGrasp(this.preset.gripper, this.preset.payloadKg, frame, this.objects(), this.held !== null, request);
     if (!outcome.ok) return outcome;
     const object = this.updateObject(outcome.objectId, { held: true });
-    this.held = { object, offsetInToolMm: outcome.held.offsetInToolMm, rotationInTool: outcome.held.rotationInTool, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
+    const grip = { object, offsetInToolMm: outcome.held.offsetInToolMm, rotationInTool: outcome.held.rotationInTool };
+    // Fixed here, once: how close to the table (or a neighbour) the object rested is its floor for every later motion.
+    const liftOffFloorsMm = Object.freeze(this.model.liftOffFloors(this.poseState(), grip));
+    this.held = { ...grip, liftOffFloorsMm, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
     this.refreshSensorTruth();
-    return { ...outcome, held: { object, offsetInToolMm: outcome.held.offsetInToolMm, rotationInTool: outcome.held.rotationInTool } };
+    return { ...outcome, held: { ...grip, liftOffFloorsMm } };
   }
 
   /**
@@ -493,7 +496,9 @@ export class RobotSimulation {
     const frame = this.tcpFrame();
     const grip = checkRestoredGrip(restored.held, this.objectStates, frame);
     const object = this.updateObject(grip.object.id, { held: true });
-    this.held = { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
+    // The floors recorded at the grasp carry over; a file without them (older robot-sim) gets the floors of where the object is now.
+    const liftOffFloorsMm = Object.freeze(grip.liftOffFloorsMm ?? this.model.liftOffFloors(this.poseState(), { ...grip, object }));
+    this.held = { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool, liftOffFloorsMm, yawOffsetDeg: object.yawDeg - toolYawDeg(frame) };
     // Exactly where the grip carries it (the file agreed within the tolerance).
     this.carryHeldObject();
   }

@@ -1,5 +1,6 @@
 import type { ArmPreset } from './arm-presets.js';
 import { distance, isFiniteVec3, type Vec3 } from './vector3.js';
+import { beside } from './limit-digits.js';
 
 /**
  * Where the TCP may be (base frame, millimetres): inside a reach sphere around the shoulder, at least
@@ -100,10 +101,4 @@ export function checkPathEnvelope(envelope: WorkspaceEnvelope, samples: readonly
     if (!check.ok) return { tS: sample.tS, violations: check.violations };
   }
   return null;
-}
-
-/** One decimal, or three when one would print the offending value equal to the limit it breaks. */
-function beside(value: number, limit: number): string {
-  const short = value.toFixed(1);
-  return Number(short) === limit ? value.toFixed(3) : short;
 }

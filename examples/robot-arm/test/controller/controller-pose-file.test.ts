@@ -65,7 +65,8 @@ describe('controller pose file: the gripper', () => {
     const saved = file.load('ur5e');
     assert.ok(saved !== null);
     const held = first.status().held!;
-    assert.deepEqual(saved.gripper, { held: { objectId: 'block-1', offsetInToolMm: held.offsetInToolMm, rotationInTool: held.rotationInTool }, brokenObjectIds: ['egg-1'] });
+    assert.deepEqual(saved.gripper, { held: { objectId: 'block-1', offsetInToolMm: held.offsetInToolMm, rotationInTool: held.rotationInTool, liftOffFloorsMm: held.liftOffFloorsMm }, brokenObjectIds: ['egg-1'] });
+    assert.deepEqual(Object.keys(held.liftOffFloorsMm ?? {}), ['table'], 'the lift-off floor fixed at the grasp is saved with the grip');
 
     const second = new SimArmDriver({ initialJointsDeg: saved.jointsDeg, objects: saved.objects, restoredGripper: saved.gripper });
     const status = second.status();
@@ -113,7 +114,8 @@ describe('controller pose file: the gripper', () => {
     const cases: Array<{ name: string; value: unknown; message: string }> = [
       { name: 'older-holding', value: { presetId: 'ur5e', jointsDeg: valid.jointsDeg, objects: valid.objects }, message: 'initial pose collides: ' },
       { name: 'half', value: withoutBroken, message: 'has an invalid broken: it must be a list of object ids' },
-      { name: 'bad-held', value: { ...valid, held: { objectId: 'block-1', offsetInToolMm: { x: 0, y: 0 }, rotationInTool: valid.held.rotationInTool } }, message: 'has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers] }' },
+      { name: 'bad-held', value: { ...valid, held: { objectId: 'block-1', offsetInToolMm: { x: 0, y: 0 }, rotationInTool: valid.held.rotationInTool } }, message: 'has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers], liftOffFloorsMm? {obstacle: mm} }' },
+      { name: 'bad-floors', value: { ...valid, held: { ...valid.held, liftOffFloorsMm: { table: 'low' } } }, message: 'has an invalid held: it must be null or { objectId, offsetInToolMm {x, y, z}, rotationInTool [9 numbers], liftOffFloorsMm? {obstacle: mm} }' },
       { name: 'bad-broken', value: { ...valid, broken: 'egg-1' }, message: 'has an invalid broken: it must be a list of object ids' },
       { name: 'unknown-held', value: { ...valid, held: { ...valid.held, objectId: 'mug-9' } }, message: 'restored gripper: the held object "mug-9" is not in the scene' },
       { name: 'unknown-broken', value: { ...valid, broken: ['mug-9'] }, message: 'restored gripper: broken object "mug-9" is not in the scene' },

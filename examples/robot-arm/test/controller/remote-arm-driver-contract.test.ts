@@ -6,7 +6,7 @@
  * heartbeat bound is wide here (hangs are controller-faults.test.ts's subject): on a loaded machine a
  * fresh controller's first path check can block it for over a second.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RemoteArmDriver } from '../../controller/remote-arm-driver.js';
@@ -15,10 +15,13 @@ import { armDriverContract, type DriverSubject } from '../driver/arm-driver-cont
 
 async function remoteSubject(): Promise<DriverSubject> {
   const dir = mkdtempSync(join(tmpdir(), 'robot-sim-contract-'));
-  const driver = await RemoteArmDriver.start({ preset: 'ur5e', latchPath: join(dir, 'estop.json'), posePath: join(dir, 'pose.json'), timeScale: 2, heartbeatTimeoutMs: 10_000, log: () => undefined });
+  const posePath = join(dir, 'pose.json');
+  const driver = await RemoteArmDriver.start({ preset: 'ur5e', latchPath: join(dir, 'estop.json'), posePath, timeScale: 2, heartbeatTimeoutMs: 10_000, log: () => undefined });
   return {
     driver,
     model: createArmModel({ preset: 'ur5e' }),
+    // The controller's simulation writes every change (every frame of a motion) to its pose file.
+    groundTruthJoints: () => (JSON.parse(readFileSync(posePath, 'utf8')) as { jointsDeg: number[] }).jointsDeg,
     async close() {
       await driver.close();
       rmSync(dir, { recursive: true, force: true });

@@ -9,11 +9,17 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ArmFaultError, type ArmDriver, type ArmFaultKind, type ArmSample, type ArmStatus, type MotionProgress } from '../../driver/arm-driver.js';
 import type { ArmModel, Trajectory } from '../../model/arm-model.js';
+import { cancelContract } from './arm-driver-cancel-contract.js';
 
 /** A driver under test and the model it is for. */
 export interface DriverSubject {
   readonly driver: ArmDriver;
   readonly model: ArmModel;
+  /**
+   * The joints as the simulated arm itself has them (not the driver's report): the in-process
+   * simulation, or what the controller process's simulation wrote to its pose file. Read at rest.
+   */
+  groundTruthJoints(): readonly number[];
   /** Closes the driver and anything behind it (a controller process). */
   close(): Promise<void>;
 }
@@ -162,6 +168,8 @@ export function armDriverContract(name: string, options: DriverContractOptions):
       // At rest and idle: the next motion from here is accepted.
       assert.equal((await driver.execute(planTo(subject, CLEAR_TARGET), { motionId: 'contract-2' })).status, 'completed');
     }));
+
+    cancelContract(run, planTo);
 
     it('stop(controlled) during a motion decelerates and holds: stopped, then the arm takes new motions; stop at rest is a no-op', run(async (subject) => {
       const { driver } = subject;

@@ -12,7 +12,7 @@ import { createRobotServer } from '../../server/create-robot-server.js';
 import { armDriverContract, planTo, type DriverSubject } from './arm-driver-contract.js';
 
 function subjectOf(driver: SimArmDriver): DriverSubject {
-  return { driver, model: driver.model, close: () => driver.close() };
+  return { driver, model: driver.model, groundTruthJoints: () => driver.sim.jointsDeg, close: () => driver.close() };
 }
 
 /** Presses the fingertips 4 mm into the tray: 12 N of contact, above a 10 N protective limit. */

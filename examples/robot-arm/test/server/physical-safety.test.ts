@@ -60,7 +60,7 @@ describe('physical safety under approved calls (issue 12 findings)', () => {
       const reply = await h.call('move_arm_to_pose', { target_position: { x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z }, orientation: { roll_deg: 135, pitch_deg: 0, yaw_deg: tcp.yawDeg } });
       const refused = refusalOf(reply);
       assert.equal(refused?.stage, 'collision', JSON.stringify(reply.body));
-      assert.match(refused!.message, /the held object cup-1 would be [\d.]+ mm inside the table; rule: a held object that started 0\.0 mm from table \(just picked up\) may not get closer/);
+      assert.match(refused!.message, /the held object cup-1 would be [\d.]+ mm inside the table; rule: a held object picked up 0\.000 mm from table may never get more than 0\.01 mm closer than that, over all its motions/);
       assert.deepEqual(sim.jointsDeg, before);
       assert.deepEqual(h.robot.controller.monitor.violations, []);
     } finally {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { UR5E } from '../../sim/arm-presets.js';
 import { armCapsules } from '../../sim/arm-capsules.js';
-import { checkArmCollision, checkPathCollision, type CollisionWorld } from '../../sim/collision-check.js';
+import { checkArmCollision, checkPathCollision, LIFT_OFF_SLACK_MM, type CollisionWorld } from '../../sim/collision-check.js';
 import { forwardKinematics, tcpFrameRad } from '../../sim/forward-kinematics.js';
 import { uprightRotation } from '../../sim/held-object-shape.js';
 import { mul, transpose } from '../../sim/rotation.js';
@@ -124,13 +124,18 @@ test('a held object keeps 5 mm from the table, except that one just picked up ma
   const resting = checkArmCollision(UR5E, emptyWorld, q70, { held });
   assert.deepEqual(resting && [resting.link, resting.obstacle, resting.requiredMm], ['held:cup-3', 'table', 5]);
   assert.ok(Math.abs(resting!.distanceMm) < 0.01, `resting gap ${resting!.distanceMm}`);
-  // Just picked up (it started on the table): it may stay there, but never sink.
-  const start = new Map([['table', 0]]);
-  assert.equal(checkArmCollision(UR5E, emptyWorld, q70, { held, heldStartGapsMm: start }), null);
-  const sunk = checkArmCollision(UR5E, emptyWorld, solveDown(60), { held, heldStartGapsMm: start });
-  assert.deepEqual(sunk && [sunk.link, sunk.obstacle], ['held:cup-3', 'table']);
+  // Picked up from the table (its floor there, fixed at the grasp, is 0 mm): it may stay there, but never sink.
+  const picked = { ...held, liftOffFloorsMm: { table: 0 } };
+  assert.equal(checkArmCollision(UR5E, emptyWorld, q70, { held: picked }), null);
+  const sunk = checkArmCollision(UR5E, emptyWorld, solveDown(60), { held: picked });
+  assert.deepEqual(sunk && [sunk.link, sunk.obstacle, sunk.requiredMm], ['held:cup-3', 'table', -LIFT_OFF_SLACK_MM]);
   assert.ok(Math.abs(sunk!.distanceMm + 10) < 0.01, `sunk ${sunk!.distanceMm} mm`);
-  assert.match(sunk!.rule, /started 0\.0 mm from table/);
+  assert.match(sunk!.rule, /picked up 0\.000 mm from table may never get more than 0\.01 mm closer than that, over all its motions/);
+  // The floor is the grasp's, not a motion's start: 0.009 mm below it passes, 0.012 mm does not (whatever came before).
+  assert.equal(checkArmCollision(UR5E, emptyWorld, solveDown(70 - 0.009), { held: picked }), null);
+  assert.equal(checkArmCollision(UR5E, emptyWorld, solveDown(70 - 0.012), { held: picked })?.obstacle, 'table');
+  // Lifted above the clearance and set back down: the same floor, not a new one.
+  assert.equal(checkArmCollision(UR5E, emptyWorld, solveDown(70.5), { held: picked }), null);
 });
 
 /** Joints putting the UR5e TCP at (-491.9, -133.3, z) mm with the tool pointing down (below home). */

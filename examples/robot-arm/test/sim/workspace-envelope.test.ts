@@ -67,5 +67,5 @@ test('operator overrides are validated; the reach sphere cannot exceed the armâ€
 
 test('a value just past a limit is printed precisely enough to differ from it', () => {
   const result = checkPose(envelope, { x: -174.96, y: 0, z: 300 });
-  assert.equal(result.violations[0]!.message, 'TCP would be 174.960 mm from the base axis; the keep-out cylinder around the base requires at least 175 mm');
+  assert.equal(result.violations[0]!.message, 'TCP would be 174.96 mm from the base axis; the keep-out cylinder around the base requires at least 175 mm');
 });
