@@ -105,7 +105,8 @@ export function compilePattern(pattern: string): PatternMatcher {
   try {
     const re2 = loadRe2().RE2JS.compile(toRe2Syntax(pattern));
     // toString is a cache key for Ajv's compiled code: it must differ per pattern.
-    matcher = { test: (input: string) => re2.matcher(input).find(), toString: () => `re2js:/${pattern}/` };
+    // test() is re2js's match-anywhere path without a Matcher object per call (same answer as matcher().find()).
+    matcher = { test: (input: string) => re2.test(input), toString: () => `re2js:/${pattern}/` };
   } catch (error) {
     if (isBacktrackingRisk(pattern)) {
       throw new PatternError(`${JSON.stringify(pattern)} has nested or stacked quantifiers (catastrophic backtracking risk) and cannot run on the linear-time engine: ${(error as Error).message}; rewrite it without nested repetition`);
