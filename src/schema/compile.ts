@@ -157,10 +157,10 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
     if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
     // The common MCP shape: our own generated code, budget folded in; the general path takes any
     // instance it hands back (over budget, non-finite, unusual), which then gets that path's answer.
-    const special = compileSpecialised(schema as object, budget);
+    let special: SpecialisedValidator | undefined; // generated on first call, like the fast engine's code
     return new Compiled(schema, dialect, 'fast', (instance) => {
       let raw: ReturnType<SpecialisedValidator>;
-      try { raw = special(instance); } catch { return general(instance); }
+      try { raw = (special ??= compileSpecialised(schema as object, budget))(instance); } catch { return general(instance); }
       if (raw === undefined) return VALID;
       return raw === FALLBACK ? general(instance) : new LazyInvalidResult(raw, limit);
     });

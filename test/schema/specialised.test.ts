@@ -120,3 +120,17 @@ test('the bench fixtures\' shape is specialised, and schemas outside the shape a
   assert.match(source, /n > 10/);
   assert.doesNotMatch(source, /checkInstanceBudget/);
 });
+
+test('an enumerable key on a polluted Object.prototype is left to the general path too', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
+  const { special, general } = both(schema);
+  (Object.prototype as Record<string, unknown>).polluted = 1;
+  try {
+    const special1 = special.validate({ a: 1 });
+    assert.deepEqual(special1.errors, general.validate({ a: 1 }).errors);
+    assert.equal(special1.errors[0]!.message, '/: unexpected property "polluted"');
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  }
+  assert.equal(special.validate({ a: 1 }).valid, true);
+});

@@ -100,12 +100,16 @@ class Generator {
       if (group === kind) return this.group(group, s, v, path, schemaPath, depth);
       return group === groupedType ? typeError : '';
     }).join('\n');
-    out.push(`if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`);
+    // The data kinds, the declared type's first (the branch a valid instance takes).
+    const kinds: Array<[rank: number, code: string]> = [];
+    const rank = (names: string[]): number => (names.some((t) => types.includes(t)) ? 0 : 1);
+    kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
     const strings = branch('string');
-    if (strings !== '') out.push(`else if (typeof ${v} == "string") { ${strings} }`);
-    out.push(`else if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${branch('array')} } else { ${branch('object')} } }`);
+    if (strings !== '') kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${strings} }`]);
+    kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${branch('array')} } else { ${branch('object')} } }`]);
+    kinds.sort((x, y) => x[0] - y[0]);
     const others = branch('other');
-    if (others !== '') out.push(`else { ${others} }`);
+    out.push(kinds.map(([, code]) => code).join('\nelse ') + (others === '' ? '' : `\nelse { ${others} }`));
     return out.join('\n');
   }
 
@@ -162,7 +166,11 @@ class Generator {
     // One pass over the keys: the budget's count, Ajv's additionalProperties, and the counting of
     // every value no property schema descends into.
     const key = this.name('k');
-    const loop: string[] = [`if (!hasOwn(${v}, ${key})) return FALLBACK;`, 'n++;'];
+    // for-in lists own keys only when no prototype has enumerable ones: a plain (or null-prototype)
+    // object, with Object.prototype checked once per call (see specialisedSource). Anything else
+    // goes to the general path, whose budget counts own keys only.
+    out.push(`{ const p = Object.getPrototypeOf(${v}); if (p !== OBJECT_PROTOTYPE && p !== null) return FALLBACK; }`);
+    const loop: string[] = ['n++;'];
     if (ruled.length > 0) loop.push(`if (${isOneOf(key, ruled)}) continue;`);
     const additional = s.additionalProperties;
     if (additional === false || hasRules(additional)) {
@@ -173,7 +181,8 @@ class Generator {
         const extra = this.name('v');
         handle = `const ${extra} = ${v}[${key}];\n${this.value(additional, extra, [...path, { text: '/' }, { code: `escapePointerToken(${key})` }], `${schemaPath}/additionalProperties`, depth + 1)}`;
       }
-      loop.push(`if (!(${isOneOf(key, names)})) { ${handle} continue; }`);
+      // When every named property has rules, a key that got here is already known to be additional.
+      loop.push(ruled.length === names.length ? `${handle} continue;` : `if (!(${isOneOf(key, names)})) { ${handle} continue; }`);
     }
     loop.push(this.count(`${v}[${key}]`, depth + 1));
     out.push(`for (const ${key} in ${v}) { ${loop.join('\n')} }`);
@@ -188,26 +197,21 @@ class Generator {
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-/**
- * Generates the validator on its first call (like the fast engine, so defining 1,000 tools
- * generates nothing). Only for schemas `specialisedBlocker` accepted.
- */
-export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
-  let validate: SpecialisedValidator | undefined;
-  return (instance) => (validate ??= generate(schema, budget))(instance);
-}
-
 /** The generated source, for tests and for reading what runs. */
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
   const generator = new Generator(budget);
   const body = generator.value(schema, 'v0', [], '#', 0);
-  const source = `return function validate(v0) {\nlet n = 1; let E = null;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
+  const source = `return function validate(v0) {\nlet n = 1; let E = null;\nfor (const inherited in OBJECT_PROTOTYPE) return FALLBACK;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
   return { source, constants: generator.constants };
 }
 
-function generate(schema: object, budget: InstanceBudget): SpecialisedValidator {
+/**
+ * Generates the validator. Only for schemas `specialisedBlocker` accepted; compileSchema calls it
+ * on a validator's first call (like the fast engine, so defining 1,000 tools generates nothing).
+ */
+export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
   const { source, constants } = specialisedSource(schema, budget);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
-  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator;
-  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken);
+  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', 'OBJECT_PROTOTYPE', source) as (...args: unknown[]) => SpecialisedValidator;
+  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken, Object.prototype);
 }
