@@ -9,14 +9,16 @@
 //      `--provider all` and on an empty catalog. The current source is compiled into a temporary
 //      directory (`tsc -p tsconfig.build.json --outDir`); `--cli <main.js>` measures a given build.
 // CPU time is printed beside wall time: on a shared machine wall time includes waiting for a core.
-// Results go to bench/results/lint.md (`--no-write` to skip); `--json` prints them as JSON last.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// Results go to bench/results/lint.md (`--no-write` to skip); `--json` prints them as JSON last;
+// `--profile` also CPU-profiles one cold lintTools() process into bench/results/profile-lint.md.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintCatalog } from './lib/lint-catalog.js';
+import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
 
 const self = fileURLToPath(import.meta.url);
 const root = join(dirname(self), '..');
@@ -100,6 +102,13 @@ try {
     coldDefault.push(child<Cold>(['--cold-child', file]));
     coldAll.push(child<Cold>(['--cold-child', file, 'all']));
     tokenizer.push(child(['--tokenizer-child']));
+  }
+  if (process.argv.includes('--profile')) {
+    const profileDir = join(dir, 'profile');
+    const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', self, '--cold-child', file], { cwd: root, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`profiled child failed: ${run.stderr}`);
+    const profile = join(profileDir, readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!);
+    writeFileSync(join(root, 'bench/results/profile-lint.md'), `# CPU profile: one fresh process importing the lint engine and running lintTools() once on 1,000 tools (default rules)\n\nWritten by \`npm run bench:lint -- --profile\`; the whole process, start-up and tsx included. Load average ${loadavg()[0]!.toFixed(2)}.\n\n${profileMarkdown('Self time', summariseProfile(profile, root, 25))}`);
   }
   const { lintTools } = await import('../src/lint/engine.js');
   lintTools(tools);

@@ -35,5 +35,5 @@ export function runSchemaBench(timeoutMs: number, quick = false): Promise<Script
 
 /** lintTools() cold and warm, the token counter alone, and the compiled CLI on 1,000 tools. */
 export function runLintBench(timeoutMs: number): Promise<ScriptBenchResult> {
-  return runScript('lint.bench.ts', [], timeoutMs);
+  return runScript('lint.bench.ts', ['--profile'], timeoutMs);
 }
