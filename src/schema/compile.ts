@@ -3,7 +3,8 @@ import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
 import { planFastPath, specialisedBlocker } from './route.js';
-import { compileSpecialised } from './engines/specialised.js';
+import { compileSpecialised, FALLBACK } from './engines/specialised.js';
+import type { SpecialisedValidator } from './engines/specialised.js';
 import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
@@ -156,14 +157,13 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
     if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
     // The common MCP shape: our own generated code, budget folded in; the general path takes any
     // instance it hands back (over budget, non-finite, unusual), which then gets that path's answer.
-    // Generated on first call, like the fast engine's code; from then on the generated function is
-    // the validator itself (it returns these results directly).
-    const compiled = new Compiled(schema, dialect, 'fast', (instance) => {
-      const generated = compileSpecialised(schema as object, budget, { valid: VALID, invalid: (raw) => new LazyInvalidResult(raw, limit), general });
-      (compiled as { validate: (instance: unknown) => ValidationResult }).validate = generated;
-      return generated(instance);
+    let special: SpecialisedValidator | undefined; // generated on first call, like the fast engine's code
+    return new Compiled(schema, dialect, 'fast', (instance) => {
+      let raw: ReturnType<SpecialisedValidator>;
+      try { raw = (special ??= compileSpecialised(schema as object, budget))(instance); } catch { return general(instance); }
+      if (raw === undefined) return VALID;
+      return raw === FALLBACK ? general(instance) : new LazyInvalidResult(raw, limit);
     });
-    return compiled;
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {

@@ -15,17 +15,13 @@ import { firstDuplicate } from '../unique-items.js';
  * only on failure. Every value the schema does not descend into (an unknown property, an untyped
  * subschema, a value of the wrong type) is counted by countBelow, so the count is the budget's.
  *
- * The generated function returns the caller's own results (`outcome`): its valid result, an invalid
- * result made of the error records, or whatever the general path (the exact budget pass, then Ajv)
- * answers, for an instance over the budget, with a non-finite number or with inherited enumerable
- * keys (or if the generated code throws): such an instance gets that path's exact answer. The
- * caller's result is returned directly, so a call costs one function call, like Ajv's.
+ * Returns undefined (valid), the error records, or {@link FALLBACK}: the budget is broken, a number
+ * is not finite, or the instance is unusual (an inherited enumerable key). The caller then runs
+ * the general path (the exact budget pass, then Ajv), which gives that instance its exact answer.
  */
-export interface SpecialisedOutcome<R> {
-  readonly valid: R;
-  readonly invalid: (errors: readonly ErrorObject[]) => R;
-  readonly general: (instance: unknown) => R;
-}
+export type SpecialisedValidator = (instance: unknown) => readonly ErrorObject[] | undefined | typeof FALLBACK;
+
+export const FALLBACK: unique symbol = Symbol('run the general path');
 
 type Schema = Record<string, unknown>;
 /** One piece of an instance path: static text, or a JavaScript expression evaluated on failure. */
@@ -76,7 +72,7 @@ class Generator {
 
   /** Code that counts `v` (already counted itself) and everything under it. */
   count(v: string, depth: number): string {
-    return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return general(v0);`;
+    return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return FALLBACK;`;
   }
 
   error(keyword: string, params: string, v: string, path: PathPart[], schemaPath: string): string {
@@ -88,7 +84,7 @@ class Generator {
   value(s: unknown, v: string, path: PathPart[], schemaPath: string, depth: number): string {
     if (!hasRules(s)) return this.count(v, depth);
     const out: string[] = [];
-    if (depth >= this.budget.maxDepth) out.push(`if (typeof ${v} == "object" && ${v} !== null) return general(v0);`);
+    if (depth >= this.budget.maxDepth) out.push(`if (typeof ${v} == "object" && ${v} !== null) return FALLBACK;`);
     const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     const present = (group: Group): boolean => GROUP_KEYWORDS[group].some((k) => s[k] !== undefined);
     // Ajv reports a single type that has keywords of its own in the else branch of that type's
@@ -107,7 +103,7 @@ class Generator {
     // The data kinds, the declared type's first (the branch a valid instance takes).
     const kinds: Array<[rank: number, code: string]> = [];
     const rank = (names: string[]): number => (names.some((t) => types.includes(t)) ? 0 : 1);
-    kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return general(v0);\n${branch('number')} }`]);
+    kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
     const strings = branch('string');
     if (strings !== '') kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${strings} }`]);
     kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${branch('array')} } else { ${branch('object')} } }`]);
@@ -137,7 +133,7 @@ class Generator {
         out.push(`if (!${check}(${v})) ${err('pattern', `{ pattern: ${JSON.stringify(s.pattern)} }`)}`);
       }
     } else if (group === 'array') {
-      out.push(`n += ${v}.length; if (n > ${this.budget.maxNodes}) return general(v0);`);
+      out.push(`n += ${v}.length; if (n > ${this.budget.maxNodes}) return FALLBACK;`);
       if (typeof s.maxItems === 'number') out.push(`if (${v}.length > ${s.maxItems}) ${err('maxItems', `{ limit: ${s.maxItems} }`)}`);
       if (typeof s.minItems === 'number') out.push(`if (${v}.length < ${s.minItems}) ${err('minItems', `{ limit: ${s.minItems} }`)}`);
       const i = this.name('i');
@@ -173,7 +169,7 @@ class Generator {
     // for-in lists own keys only when no prototype has enumerable ones: a plain (or null-prototype)
     // object, with Object.prototype checked once per call (see specialisedSource). Anything else
     // goes to the general path, whose budget counts own keys only.
-    out.push(`{ const p = Object.getPrototypeOf(${v}); if (p !== OBJECT_PROTOTYPE && p !== null) return general(v0); }`);
+    out.push(`{ const p = Object.getPrototypeOf(${v}); if (p !== OBJECT_PROTOTYPE && p !== null) return FALLBACK; }`);
     const loop: string[] = ['n++;'];
     if (ruled.length > 0) loop.push(`if (${isOneOf(key, ruled)}) continue;`);
     const additional = s.additionalProperties;
@@ -205,7 +201,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
   const generator = new Generator(budget);
   const body = generator.value(schema, 'v0', [], '#', 0);
-  const source = `return function validate(v0) {\ntry {\nlet n = 1; let E = null;\nfor (const inherited in OBJECT_PROTOTYPE) return general(v0);\n${body}\nif (n > ${budget.maxNodes}) return general(v0);\nreturn E === null ? VALID : invalid(E);\n} catch { return general(v0); }\n}`;
+  const source = `return function validate(v0) {\nlet n = 1; let E = null;\nfor (const inherited in OBJECT_PROTOTYPE) return FALLBACK;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
   return { source, constants: generator.constants };
 }
 
@@ -213,9 +209,9 @@ export function specialisedSource(schema: object, budget: InstanceBudget): { sou
  * Generates the validator. Only for schemas `specialisedBlocker` accepted; compileSchema calls it
  * on a validator's first call (like the fast engine, so defining 1,000 tools generates nothing).
  */
-export function compileSpecialised<R>(schema: object, budget: InstanceBudget, outcome: SpecialisedOutcome<R>): (instance: unknown) => R {
+export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
   const { source, constants } = specialisedSource(schema, budget);
-  // Code generation is the point (as in Ajv); every schema value reaches the source through JSON.stringify or `c`.
-  const factory = new Function('c', 'budget', 'VALID', 'invalid', 'general', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', 'OBJECT_PROTOTYPE', source) as (...args: unknown[]) => (instance: unknown) => R;
-  return factory(constants, budget, outcome.valid, outcome.invalid, outcome.general, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken, Object.prototype);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
+  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', 'OBJECT_PROTOTYPE', source) as (...args: unknown[]) => SpecialisedValidator;
+  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken, Object.prototype);
 }
