@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak,scaleout
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak,scaleout,lint
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32); also
 //                                            toolwright-middleware, toolwright-empty-chain
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
@@ -18,13 +18,13 @@ import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js'
 import { COMPILED_DIR, EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
 import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
-import { runSchemaBench } from './lib/suites/schema-bench.js';
+import { runLintBench, runSchemaBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
 import { runScaleoutSuite } from './lib/suites/scaleout.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'hostile', 'soak', 'scaleout'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'hostile', 'soak', 'scaleout', 'lint'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -185,10 +185,15 @@ async function main(): Promise<void> {
     log('scale-out: redis-server + toolwright serve --store instances + nginx (docs/scale-out.md):');
     report.scaleout = await runScaleoutSuite({ quick, durationSec, log });
   }
-  if (options.only.has('schema') && !quick) {
-    log('schema engine vs Ajv (npm run bench:schema):');
-    report.schema = await runSchemaBench(300000);
-    log(`  ${report.schema.note}`);
+  if (options.only.has('schema')) {
+    log('schema engine vs Ajv (npm run bench:schema), interleaved rounds, then CPU profiles:');
+    report.schema = await runSchemaBench(600000, quick);
+    log(`  ${report.schema.note}\n${report.schema.output}`);
+  }
+  if (options.only.has('lint') && !quick) {
+    log('lint of 1,000 tools (npm run bench:lint):');
+    report.lint = await runLintBench(600000);
+    log(`  ${report.lint.note}\n${report.lint.output}`);
   }
 
   const finished = { ...report, run: { ...report.run, finishedAt: new Date().toISOString(), loadAverageAfter: loadavg() } };

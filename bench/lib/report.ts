@@ -2,7 +2,8 @@
 // from it (ratios against the bare reference of the same run, and the issue's targets).
 import type { ColdStartResult } from './suites/cold-start.js';
 import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
-import type { SchemaBenchResult } from './suites/schema-bench.js';
+import type { ScriptBenchResult } from './suites/schema-bench.js';
+import { lintTargets, schemaTargets } from './component-targets.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
 import { STDIO_WARMUP_CALLS } from './suites/legacy-sessions.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
@@ -35,7 +36,10 @@ export interface BenchReport {
   readonly stdio?: StdioSuiteResult;
   readonly legacy?: LegacySuiteResult;
   readonly coldStart?: ColdStartResult;
-  readonly schema?: SchemaBenchResult;
+  /** Schema engine vs Ajv (bench/schema.bench.ts, issue 31 item 1). */
+  readonly schema?: ScriptBenchResult;
+  /** Lint speed on 1,000 tools (bench/lint.bench.ts, issue 31 item 2). */
+  readonly lint?: ScriptBenchResult;
   /** stop_arm latency under the hostile corpus (issue 13). */
   readonly hostile?: HostileSuiteResult;
   /** RSS soak under hostile calls (issue 13). */
@@ -130,6 +134,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
     verdict: !emptyOk ? 'not measured' : (Number.isNaN(emptyPaired) ? emptyRatio : emptyPaired) >= 0.95 ? 'met' : 'MISSED',
   });
   checks.push(...hostileTargets(report));
+  if (report.schema !== undefined) checks.push(...schemaTargets(report.schema));
+  if (report.lint !== undefined) checks.push(...lintTargets(report.lint));
   return checks;
 }
 
@@ -211,7 +217,7 @@ export function renderMarkdown(report: BenchReport): string {
   const busiest = Math.max(run.loadAverageBefore[0] ?? 0, run.loadAverageAfter[0] ?? 0);
   if (busiest > run.cores) out.push(`> **Shared machine was busy** (1-minute load average up to ${busiest.toFixed(2)} on ${run.cores} cores): absolute figures are depressed and noisy; same-run ratios are the meaningful numbers, and even they carry noise.`, '');
 
-  out.push('## Targets (issues 5 and 13)', '', '| target | measured | verdict |', '|---|---|---|');
+  out.push('## Targets (issues 5, 13 and 31)', '', '| target | measured | verdict |', '|---|---|---|');
   for (const check of report.targets) out.push(`| ${check.target} | ${check.measured.replace(/\|/g, '\\|').slice(0, 300)} | ${check.verdict} |`);
   out.push('');
 
@@ -292,6 +298,10 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.schema !== undefined) {
     out.push('## Schema engine vs Ajv (`npm run bench:schema`)', '', `Status: ${report.schema.note}.`, '');
     if (report.schema.output !== '') out.push('```text', report.schema.output.slice(0, 20000), '```', '');
+  }
+  if (report.lint !== undefined) {
+    out.push('## Lint speed, 1,000 tools (`npm run bench:lint`)', '', `Status: ${report.lint.note}.`, '');
+    if (report.lint.output !== '') out.push('```text', report.lint.output.slice(0, 20000), '```', '');
   }
   if (report.scaleout !== undefined) {
     const so = report.scaleout;

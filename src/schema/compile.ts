@@ -2,13 +2,15 @@ import { SchemaCompileError } from './compile-error.js';
 import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
-import { planFastPath } from './route.js';
+import { planFastPath, specialisedBlocker } from './route.js';
+import { compileSpecialised, FALLBACK } from './engines/specialised.js';
+import type { SpecialisedValidator } from './engines/specialised.js';
 import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
 import { assertMetaValid } from './meta-check.js';
 import { assertLocalRefsResolve } from './local-refs.js';
-import { checkInstanceBudget } from './instance-budget.js';
+import { instanceRefusal } from './instance-budget.js';
 import type { InstanceBudget } from './instance-budget.js';
 import type { NormalisedErrors } from './normalise-fast.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERRORS, DEFAULT_MAX_INSTANCE_DEPTH, DEFAULT_MAX_INSTANCE_NODES, DEFAULT_MAX_NODES } from './types.js';
@@ -145,17 +147,27 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
   const plan = planFastPath(schema, dialect, formatAssertion);
   if (plan.blocker === undefined && options?.engine !== 'compliant') {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
-    return new Compiled(schema, dialect, 'fast', (instance) => {
-      const refused = checkInstanceBudget(instance, budget);
+    const general = (instance: unknown): ValidationResult => {
+      const refused = instanceRefusal(instance, budget);
       if (refused) return { valid: false, errors: [refused] };
       let raw: readonly ErrorObject[] | undefined;
       try { raw = fast(instance); } catch (error) { return unvalidatable(error); }
       return raw === undefined ? VALID : new LazyInvalidResult(raw, limit);
+    };
+    if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
+    // The common MCP shape: our own generated code, budget folded in; the general path takes any
+    // instance it hands back (over budget, non-finite, unusual), which then gets that path's answer.
+    let special: SpecialisedValidator | undefined; // generated on first call, like the fast engine's code
+    return new Compiled(schema, dialect, 'fast', (instance) => {
+      let raw: ReturnType<SpecialisedValidator>;
+      try { raw = (special ??= compileSpecialised(schema as object, budget))(instance); } catch { return general(instance); }
+      if (raw === undefined) return VALID;
+      return raw === FALLBACK ? general(instance) : new LazyInvalidResult(raw, limit);
     });
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {
-    const refused = checkInstanceBudget(instance, budget);
+    const refused = instanceRefusal(instance, budget);
     if (refused) return { valid: false, errors: [refused] };
     let found: NormalisedErrors;
     try { found = check(instance, limit); } catch (error) { return unvalidatable(error); }

@@ -63,3 +63,40 @@ function findNonFinite(instance: unknown): SchemaError | undefined {
   }
   return undefined;
 }
+
+/** Nesting a recursive count may follow before it hands over to the iterative pass (stack safety). */
+const RECURSION_LIMIT = 200;
+
+/**
+ * The budget's count, folded into a traversal that is already under way: `nodes` is the count so
+ * far (with `value` itself counted), `depth` is the nesting of `value`. Returns the new count, or
+ * -1 when the instance must go to {@link checkInstanceBudget} for its refusal: a bound is broken, a
+ * number is not finite, or the nesting is too deep to follow recursively (then the iterative pass
+ * decides). Recursive and allocation-free, so ordinary instances cost a few comparisons a value.
+ */
+export function countBelow(value: unknown, depth: number, nodes: number, budget: InstanceBudget): number {
+  if (typeof value === 'number') return value - value === 0 ? nodes : -1; // NaN and ±Infinity fail x - x === 0
+  if (typeof value !== 'object' || value === null) return nodes;
+  if (depth >= budget.maxDepth || depth >= RECURSION_LIMIT) return -1;
+  if (Array.isArray(value)) {
+    nodes += value.length;
+    if (nodes > budget.maxNodes) return -1;
+    for (let i = 0; i < value.length && nodes !== -1; i++) nodes = countBelow(value[i], depth + 1, nodes, budget);
+    return nodes;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (++nodes > budget.maxNodes) return -1;
+    nodes = countBelow((value as Record<string, unknown>)[key], depth + 1, nodes, budget);
+    if (nodes === -1) return -1;
+  }
+  return nodes;
+}
+
+/**
+ * The budget check before an engine runs: the allocation-free count first, and only when it finds
+ * a problem the exact pass that names it (so the refusal's text never depends on which ran).
+ */
+export function instanceRefusal(instance: unknown, budget: InstanceBudget): SchemaError | undefined {
+  return countBelow(instance, 0, 1, budget) === -1 ? checkInstanceBudget(instance, budget) : undefined;
+}

@@ -94,3 +94,52 @@ export function planFastPath(schema: object | boolean, dialect: Dialect, formatA
   }
   return plan;
 }
+
+/** Keywords the specialised validator implements (engines/specialised.ts), Ajv's meaning and error records. */
+const SPECIALISED_KEYWORDS = new Set(['type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'items',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
+  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties']);
+/** Keywords that never assert (format only while not asserted: planFastPath blocks an asserted one). */
+const SPECIALISED_ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'format', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+
+const isScalar = (value: unknown): boolean => value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number';
+
+/**
+ * Whether a fast-path schema is of the common MCP shape the specialised validator generates code
+ * for: objects of typed properties, `required`, `additionalProperties`, scalar enums and consts,
+ * numeric and length ranges, `pattern`, arrays of such items. No `$ref`, no combinators, no
+ * property named like an Object.prototype member. Returns why not, or undefined. The differential
+ * fuzz test and the official suite prove it equal to the fast engine on everything it accepts.
+ */
+export function specialisedBlocker(schema: object | boolean, plan: FastPathPlan): string | undefined {
+  if (plan.blocker !== undefined) return plan.blocker;
+  if (plan.ownProperties || plan.refsRoot) return 'a property named like an Object.prototype member, or a root $ref';
+  if (typeof schema === 'boolean') return 'boolean root schema';
+  return subschemaBlocker(schema as Record<string, unknown>, '', true);
+}
+
+function subschemaBlocker(s: Record<string, unknown>, at: string, root: boolean): string | undefined {
+  for (const key of Object.keys(s)) {
+    if (SPECIALISED_ANNOTATIONS.has(key) || (root && key === '$schema')) continue;
+    if (!SPECIALISED_KEYWORDS.has(key)) return `keyword ${JSON.stringify(key)} at ${at || '/'}`;
+  }
+  if (s.enum !== undefined && !(Array.isArray(s.enum) && s.enum.every(isScalar))) return `non-scalar enum at ${at || '/'}`;
+  if (s.const !== undefined && !isScalar(s.const)) return `non-scalar const at ${at || '/'}`;
+  if (s.type !== undefined && typeof s.type !== 'string' && !(Array.isArray(s.type) && s.type.every((t) => typeof t === 'string'))) return `type at ${at || '/'}`;
+  const sub = (value: unknown, where: string, allowFalse: boolean): string | undefined => {
+    if (value === true || (value === false && allowFalse)) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return `subschema at ${where}`;
+    return subschemaBlocker(value as Record<string, unknown>, where, false);
+  };
+  if (s.properties !== undefined) {
+    if (typeof s.properties !== 'object' || s.properties === null) return `properties at ${at || '/'}`;
+    for (const [name, value] of Object.entries(s.properties)) {
+      const blocked = sub(value, `${at}/properties/${name}`, false);
+      if (blocked !== undefined) return blocked;
+    }
+  }
+  if (s.additionalProperties !== undefined) { const blocked = sub(s.additionalProperties, `${at}/additionalProperties`, true); if (blocked) return blocked; }
+  if (s.items !== undefined) { const blocked = sub(s.items, `${at}/items`, false); if (blocked) return blocked; }
+  if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string'))) return `required at ${at || '/'}`;
+  return undefined;
+}

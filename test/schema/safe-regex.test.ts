@@ -80,3 +80,14 @@ test('ECMAScript spellings RE2 lacks are translated with their ECMAScript meanin
   same('^\\s+$', ['\u00a0\u3000 ', 'x']);
   same('^(?<word>\\w+)$', ['abc_1', 'a b']);
 });
+
+test('only anchored single-atom sequences with at most one variable count are run natively', async () => {
+  const { isLinearOnBacktracking, compilePattern } = await import('../../src/schema/safe-regex.js');
+  for (const linear of ['^[A-Za-z0-9_-]{1,40}$', '^\\d{4}-\\d{2}-\\d{2}$', '^[a-z]+$', '^.{2,3}$', '^a{2,2}b+$', '^[+*]a+$']) assert.equal(isLinearOnBacktracking(linear), true, linear);
+  for (const risky of ['^a*a*$', '^\\\\*\\\\*$', 'a+$', '^(a+)+$', '^a+b?$', '^\\w+@\\w+$', '^a|b$', '^[a-z]+\\1$']) assert.equal(isLinearOnBacktracking(risky), false, risky);
+  // Native and linear: a long near-miss is answered at once, with the ECMAScript answer.
+  const matcher = compilePattern('^[A-Za-z0-9_-]{1,40}$');
+  assert.equal(matcher instanceof RegExp, true);
+  assert.equal(matcher.test('req_42'), true);
+  assert.equal(matcher.test('a'.repeat(100000) + '!'), false);
+});

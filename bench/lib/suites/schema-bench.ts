@@ -1,23 +1,39 @@
-// The schema engine against Ajv is measured by the schema issue's own script; this only runs it
-// (bounded) and keeps its output for the summary.
+// The schema engine against Ajv (bench/schema.bench.ts) and the lint speed bench
+// (bench/lint.bench.ts) run as their own processes, bounded in time; each prints its figures as
+// JSON on its last line, which the target table reads (bench/lib/component-targets.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBounded } from '../processes.js';
 import { REPO_ROOT } from '../servers.js';
 
-export interface SchemaBenchResult {
+export interface ScriptBenchResult {
   readonly ran: boolean;
   readonly note: string;
   readonly exitCode: number | null;
+  /** Human-readable output (the JSON line removed). */
   readonly output: string;
+  /** The script's JSON figures, when it completed. */
+  readonly figures?: Record<string, unknown>;
+}
+export type SchemaBenchResult = ScriptBenchResult;
+
+async function runScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptBenchResult> {
+  if (!existsSync(join(REPO_ROOT, 'bench', script))) return { ran: false, note: `bench/${script} does not exist`, exitCode: null, output: '' };
+  const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const outcome = await runBounded(process.execPath, [tsx, join(REPO_ROOT, 'bench', script), '--json', ...args], timeoutMs, { cwd: REPO_ROOT });
+  const note = outcome.timedOut ? `stopped after ${timeoutMs / 1000} s` : outcome.code === 0 ? 'completed' : `exited with code ${outcome.code}`;
+  const lines = outcome.stdout.trim().split('\n');
+  let figures: Record<string, unknown> | undefined;
+  if (outcome.code === 0 && lines.at(-1)?.startsWith('{')) figures = JSON.parse(lines.pop()!) as Record<string, unknown>;
+  return { ran: true, note, exitCode: outcome.code, output: (lines.join('\n') + (outcome.code === 0 ? '' : `\n${outcome.stderr}`)).trim(), ...(figures === undefined ? {} : { figures }) };
 }
 
-export async function runSchemaBench(timeoutMs: number): Promise<SchemaBenchResult> {
-  if (!existsSync(join(REPO_ROOT, 'bench', 'schema.bench.ts'))) {
-    return { ran: false, note: 'bench/schema.bench.ts does not exist yet (schema issue)', exitCode: null, output: '' };
-  }
-  const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  const outcome = await runBounded(process.execPath, [tsx, join(REPO_ROOT, 'bench', 'schema.bench.ts')], timeoutMs, { cwd: REPO_ROOT });
-  const note = outcome.timedOut ? `stopped after ${timeoutMs / 1000} s` : outcome.code === 0 ? 'completed' : `exited with code ${outcome.code}`;
-  return { ran: true, note, exitCode: outcome.code, output: (outcome.stdout + (outcome.code === 0 ? '' : `\n${outcome.stderr}`)).trim() };
+/** Ours vs Ajv, interleaved rounds, with CPU profiles written to bench/results/profile-schema.md. */
+export function runSchemaBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
+  return runScript('schema.bench.ts', quick ? ['--rounds', '5', '--ms', '100'] : ['--profile'], timeoutMs);
+}
+
+/** lintTools() cold and warm, the token counter alone, and the compiled CLI on 1,000 tools. */
+export function runLintBench(timeoutMs: number): Promise<ScriptBenchResult> {
+  return runScript('lint.bench.ts', ['--profile'], timeoutMs);
 }

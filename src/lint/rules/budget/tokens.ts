@@ -8,11 +8,14 @@ import type { LintRule } from '../../types.js';
  * ("100到150个汉字"); other text in o200k_base tokens. Mostly = at least half of the letters and
  * ideographs (identifiers such as move_arm_to_pose inside Chinese prose do not tip it over).
  */
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
+
 function measure(text: string): { cjk: boolean; size: number } {
+  if (!CJK.test(text)) return { cjk: false, size: -1 }; // one scan instead of two regex tests a character
   let cjk = 0;
   let other = 0;
   for (const ch of text) {
-    if (/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/.test(ch)) cjk++;
+    if (CJK.test(ch)) cjk++;
     else if (/[\p{L}\p{N}]/u.test(ch)) other++;
   }
   if (cjk > 0 && cjk >= other) return { cjk: true, size: [...text.trim()].filter((ch) => !/\s/.test(ch)).length };

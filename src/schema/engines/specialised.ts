@@ -1,0 +1,217 @@
+import type { ErrorObject } from 'ajv';
+import { countCodePoints } from '../code-points.js';
+import { countBelow } from '../instance-budget.js';
+import type { InstanceBudget } from '../instance-budget.js';
+import { isMultipleOf } from '../multiple-of.js';
+import { patternCheck } from '../pattern-check.js';
+import { escapePointerToken } from '../pointer.js';
+import { firstDuplicate } from '../unique-items.js';
+
+/**
+ * The specialised validator: JavaScript generated for one schema of the common MCP shape (see
+ * `specialisedBlocker` in route.ts), that validates and applies the instance budget in a single
+ * pass. It has Ajv's meaning (allErrors) and builds Ajv's error records, in Ajv's order, so the
+ * messages normaliseFastErrors makes of them are byte for byte the fast engine's; records are made
+ * only on failure. Every value the schema does not descend into (an unknown property, an untyped
+ * subschema, a value of the wrong type) is counted by countBelow, so the count is the budget's.
+ *
+ * Returns undefined (valid), the error records, or {@link FALLBACK}: the budget is broken, a number
+ * is not finite, or the instance is unusual (an inherited enumerable key). The caller then runs
+ * the general path (the exact budget pass, then Ajv), which gives that instance its exact answer.
+ */
+export type SpecialisedValidator = (instance: unknown) => readonly ErrorObject[] | undefined | typeof FALLBACK;
+
+export const FALLBACK: unique symbol = Symbol('run the general path');
+
+type Schema = Record<string, unknown>;
+/** One piece of an instance path: static text, or a JavaScript expression evaluated on failure. */
+type PathPart = { text: string } | { code: string };
+
+const NUMBER_KEYWORDS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'format'];
+const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format'];
+const ARRAY_KEYWORDS = ['maxItems', 'minItems', 'items', 'uniqueItems'];
+const OBJECT_KEYWORDS = ['maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties'];
+const RULE_KEYWORDS = new Set(['type', 'enum', 'const', ...NUMBER_KEYWORDS.filter((k) => k !== 'format'), ...STRING_KEYWORDS.filter((k) => k !== 'format'), ...ARRAY_KEYWORDS, ...OBJECT_KEYWORDS]);
+const GROUPS = ['number', 'string', 'array', 'object'] as const;
+type Group = (typeof GROUPS)[number];
+const GROUP_KEYWORDS: Record<Group, string[]> = { number: NUMBER_KEYWORDS, string: STRING_KEYWORDS, array: ARRAY_KEYWORDS, object: OBJECT_KEYWORDS };
+/** Ajv's data type checks (strictNumbers off; the budget already refused non-finite numbers). */
+const TYPE_CHECK: Record<string, (v: string) => string> = {
+  number: (v) => `typeof ${v} == "number"`,
+  integer: (v) => `(typeof ${v} == "number" && !(${v} % 1) && !isNaN(${v}))`,
+  string: (v) => `typeof ${v} == "string"`,
+  boolean: (v) => `typeof ${v} == "boolean"`,
+  null: (v) => `${v} === null`,
+  object: (v) => `(${v} !== null && typeof ${v} == "object" && !Array.isArray(${v}))`,
+  array: (v) => `Array.isArray(${v})`,
+};
+const LIMIT_FAIL: Record<string, [fail: string, comparison: string]> = {
+  maximum: ['>', '<='], minimum: ['<', '>='], exclusiveMaximum: ['>=', '<'], exclusiveMinimum: ['<=', '>'],
+};
+
+/** A subschema that can never produce an error: its instance part is only counted. */
+const hasRules = (s: unknown): s is Schema => typeof s === 'object' && s !== null && Object.keys(s).some((k) => RULE_KEYWORDS.has(k));
+/** Ajv's `escapeFragment`: a schema path segment as a URI fragment. */
+const fragment = (name: string): string => encodeURIComponent(escapePointerToken(name));
+
+class Generator {
+  readonly constants: unknown[] = [];
+  private serial = 0;
+  constructor(private readonly budget: InstanceBudget) {}
+
+  constant(value: unknown): string {
+    this.constants.push(value);
+    return `c[${this.constants.length - 1}]`;
+  }
+
+  literal(value: unknown): string {
+    return typeof value === 'number' && !Number.isFinite(value) ? this.constant(value) : JSON.stringify(value);
+  }
+
+  name(prefix: string): string { return `${prefix}${++this.serial}`; }
+
+  /** Code that counts `v` (already counted itself) and everything under it. */
+  count(v: string, depth: number): string {
+    return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return FALLBACK;`;
+  }
+
+  error(keyword: string, params: string, v: string, path: PathPart[], schemaPath: string): string {
+    const instancePath = path.length === 0 ? '""' : path.map((p) => ('text' in p ? JSON.stringify(p.text) : `(${p.code})`)).join(' + ');
+    return `(E === null ? (E = []) : E).push({ instancePath: ${instancePath}, schemaPath: ${JSON.stringify(schemaPath)}, keyword: ${JSON.stringify(keyword)}, params: ${params}, message: undefined, data: ${v} });`;
+  }
+
+  /** Validation (Ajv's keyword order and error records) and counting of the value in `v`. */
+  value(s: unknown, v: string, path: PathPart[], schemaPath: string, depth: number): string {
+    if (!hasRules(s)) return this.count(v, depth);
+    const out: string[] = [];
+    if (depth >= this.budget.maxDepth) out.push(`if (typeof ${v} == "object" && ${v} !== null) return FALLBACK;`);
+    const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+    const present = (group: Group): boolean => GROUP_KEYWORDS[group].some((k) => s[k] !== undefined);
+    // Ajv reports a single type that has keywords of its own in the else branch of that type's
+    // keyword group; any other `type` is checked before every keyword.
+    const groupedType = types.length === 1 && (GROUPS as readonly string[]).includes(types[0]!) && present(types[0] as Group) ? types[0] as Group : undefined;
+    const typeError = this.error('type', `{ type: ${this.constant(s.type)} }`, v, path, `${schemaPath}/type`);
+    if (types.length > 0 && groupedType === undefined) out.push(`if (!(${types.map((t) => TYPE_CHECK[t]!(v)).join(' || ')})) ${typeError}`);
+    if (s.const !== undefined) out.push(`if (${v} !== ${this.literal(s.const)}) ${this.error('const', `{ allowedValue: ${this.literal(s.const)} }`, v, path, `${schemaPath}/const`)}`);
+    if (Array.isArray(s.enum)) {
+      out.push(`if (!(${s.enum.map((e) => `${v} === ${this.literal(e)}`).join(' || ')})) ${this.error('enum', `{ allowedValues: ${this.constant(s.enum)} }`, v, path, `${schemaPath}/enum`)}`);
+    }
+    const branch = (kind: Group | 'other'): string => GROUPS.map((group) => {
+      if (group === kind) return this.group(group, s, v, path, schemaPath, depth);
+      return group === groupedType ? typeError : '';
+    }).join('\n');
+    // The data kinds, the declared type's first (the branch a valid instance takes).
+    const kinds: Array<[rank: number, code: string]> = [];
+    const rank = (names: string[]): number => (names.some((t) => types.includes(t)) ? 0 : 1);
+    kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
+    const strings = branch('string');
+    if (strings !== '') kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${strings} }`]);
+    kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${branch('array')} } else { ${branch('object')} } }`]);
+    kinds.sort((x, y) => x[0] - y[0]);
+    const others = branch('other');
+    out.push(kinds.map(([, code]) => code).join('\nelse ') + (others === '' ? '' : `\nelse { ${others} }`));
+    return out.join('\n');
+  }
+
+  private group(group: Group, s: Schema, v: string, path: PathPart[], schemaPath: string, depth: number): string {
+    const err = (keyword: string, params: string): string => this.error(keyword, params, v, path, `${schemaPath}/${keyword}`);
+    const out: string[] = [];
+    if (group === 'number') {
+      for (const keyword of ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum']) {
+        if (typeof s[keyword] !== 'number') continue;
+        const [fail, comparison] = LIMIT_FAIL[keyword]!;
+        const limit = this.literal(s[keyword]);
+        out.push(`if (${v} ${fail} ${limit}) ${err(keyword, `{ comparison: ${JSON.stringify(comparison)}, limit: ${limit} }`)}`);
+      }
+      if (typeof s.multipleOf === 'number') out.push(`if (!isMultipleOf(${v}, ${this.literal(s.multipleOf)})) ${err('multipleOf', `{ multipleOf: ${this.literal(s.multipleOf)} }`)}`);
+    } else if (group === 'string') {
+      // A string has between length/2 and length code points: count them only when that decides.
+      if (typeof s.maxLength === 'number') out.push(`if (${v}.length > ${s.maxLength} && countCodePoints(${v}) > ${s.maxLength}) ${err('maxLength', `{ limit: ${s.maxLength} }`)}`);
+      if (typeof s.minLength === 'number') out.push(`if (${v}.length < ${2 * s.minLength} && countCodePoints(${v}) < ${s.minLength}) ${err('minLength', `{ limit: ${s.minLength} }`)}`);
+      if (typeof s.pattern === 'string') {
+        const check = this.constant(patternCheck(s.pattern, typeof s.maxLength === 'number' ? s.maxLength : undefined));
+        out.push(`if (!${check}(${v})) ${err('pattern', `{ pattern: ${JSON.stringify(s.pattern)} }`)}`);
+      }
+    } else if (group === 'array') {
+      out.push(`n += ${v}.length; if (n > ${this.budget.maxNodes}) return FALLBACK;`);
+      if (typeof s.maxItems === 'number') out.push(`if (${v}.length > ${s.maxItems}) ${err('maxItems', `{ limit: ${s.maxItems} }`)}`);
+      if (typeof s.minItems === 'number') out.push(`if (${v}.length < ${s.minItems}) ${err('minItems', `{ limit: ${s.minItems} }`)}`);
+      const i = this.name('i');
+      const item = this.name('v');
+      const body = hasRules(s.items)
+        ? `const ${item} = ${v}[${i}];\n${this.value(s.items, item, [...path, { text: '/' }, { code: i }], `${schemaPath}/items`, depth + 1)}`
+        : this.count(`${v}[${i}]`, depth + 1);
+      out.push(`for (let ${i} = 0; ${i} < ${v}.length; ${i}++) { ${body} }`);
+      if (s.uniqueItems === true) {
+        const pair = this.name('d');
+        out.push(`const ${pair} = firstDuplicate(${v}); if (${pair} !== undefined) ${err('uniqueItems', `{ i: ${pair}[1], j: ${pair}[0] }`)}`);
+      }
+    } else {
+      out.push(...this.object(s, v, path, schemaPath, depth, err));
+    }
+    return out.join('\n');
+  }
+
+  private object(s: Schema, v: string, path: PathPart[], schemaPath: string, depth: number, err: (keyword: string, params: string) => string): string[] {
+    const out: string[] = [];
+    if (typeof s.maxProperties === 'number') out.push(`if (Object.keys(${v}).length > ${s.maxProperties}) ${err('maxProperties', `{ limit: ${s.maxProperties} }`)}`);
+    if (typeof s.minProperties === 'number') out.push(`if (Object.keys(${v}).length < ${s.minProperties}) ${err('minProperties', `{ limit: ${s.minProperties} }`)}`);
+    for (const name of Array.isArray(s.required) ? (s.required as string[]) : []) {
+      out.push(`if (${v}[${JSON.stringify(name)}] === undefined) ${err('required', `{ missingProperty: ${JSON.stringify(name)} }`)}`);
+    }
+    const properties = (typeof s.properties === 'object' && s.properties !== null ? s.properties : {}) as Record<string, unknown>;
+    const names = Object.keys(properties);
+    const ruled = names.filter((name) => hasRules(properties[name]));
+    const isOneOf = (key: string, list: string[]): string => (list.length <= 8 ? list.map((name) => `${key} === ${JSON.stringify(name)}`).join(' || ') || 'false' : `hasOwn(${this.constant(Object.fromEntries(list.map((x) => [x, true])))}, ${key})`);
+    // One pass over the keys: the budget's count, Ajv's additionalProperties, and the counting of
+    // every value no property schema descends into.
+    const key = this.name('k');
+    // for-in lists own keys only when no prototype has enumerable ones: a plain (or null-prototype)
+    // object, with Object.prototype checked once per call (see specialisedSource). Anything else
+    // goes to the general path, whose budget counts own keys only.
+    out.push(`{ const p = Object.getPrototypeOf(${v}); if (p !== OBJECT_PROTOTYPE && p !== null) return FALLBACK; }`);
+    const loop: string[] = ['n++;'];
+    if (ruled.length > 0) loop.push(`if (${isOneOf(key, ruled)}) continue;`);
+    const additional = s.additionalProperties;
+    if (additional === false || hasRules(additional)) {
+      let handle: string;
+      if (additional === false) {
+        handle = `${this.error('additionalProperties', `{ additionalProperty: ${key} }`, v, path, `${schemaPath}/additionalProperties`)} ${this.count(`${v}[${key}]`, depth + 1)}`;
+      } else {
+        const extra = this.name('v');
+        handle = `const ${extra} = ${v}[${key}];\n${this.value(additional, extra, [...path, { text: '/' }, { code: `escapePointerToken(${key})` }], `${schemaPath}/additionalProperties`, depth + 1)}`;
+      }
+      // When every named property has rules, a key that got here is already known to be additional.
+      loop.push(ruled.length === names.length ? `${handle} continue;` : `if (!(${isOneOf(key, names)})) { ${handle} continue; }`);
+    }
+    loop.push(this.count(`${v}[${key}]`, depth + 1));
+    out.push(`for (const ${key} in ${v}) { ${loop.join('\n')} }`);
+    for (const name of ruled) {
+      const child = this.name('v');
+      const code = this.value(properties[name], child, [...path, { text: `/${escapePointerToken(name)}` }], `${schemaPath}/properties/${fragment(name)}`, depth + 1);
+      out.push(`const ${child} = ${v}[${JSON.stringify(name)}]; if (${child} !== undefined) { ${code} }`);
+    }
+    return out;
+  }
+}
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/** The generated source, for tests and for reading what runs. */
+export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
+  const generator = new Generator(budget);
+  const body = generator.value(schema, 'v0', [], '#', 0);
+  const source = `return function validate(v0) {\nlet n = 1; let E = null;\nfor (const inherited in OBJECT_PROTOTYPE) return FALLBACK;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
+  return { source, constants: generator.constants };
+}
+
+/**
+ * Generates the validator. Only for schemas `specialisedBlocker` accepted; compileSchema calls it
+ * on a validator's first call (like the fast engine, so defining 1,000 tools generates nothing).
+ */
+export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
+  const { source, constants } = specialisedSource(schema, budget);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
+  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', 'OBJECT_PROTOTYPE', source) as (...args: unknown[]) => SpecialisedValidator;
+  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken, Object.prototype);
+}

@@ -1,0 +1,136 @@
+// The specialised validator (engines/specialised.ts) against the general fast path (budget pass +
+// Ajv): on random schemas of the common MCP shape and random instances, compileSchema must give the
+// same verdict and the same errors, byte for byte, in the same order, with and without tight
+// instance budgets. The reference is the same schema with one unknown keyword at its root ("x-general"),
+// which Ajv ignores and which routes it away from the specialised validator. Fixed seeds; set
+// SPECIALISED_FUZZ_RUNS for a longer run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { compileSchema } from '../../src/schema/index.js';
+import { planFastPath, specialisedBlocker } from '../../src/schema/route.js';
+import { specialisedSource } from '../../src/schema/engines/specialised.js';
+import type { CompileOptions } from '../../src/schema/types.js';
+
+const RUNS = Number(process.env.SPECIALISED_FUZZ_RUNS ?? 600);
+const names = fc.constantFrom('a', 'b', 'x y', 'a/b', 't~1', '%', 'é');
+const scalar = fc.constantFrom<unknown>(0, 1, -1, 2.5, 0.3, 1e21, -0, '', 'a', 'ab', 'abc!', '😀😀', '\ud83d', 'pinch', true, false, null);
+const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(names, tie('value'), { maxKeys: 4, noNullPrototype: true })),
+})).value;
+
+const types = fc.constantFrom<unknown>('string', 'number', 'integer', 'object', 'array', 'boolean', 'null', ['string', 'number'], ['object', 'null'], ['integer', 'boolean']);
+const shaped: fc.Arbitrary<object> = fc.letrec<{ schema: unknown; node: object; entry: [string, unknown] }>((tie) => ({
+  schema: fc.oneof({ depthSize: 'small', maxDepth: 3 }, fc.constant(true), tie('node'), tie('node'), tie('node')),
+  node: fc.array(tie('entry'), { minLength: 1, maxLength: 4 }).map((entries) => Object.fromEntries(entries)),
+  entry: fc.oneof(
+    fc.tuple(fc.constant('type'), types),
+    fc.tuple(fc.constant('properties'), fc.dictionary(names, tie('schema'), { maxKeys: 3, noNullPrototype: true })),
+    fc.tuple(fc.constant('required'), fc.uniqueArray(names, { maxLength: 2 })),
+    fc.tuple(fc.constant('additionalProperties'), fc.oneof(fc.boolean(), tie('node'))),
+    fc.tuple(fc.constant('items'), tie('schema')),
+    fc.tuple(fc.constantFrom('minProperties', 'maxProperties', 'minItems', 'maxItems', 'minLength', 'maxLength'), fc.nat(3)),
+    fc.tuple(fc.constantFrom('minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'), fc.constantFrom(-3, -1, 0, 2, 2.5, 10, 1e21)),
+    fc.tuple(fc.constant('multipleOf'), fc.constantFrom(0.1, 0.5, 2, 3)),
+    fc.tuple(fc.constant('pattern'), fc.constantFrom('^a', '\\d', '^(a+)+!$', '^[a-z]*$', '^[A-Za-z0-9_-]{1,4}$')),
+    fc.tuple(fc.constant('enum'), fc.array(scalar, { minLength: 1, maxLength: 3 })),
+    fc.tuple(fc.constant('const'), scalar),
+    fc.tuple(fc.constant('uniqueItems'), fc.boolean()),
+    fc.tuple(fc.constantFrom('format', 'description'), fc.constantFrom('email', 'date-time')),
+  ) as fc.Arbitrary<[string, unknown]>,
+})).node;
+
+function both(schema: object, options?: CompileOptions) {
+  return { special: compileSchema(schema, options), general: compileSchema({ ...schema, 'x-general': true }, options) };
+}
+
+const takesSpecialisedPath = (schema: object): boolean => specialisedBlocker(schema, planFastPath(schema, '2020-12', false)) === undefined;
+
+test('the specialised validator gives the general path\'s verdict and errors, byte for byte', () => {
+  let specialised = 0;
+  let invalid = 0;
+  fc.assert(fc.property(shaped, fc.array(json, { minLength: 1, maxLength: 8 }), (schema, instances) => {
+    if (takesSpecialisedPath(schema)) specialised++;
+    const { special, general } = both(schema);
+    for (const instance of instances) {
+      const a = special.validate(instance);
+      const b = general.validate(instance);
+      assert.equal(a.valid, b.valid);
+      assert.deepEqual(a.errors, b.errors);
+      if (!a.valid) invalid++;
+    }
+  }), { numRuns: RUNS, seed: 31 });
+  assert.ok(specialised > RUNS * 0.9, `only ${specialised} of ${RUNS} schemas took the specialised path`);
+  assert.ok(invalid > RUNS, `only ${invalid} invalid instances`);
+});
+
+test('with tight instance budgets the refusals are the general path\'s too', () => {
+  fc.assert(fc.property(shaped, fc.array(json, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 3 }), (schema, instances, maxInstanceNodes, maxInstanceDepth) => {
+    const { special, general } = both(schema, { maxInstanceNodes, maxInstanceDepth });
+    for (const instance of instances) {
+      const a = special.validate(instance);
+      assert.deepEqual([a.valid, a.errors], [general.validate(instance).valid, general.validate(instance).errors]);
+    }
+  }), { numRuns: RUNS, seed: 131 });
+});
+
+test('non-finite numbers anywhere are refused with the general path\'s message', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'array', items: { type: 'object' } } }, additionalProperties: false };
+  const { special, general } = both(schema);
+  for (const instance of [{ a: Infinity }, { a: 1, b: [{ x: [NaN] }] }, { c: -Infinity }, { b: [{}, 1e400] }, { a: NaN, zz: 1 }]) {
+    const a = special.validate(instance);
+    assert.equal(a.valid, false);
+    assert.deepEqual(a.errors, general.validate(instance).errors);
+    assert.match(a.errors[0]!.message, /expected a finite JSON number/);
+  }
+});
+
+test('an over-budget instance is refused before any property error, as before', () => {
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false };
+  const options = { maxInstanceNodes: 5 };
+  const { special, general } = both(schema, options);
+  const instance = { a: 1, extra: [1, 2, 3, 4, 5] };
+  const result = special.validate(instance);
+  assert.deepEqual(result.errors, general.validate(instance).errors);
+  assert.deepEqual(result.errors.map((e) => e.keyword), ['budget']);
+  assert.equal(result.errors[0]!.message, '/: value has more than 5 nodes (objects, arrays and primitives): too large to validate within the budget');
+  const deep = special.validate({ a: 'x', extra: [[[[[[1]]]]]] }); // 8 values, 6 levels
+  assert.equal(deep.errors[0]!.keyword, 'budget');
+});
+
+test('an inherited enumerable key is left to the general path (Ajv reports it as additional)', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
+  const { special, general } = both(schema);
+  const instance = Object.create({ inherited: 1 }) as Record<string, unknown>;
+  instance.a = 2;
+  assert.deepEqual(special.validate(instance).errors, general.validate(instance).errors);
+  assert.equal(special.validate(instance).errors[0]!.message, '/: unexpected property "inherited"');
+});
+
+test('the bench fixtures\' shape is specialised, and schemas outside the shape are not', () => {
+  assert.equal(takesSpecialisedPath({ type: 'object', properties: { x: { type: 'number', minimum: 0 } }, required: ['x'], additionalProperties: false }), true);
+  for (const outside of [{ anyOf: [{ type: 'string' }] }, { properties: { a: { $ref: '#' } } }, { properties: { constructor: { type: 'string' } } }, { enum: [{ a: 1 }] }, { items: [{ type: 'string' }] }, { 'x-extension': 1 }]) {
+    assert.equal(takesSpecialisedPath(outside), false, JSON.stringify(outside));
+  }
+  // The generated code has the budget folded in: no separate pass over a valid instance.
+  const { source } = specialisedSource({ type: 'object', properties: { x: { type: 'number' } } }, { maxNodes: 10, maxDepth: 5 });
+  assert.match(source, /n > 10/);
+  assert.doesNotMatch(source, /checkInstanceBudget/);
+});
+
+test('an enumerable key on a polluted Object.prototype is left to the general path too', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
+  const { special, general } = both(schema);
+  (Object.prototype as Record<string, unknown>).polluted = 1;
+  try {
+    const special1 = special.validate({ a: 1 });
+    assert.deepEqual(special1.errors, general.validate({ a: 1 }).errors);
+    assert.equal(special1.errors[0]!.message, '/: unexpected property "polluted"');
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  }
+  assert.equal(special.validate({ a: 1 }).valid, true);
+});
