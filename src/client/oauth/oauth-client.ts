@@ -47,7 +47,7 @@ export interface OAuthClientOptions extends ClientIdentity {
   redirectUri?: string;
   /** Machine-to-machine: get tokens with the client credentials grant instead of a user's approval. */
   clientCredentials?: ClientCredentials;
-  /** Scopes to ask for, replacing the spec's selection (challenge, then `scopes_supported`). */
+  /** Scopes to ask for, replacing the spec's selection (challenge, then `scopes_supported`); a 403 step-up still adds its scope. */
   scopes?: readonly string[];
   /** Ask for `offline_access` (a refresh token) where the issuer lists it (default true). */
   offlineAccess?: boolean;
@@ -138,7 +138,9 @@ export function createOAuthClient(options: OAuthClientOptions = {}): OAuthClient
 
   function selectScopes(challenge: BearerChallenge | undefined, resource: ProtectedResourceMetadata, issuer: AuthorizationServerMetadata, previous: StoredToken | undefined, interactive: boolean): string[] {
     let scopes: string[];
-    if (options.scopes !== undefined) scopes = [...options.scopes];
+    const challenged = challenge?.scope?.split(' ').filter(Boolean) ?? [];
+    // Given scopes replace the selection, but a step-up challenge still adds what it names.
+    if (options.scopes !== undefined) scopes = union(options.scopes, challenge?.error === 'insufficient_scope' ? challenged : []);
     else if (challenge?.scope !== undefined && challenge.scope.trim() !== '') scopes = challenge.scope.split(' ').filter(Boolean);
     else if (resource.scopes_supported !== undefined) scopes = [...resource.scopes_supported];
     else scopes = [];
