@@ -2,9 +2,13 @@
  * A Toolwright server guarded by a real OpenID provider (oidc-provider, test/support/oidc-issuer.ts),
  * all on 127.0.0.1: Toolwright's own OAuth client (authorization code + PKCE with dynamic
  * registration; client credentials), key rotation at the issuer, the official SDK v1 client's OAuth
- * flow, and MCP Inspector's CLI with an Authorization header.
+ * flow, MCP Inspector's CLI with an Authorization header, and the CLI (`--client-credentials`,
+ * `--oauth` with its loopback redirect, the 0600 token cache, `toolwright auth list | clear`).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -193,5 +197,87 @@ describe('other clients against the same issuer', () => {
     const refused = await run(['--method', 'tools/call', '--tool-name', 'status'], 'Bearer forged.token.value');
     assert.notEqual(refused.code, 0);
     assert.equal(runs.length, before + 1, 'a forged token runs nothing');
+  });
+});
+
+describe('toolwright call | lint and the token cache', () => {
+  const cli = (args: string[], extraEnv: Record<string, string> = {}) => runToEnd({ command: process.execPath, args: ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), ...args], env: extraEnv, cwd: REPO_ROOT }, 60_000);
+  let dir: string;
+  let cache: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'toolwright-oauth-'));
+    cache = join(dir, 'cache', 'tokens.json');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('call --client-credentials gets a token, keeps it in a 0600 cache that auth list shows (never the token) and auth clear empties', async () => {
+    const secretFree = ['--client-credentials', '--client-id', MACHINE_CLIENT.clientId, '--scope', 'arm:read', '--token-cache', cache];
+    const called = await cli(['call', served.url, 'status', ...secretFree, '--json'], { TOOLWRIGHT_CLIENT_SECRET: MACHINE_CLIENT.clientSecret });
+    assert.equal(called.code, 0, called.stderr);
+    assert.deepEqual((JSON.parse(called.stdout) as { result: { content: unknown } }).result.content, [{ type: 'text', text: 'idle' }]);
+    assert.equal((await stat(cache)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(dir, 'cache'))).mode & 0o777, 0o700);
+    // lint reads the catalogue with the cached token (no second token request needed).
+    const linted = await cli(['lint', served.url, ...secretFree, '--format', 'json'], { TOOLWRIGHT_CLIENT_SECRET: MACHINE_CLIENT.clientSecret });
+    assert.ok(linted.code === 0 || linted.code === 1, linted.stderr);
+    assert.match(linted.stdout, /"status"/);
+    const listed = await cli(['auth', 'list', '--token-cache', cache, '--json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    const listing = JSON.parse(listed.stdout) as { tokens: { server: string; issuer: string; clientId: string; scopes: string[] }[] };
+    assert.deepEqual(listing.tokens.map((t) => [t.server, t.issuer, t.clientId, t.scopes]), [[served.url, issuer.url, 'machine', ['arm:read']]]);
+    const token = (JSON.parse(await readFile(cache, 'utf8')) as { tokens: Record<string, { accessToken: string }> }).tokens[served.url]?.accessToken as string;
+    assert.ok(!listed.stdout.includes(token), 'auth list never prints a token');
+    const cleared = await cli(['auth', 'clear', served.url, '--token-cache', cache]);
+    assert.equal(cleared.stdout, `cleared the tokens for ${served.url}\n`);
+    assert.deepEqual((JSON.parse((await cli(['auth', 'list', '--token-cache', cache, '--json'])).stdout) as { tokens: unknown[] }).tokens, []);
+  });
+
+  it('a token cache that others can read is refused, not used', async () => {
+    await writeFile(join(dir, 'open.json'), JSON.stringify({ version: 1, tokens: {}, clients: {} }), { mode: 0o644 });
+    await chmod(join(dir, 'open.json'), 0o644);
+    const listed = await cli(['auth', 'list', '--token-cache', join(dir, 'open.json')]);
+    assert.equal(listed.code, 1);
+    assert.equal(listed.stderr, `toolwright auth: the token cache ${join(dir, 'open.json')} is readable by other users (mode 644); run: chmod 600 ${join(dir, 'open.json')}\n`);
+  });
+
+  it('bad OAuth options exit 2 with a specific message', async () => {
+    for (const [args, message] of [
+      [['--scope', 'x'], '--scope needs --oauth or --client-credentials'],
+      [['--client-credentials'], '--client-credentials needs --client-id'],
+      [['--client-credentials', '--client-id', 'm'], '--client-credentials needs --client-secret (or env TOOLWRIGHT_CLIENT_SECRET) or --client-key <file>'],
+      [['--oauth', '--oauth-port', 'http'], '--oauth-port must be a port number, got "http"'],
+    ] as const) {
+      const out = await cli(['call', served.url, 'status', ...args], { TOOLWRIGHT_CLIENT_SECRET: '' });
+      assert.equal(out.code, 2, out.stderr);
+      assert.ok(out.stderr.startsWith(`toolwright call: ${message}\n`), out.stderr);
+    }
+  });
+
+  it('call --oauth: the URL is printed, the browser (driven by fetch) logs in and comes back to the loopback listener', async () => {
+    const port = 40000 + (process.pid % 20000);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'call', served.url, 'status', '--oauth', '--oauth-port', String(port), '--token-cache', join(dir, 'user.json'), '--json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no authorization URL printed: ${stderr}`)), 30_000);
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        const found = /^(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m.exec(stderr);
+        if (found !== null) {
+          clearTimeout(timer);
+          resolve(found[1] as string);
+        }
+      });
+    });
+    const back = await browse(url, `http://127.0.0.1:${port}/callback`, 'cli-user');
+    const landed = await fetch(back);
+    assert.equal(await landed.text(), 'toolwright call: authorization received; you can close this window.\n');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0, stderr);
+    assert.equal(runs.at(-1)?.subject, 'cli-user');
+    assert.match(stdout, /"idle"/);
   });
 });
