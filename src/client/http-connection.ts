@@ -5,6 +5,7 @@ import { McpClientError } from './client-error.js';
 import { errorForServerRequest } from './connection.js';
 import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, SendOptions, ServerRequestHandler } from './connection.js';
 import { SseReader } from './sse-reader.js';
+import { readBodyText } from '../protocol/bounded-body.js';
 import type { OAuthClient } from './oauth/oauth-client.js';
 
 /** Streamable HTTP target. */
@@ -175,22 +176,9 @@ export function createHttpConnection(target: HttpTarget): Connection {
   }
 
   async function readBounded(response: Response, method: string, status: number): Promise<string> {
-    if (response.body === null) return '';
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        size += chunk.value.byteLength;
-        if (size > maxBytes) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
-        chunks.push(chunk.value);
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    const text = await readBodyText(response, maxBytes);
+    if (text === undefined) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
+    return text;
   }
 
   /**

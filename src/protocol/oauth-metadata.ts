@@ -6,6 +6,7 @@
  * compared by exact string equality with the issuer the well-known URL was built from (RFC 8414
  * §3.3; no URL normalisation, as RFC 9207 asks of `iss` too).
  */
+import { readBodyText } from './bounded-body.js';
 
 /** RFC 8414 / OpenID Connect Discovery fields that Toolwright reads (others are kept as they came). */
 export interface AuthorizationServerMetadata {
@@ -79,12 +80,13 @@ export async function fetchJsonObject(url: string | URL, options: MetadataFetchO
     await response.body?.cancel().catch(() => {});
     return undefined;
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readLimited(response, maxBytes);
+    text = await readBodyText(response, maxBytes);
   } catch (error) {
     throw new OAuthMetadataError('unreachable', `the ${what} at ${href} broke off: ${signal.aborted ? `no complete answer within ${timeoutMs} ms` : causeOf(error)}`);
   }
+  if (text === undefined) throw new OAuthMetadataError('invalid', `the ${what} at ${href} exceeds ${maxBytes} bytes`);
   if (!response.ok) throw new OAuthMetadataError('unreachable', `the ${what} at ${href} answered HTTP ${response.status}`);
   let value: unknown;
   try {
@@ -94,25 +96,6 @@ export async function fetchJsonObject(url: string | URL, options: MetadataFetchO
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OAuthMetadataError('invalid', `the ${what} at ${href} is not a JSON object`);
   return value as Record<string, unknown>;
-}
-
-async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) throw new Error(`the document exceeds ${maxBytes} bytes`);
-      chunks.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function causeOf(error: unknown): string {

@@ -6,6 +6,7 @@
  */
 import type { AuthorizationServerMetadata } from '../../protocol/oauth-metadata.js';
 import { McpClientError } from '../client-error.js';
+import { jsonObjectOf } from '../../protocol/bounded-body.js';
 import type { StoredClient, TokenStore } from './token-store.js';
 
 /** How the client is known to issuers. */
@@ -81,13 +82,7 @@ export async function clientFor(
   } catch (error) {
     throw new McpClientError('auth', `dynamic client registration at ${endpoint} did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  let answer: Record<string, unknown> | undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) answer = value as Record<string, unknown>;
-  } catch {
-    answer = undefined;
-  }
+  const answer = jsonObjectOf(text);
   if (!response.ok || answer === undefined || typeof answer.client_id !== 'string' || answer.client_id === '') {
     const why = typeof answer?.error === 'string' ? `${answer.error}${typeof answer.error_description === 'string' ? `: ${answer.error_description}` : ''}` : `HTTP ${response.status}`;
     throw new McpClientError('auth', `dynamic client registration at ${endpoint} failed (${why})`, { httpStatus: response.status });

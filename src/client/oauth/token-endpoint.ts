@@ -6,6 +6,7 @@
  */
 import { createHash, createPrivateKey, randomBytes, randomUUID } from 'node:crypto';
 import { McpClientError } from '../client-error.js';
+import { jsonObjectOf } from '../../protocol/bounded-body.js';
 
 /** How the client proves who it is at the token endpoint. */
 export type ClientAuthentication =
@@ -99,13 +100,7 @@ export async function requestToken(
   } catch (error) {
     throw new McpClientError('auth', `the token endpoint ${endpoint} did not answer the ${grantType} request: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) parsed = value as Record<string, unknown>;
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = jsonObjectOf(text);
   if (!response.ok) {
     const error = typeof parsed?.error === 'string' ? parsed.error : 'http_error';
     const description = typeof parsed?.error_description === 'string' ? `: ${parsed.error_description}` : '';
