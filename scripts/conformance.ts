@@ -9,7 +9,8 @@
  *    `--spec-version 2026-07-28`, then the 10 tasks-extension scenarios (`--force`, gating); optionally `--suite all` (--all) and `--requirements 2025-11-25`
  *    (--legacy), which are reported but do not decide the exit code.
  * 4. Prints `N passed, M failed` per run, stops the server by its PID, exits 1 on any failure.
- * 5. Runs the client scenarios (all but auth/* and extensions) for 2026-07-28 and 2025-11-25 with
+ * 5. Runs the client scenarios (auth/* included, but not DPoP, enterprise-managed authorization, workload
+ *    identity or other extensions; the client-credentials ones with --force) for 2026-07-28 and 2025-11-25 with
  *    examples/conformance/client.ts as the client under test (see "Client scenarios" below).
  *
  * Options: --all, --legacy, --out DIR (default conformance-results/<time>), --keep-going,
@@ -149,13 +150,17 @@ function runCli(cliArgs: readonly string[]): number {
 }
 
 /** Reads every `<dir>/server-<scenario>-<time>/checks.json` the CLI wrote. */
-function collect(dir: string): ScenarioOutcome[] {
+function collect(dir: string, prefix = ''): ScenarioOutcome[] {
   if (!existsSync(dir)) return [];
   const outcomes: ScenarioOutcome[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const file = join(dir, entry, 'checks.json');
-    if (!existsSync(file)) continue;
-    const scenario = entry.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
+    // Scenario names with a slash (auth/metadata-default) are written one folder down (auth/metadata-default-<time>).
+    if (!existsSync(file)) {
+      if (prefix === '' && entry === 'auth') outcomes.push(...collect(join(dir, entry), 'auth/'));
+      continue;
+    }
+    const scenario = prefix + entry.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
     const checks = readJson(file) as Check[];
     const failed = checks.filter((c) => c.status === 'FAILURE');
     outcomes.push({
@@ -212,11 +217,26 @@ function summarize(run: RunOutcome): boolean {
 // ---------------------------------------------------------------------------------------------
 // Client scenarios (issue 11): the suite's mock servers drive examples/conformance/client.ts.
 // Scenarios run one at a time; the mock servers are kept on 127.0.0.1 by scripts/listen-loopback.mjs
-// (they would otherwise listen on all interfaces). auth/* and extension scenarios are not run.
+// (they would otherwise listen on all interfaces). auth/* scenarios run (see above); other extensions do not.
 // ---------------------------------------------------------------------------------------------
+// The auth/* scenarios of both revisions (issue 29), except the extensions not built: DPoP,
+// enterprise-managed authorization and workload identity (wif). The client-credentials extension's
+// two scenarios are off the spec timeline and run with --force (AUTH_EXTENSION_SCENARIOS).
+const AUTH_SCENARIOS_2025_11_25 = [
+  'auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd',
+  'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined', 'auth/scope-step-up', 'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post', 'auth/token-endpoint-auth-none', 'auth/pre-registration',
+] as const;
+const AUTH_SCENARIOS_2026_07_28 = [
+  ...AUTH_SCENARIOS_2025_11_25,
+  'auth/resource-mismatch', 'auth/offline-access-scope', 'auth/offline-access-not-supported', 'auth/authorization-server-migration',
+  'auth/iss-supported', 'auth/iss-not-advertised', 'auth/iss-supported-missing', 'auth/iss-wrong-issuer', 'auth/iss-unexpected', 'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+] as const;
+const AUTH_EXTENSION_SCENARIOS = new Set(['auth/client-credentials-jwt', 'auth/client-credentials-basic']);
 const CLIENT_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
-  '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref'],
-  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'],
+  '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref', ...AUTH_SCENARIOS_2026_07_28, ...AUTH_EXTENSION_SCENARIOS],
+  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', ...AUTH_SCENARIOS_2025_11_25, ...AUTH_EXTENSION_SCENARIOS],
 };
 const CLIENT_PROGRAM = join(ROOT, 'examples', 'conformance', 'client.ts');
 const LOOPBACK_PRELOAD = join(ROOT, 'scripts', 'listen-loopback.mjs');
@@ -235,7 +255,8 @@ function runClientScenarios(baseDir: string): RunOutcome[] {
     let exitCode = 0;
     const exits = new Map<string, number>();
     for (const scenario of scenarios) {
-      const result = spawnSync(NODE22, [CLI, 'client', '--command', command, '--scenario', scenario, '--spec-version', revision, '-o', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
+      const force = AUTH_EXTENSION_SCENARIOS.has(scenario) ? ['--force'] : [];
+      const result = spawnSync(NODE22, [CLI, 'client', '--command', command, '--scenario', scenario, '--spec-version', revision, ...force, '-o', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
       if (result.error !== undefined) throw result.error;
       exits.set(scenario, result.status ?? 1);
       if (result.status !== 0) exitCode = result.status ?? 1;

@@ -8,11 +8,13 @@
  *
  * It does what an ordinary host does with `toolwright/client`: list the tools, then call each usable
  * one (or the calls the context names), answering elicitation (accepting with the schema's
- * defaults), sampling and roots requests. Exit 0 when the client did its part (a JSON-RPC error
+ * defaults), sampling and roots requests. For auth/* scenarios it runs the OAuth flow with
+ * `createOAuthClient`; the "browser" follows the authorization endpoint's redirect without a user
+ * (the scenario's authorization server approves at once). Exit 0 when the client did its part (a JSON-RPC error
  * from the server is the server's answer), 1 when a call broke on the client's side.
  */
-import { connect, McpClientError } from '../../src/client/index.js';
-import type { ClientOptions, InputRequest, McpClient, ToolDescriptor } from '../../src/client/index.js';
+import { connect, createOAuthClient, McpClientError } from '../../src/client/index.js';
+import type { ClientOptions, InputRequest, McpClient, OAuthClient, ToolDescriptor } from '../../src/client/index.js';
 
 interface ToolCall {
   name: string;
@@ -135,12 +137,49 @@ async function run(client: McpClient): Promise<boolean> {
   return ok;
 }
 
+/** The conformance suite's client ID metadata document URL (its basic-cimd scenario expects exactly this). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+function contextString(name: string): string | undefined {
+  const value = context[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The OAuth client an auth/* scenario needs: client credentials, pre-registered, or the user flow. */
+function oauthFor(): OAuthClient | undefined {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const onStep = (line: string): void => log(`oauth: ${line}`);
+  const clientId = contextString('client_id');
+  const privateKeyPem = contextString('private_key_pem');
+  const clientSecret = contextString('client_secret');
+  if (scenario.startsWith('auth/client-credentials-') && clientId !== undefined) {
+    const credentials = privateKeyPem !== undefined ? { clientId, privateKeyPem, algorithm: contextString('signing_algorithm') ?? 'ES256' } : { clientId, clientSecret: clientSecret ?? '' };
+    return createOAuthClient({ clientCredentials: credentials, onStep });
+  }
+  return createOAuthClient({
+    ...(clientId !== undefined ? { clientId, ...(clientSecret !== undefined ? { clientSecret } : {}), ...(contextString('issuer') !== undefined ? { clientIdIssuer: contextString('issuer') } : {}) } : {}),
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientName: 'toolwright-conformance-client',
+    redirectUri: 'http://127.0.0.1:3000/callback',
+    onStep,
+    // The "browser": ask the authorization endpoint, and read where it sends the user back.
+    authorize: async ({ url: authorizationUrl, signal }) => {
+      const response = await fetch(authorizationUrl, { redirect: 'manual', signal });
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (location === null) throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
+      return location;
+    },
+  });
+}
+
 async function main(): Promise<number> {
   if (url === undefined || !/^https?:\/\//.test(url)) {
     log(`the last argument must be the server URL, got ${JSON.stringify(url)}`);
     return 2;
   }
-  const client = connect(url, options());
+  const oauth = oauthFor();
+  const client = connect(oauth === undefined ? url : { url, oauth }, options());
   try {
     return (await run(client)) ? 0 : 1;
   } catch (error) {

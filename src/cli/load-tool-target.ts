@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { connect, McpClientError } from '../client/index.js';
-import type { ConnectTarget } from '../client/index.js';
+import type { ConnectTarget, OAuthClient } from '../client/index.js';
 import { importModule, ModuleImportError } from './import-module.js';
 
 /** Where the tools came from. */
@@ -28,6 +28,8 @@ export interface LoadToolTargetOptions {
   stdio?: boolean;
   /** Extra HTTP request headers for URL targets (e.g. `Authorization`). */
   headers?: Record<string, string>;
+  /** Runs the OAuth flow for URL targets that ask for authorization (`--oauth`, `--client-credentials`). */
+  oauth?: OAuthClient;
   /** Per-request timeout for URL and stdio targets, in milliseconds (default 15,000). */
   timeoutMs?: number;
   /** Most `tools/list` pages to follow before giving up (default 100). */
@@ -156,7 +158,7 @@ async function listThroughClient(target: ConnectTarget, label: string, options: 
 }
 
 async function loadUrl(url: string, options: LoadToolTargetOptions): Promise<LoadedToolTarget> {
-  const tools = await listThroughClient({ url, headers: options.headers ?? {} }, url, options);
+  const tools = await listThroughClient({ url, headers: options.headers ?? {}, ...(options.oauth !== undefined ? { oauth: options.oauth } : {}) }, url, options);
   return { tools, source: { kind: 'url', label: url, url } };
 }
 

@@ -25,7 +25,9 @@ export type ClientErrorKind =
   /** The caller passed something unusable (bad target, non-object arguments). */
   | 'usage'
   /** The task of a `task: true` call was cancelled (by `cancel()` or otherwise) before it finished. */
-  | 'task_cancelled';
+  | 'task_cancelled'
+  /** The OAuth flow could not give a token: discovery, registration, the user's approval, the token endpoint, or a check (issuer, resource, state) failed. */
+  | 'auth';
 
 /** Every failure of `toolwright/client` is one of these; `kind` says which. */
 export class McpClientError extends Error {

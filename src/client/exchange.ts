@@ -66,7 +66,8 @@ function namesOnlyLegacy(error: McpClientError): boolean {
 
 /** Is this failure of a modern request a legacy server's answer (so `initialize` is worth trying)? */
 function meansLegacy(error: unknown, transport: 'http' | 'stdio'): boolean {
-  if (!(error instanceof McpClientError)) return false;
+  // An OAuth failure (its httpStatus is the authorization server's) says nothing about the era.
+  if (!(error instanceof McpClientError) || error.kind === 'auth') return false;
   if (error.kind === 'rpc' && error.code === -32022 && namesOnlyLegacy(error)) return true;
   if (error.kind === 'rpc' && error.code !== undefined && MODERN_ERROR_CODES.has(error.code)) return false;
   if (transport === 'stdio') return error.kind === 'rpc' || error.kind === 'protocol' || error.kind === 'timeout';

@@ -5,6 +5,8 @@ import { McpClientError } from './client-error.js';
 import { errorForServerRequest } from './connection.js';
 import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, SendOptions, ServerRequestHandler } from './connection.js';
 import { SseReader } from './sse-reader.js';
+import { readBodyText } from '../protocol/bounded-body.js';
+import type { OAuthClient } from './oauth/oauth-client.js';
 
 /** Streamable HTTP target. */
 export interface HttpTarget {
@@ -15,6 +17,8 @@ export interface HttpTarget {
   fetch?: typeof fetch;
   /** Largest JSON body or single SSE event accepted, in bytes (default 16 MiB); more is a protocol error. */
   maxMessageBytes?: number;
+  /** Runs the OAuth flow when the server asks for authorization (`createOAuthClient`); adds its bearer token to every request. */
+  oauth?: OAuthClient;
 }
 
 const BODY_EXCERPT = 300;
@@ -61,11 +65,11 @@ function networkReason(error: unknown): string {
 export function createHttpConnection(target: HttpTarget): Connection {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpClientError('usage', `unsupported URL scheme ${url.protocol} (use http: or https:)`);
-  const doFetch = target.fetch ?? fetch;
+  const doFetch = target.oauth === undefined ? target.fetch ?? fetch : target.oauth.wrapFetch(target.fetch ?? fetch);
   const maxBytes = target.maxMessageBytes ?? 16 * 1024 * 1024;
   const fixedHeaders = { ...(target.headers ?? {}) };
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
-  const authContext = authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
+  const authContext = target.oauth !== undefined ? `oauth:${target.oauth.id}` : authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
   let closed = false;
   /** Open requests, with the handler for server requests that belong to them. */
   const inFlight = new Map<AbortController, SendOptions>();
@@ -133,6 +137,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
         });
       } catch (error) {
         if (controller.signal.aborted) aborted();
+        // The OAuth flow's own failures (kind `auth`) are reported as they are.
+        if (error instanceof McpClientError) throw new McpClientError(error.kind, `${request.method}: ${error.message}`, { method: request.method, httpStatus: error.httpStatus, data: error.data, cause: error });
         throw new McpClientError('transport', `cannot reach ${url.href}: ${networkReason(error)}`, { method: request.method, cause: error });
       }
       const status = response.status;
@@ -170,22 +176,9 @@ export function createHttpConnection(target: HttpTarget): Connection {
   }
 
   async function readBounded(response: Response, method: string, status: number): Promise<string> {
-    if (response.body === null) return '';
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        size += chunk.value.byteLength;
-        if (size > maxBytes) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
-        chunks.push(chunk.value);
-      }
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    const text = await readBodyText(response, maxBytes);
+    if (text === undefined) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
+    return text;
   }
 
   /**

@@ -10,6 +10,8 @@ import type { HttpListener, ListenOptions } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import type { StdioConnection, StdioOptions } from '../transport/stdio.js';
 import { createPipeline } from './pipeline/create-pipeline.js';
+import { challengeParamsFor, protectedResourceOf } from './auth/protected-resource.js';
+import { gateSessions } from './auth/session-gate.js';
 import type { Authorizer, MethodRoute, ServerLogger, Stop } from './pipeline/create-pipeline.js';
 import { rpcError } from './outcomes.js';
 import { RequestStateSigner } from './request-state.js';
@@ -56,7 +58,11 @@ export interface ServerOptions extends ServerFeatureOptions {
    * stdio). Return null to refuse (HTTP 401). Required when any tool declares `scopes`.
    */
   authorize?: Authorizer;
-  /** RFC 9728 metadata URL advertised in `WWW-Authenticate` challenges. */
+  /**
+   * RFC 9728 metadata URL advertised in `WWW-Authenticate` challenges (default: the one of the
+   * resource `authorize` describes, e.g. `jwtAuthorizer({ resource })`, which `listen()` and
+   * `fetch()` then serve).
+   */
   resourceMetadataUrl?: string;
   /** Receives one event per pipeline stage per request (audit logs, inspectors). */
   onStageEvent?: (event: StageEvent) => void;
@@ -269,6 +275,7 @@ export function createServer(options: ServerOptions): McpServer {
   const modernFor = (served: ReadonlySet<Era>): ((message: InboundMessage) => Promise<Reply>) => (served.has('modern') ? modern : legacyOnly);
   const sessionWire = new LegacySessionWire(modern, { serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, features.hub, legacyOptions);
   const httpWires = new Map<string, LegacyHttpWire>();
+  const gatedWires = new Map<string, MessageDispatcher>();
   const dispatcherFor = (served: ReadonlySet<Era>): MessageDispatcher => {
     if (!served.has('legacy')) return { handleMessage: modern };
     const key = [...served].sort().join();
@@ -276,10 +283,15 @@ export function createServer(options: ServerOptions): McpServer {
     if (wire === undefined) {
       wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger, modernServed: served.has('modern') });
       httpWires.set(key, wire);
+      // 2025 sessions' own requests (initialize, GET, DELETE, ...) are authenticated per request too (auth/session-gate.ts).
+      gatedWires.set(key, gateSessions(wire, { authorize: options.authorize, challenge: challengeParamsFor(options.authorize, options.resourceMetadataUrl), logger }));
     }
-    return wire;
+    return gatedWires.get(key) as MessageDispatcher;
   };
   const defaultDispatcher = dispatcherFor(eras);
+  // The protected resource an OAuth authorizer describes is served by both HTTP transports (RFC 9728).
+  const describedResource = protectedResourceOf(options.authorize);
+  const httpOptions: HttpOptions = describedResource === undefined ? { ...options.http } : { protectedResourceMetadata: describedResource.metadata, ...options.http };
 
   // Change notifications reach the streams of every instance sharing the store (store/change-relay.ts).
 
@@ -327,7 +339,7 @@ export function createServer(options: ServerOptions): McpServer {
       openForServing();
       // Listening means hearing the other instances' change notifications too.
       await changes.ready;
-      const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...options.http, ...listenOptions });
+      const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...httpOptions, ...listenOptions });
       listeners.add(listener);
       warmWhenIdle();
       return {
@@ -359,7 +371,7 @@ export function createServer(options: ServerOptions): McpServer {
         } catch (error) {
           return Promise.reject(error);
         }
-        fetchHandler = createFetchHandler(defaultDispatcher, options.http);
+        fetchHandler = createFetchHandler(defaultDispatcher, httpOptions);
         warmWhenIdle();
       }
       return fetchHandler(request);

@@ -26,6 +26,8 @@ export const OUTCOMES = {
   unsupportedVersion: { situation: 'protocolVersion not supported', kind: 'rpc-error', code: ErrorCode.UnsupportedProtocolVersion, httpStatus: 400 },
   headerMismatch: { situation: 'HTTP header missing or disagreeing with the body', kind: 'rpc-error', code: ErrorCode.HeaderMismatch, httpStatus: 400 },
   unauthenticated: { situation: 'authorize() rejected the request (no or bad token)', kind: 'rpc-error', code: ErrorCode.Unauthorized, httpStatus: 401 },
+  authorizationMalformed: { situation: 'the Authorization header is unusable: over the size limit, or more than one credential (RFC 6750 invalid_request)', kind: 'rpc-error', code: ErrorCode.Unauthorized, httpStatus: 400 },
+  authorizationUnavailable: { situation: "the token cannot be checked: the issuer's keys, metadata or introspection endpoint are unreachable, hang or answer junk (fails closed; nothing ran)", kind: 'rpc-error', code: ErrorCode.ServerBusy, httpStatus: 503 },
   methodNotFound: { situation: 'unknown or removed method', kind: 'rpc-error', code: ErrorCode.MethodNotFound, httpStatus: 404 },
   invalidCursor: { situation: 'tools/list cursor not issued by this server', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   invalidCallParams: { situation: 'tools/call name not a string, or inputResponses/requestState malformed', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },

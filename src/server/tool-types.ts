@@ -54,6 +54,8 @@ export interface AuthInfo {
   scopes: readonly string[];
   /** Stable identifier of the principal (e.g. JWT `sub`), if known. */
   subject?: string;
+  /** The OAuth client the token was issued to (JWT `client_id`, else `azp`; introspection `client_id`), if known. */
+  clientId?: string;
   /** Anything else the authorizer wants handlers to see (e.g. verified claims). */
   extra?: Readonly<Record<string, unknown>>;
 }

@@ -47,7 +47,10 @@ export function createFetchHandler(dispatcher: MessageDispatcher, options: HttpO
   const encoder = new TextEncoder();
   return async (request) => {
     const header: HeaderLookup = (name) => request.headers.get(name) ?? undefined;
-    const refused = policy.preflight(request.method, new URL(request.url).pathname, header, sessions !== undefined);
+    const pathname = new URL(request.url).pathname;
+    const metadata = policy.wellKnown(request.method, pathname);
+    if (metadata !== undefined) return toResponse(metadata);
+    const refused = policy.preflight(request.method, pathname, header, sessions !== undefined);
     if (refused !== undefined) return toResponse(refused);
     if (sessions !== undefined && request.method !== 'POST') return fetchSessionRequest(sessions, request, header, toResponse);
     const body = await readBody(request, policy.maxBodyBytes);

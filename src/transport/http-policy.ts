@@ -2,6 +2,9 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { HeaderLookup, Reply } from './message-dispatcher.js';
 import { parseHostHeader } from './host-header.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
+import { protectedResourceRoute } from './well-known.js';
+import type { WellKnownRoute } from './well-known.js';
+import type { ProtectedResourceMetadata } from '../protocol/oauth-metadata.js';
 
 /** Streamable HTTP options shared by `listen()` and `fetch()`. */
 export interface HttpOptions {
@@ -37,6 +40,11 @@ export interface HttpOptions {
   requestTimeoutMs?: number;
   /** An idle keep-alive connection (no request in progress) is closed after this long (ms, default 5 s; node:http `keepAliveTimeout`). */
   keepAliveTimeoutMs?: number;
+  /**
+   * RFC 9728 metadata served at `/.well-known/oauth-protected-resource<path>` and the root form
+   * (default: what the server's `authorize` option describes, e.g. `jwtAuthorizer({ resource })`).
+   */
+  protectedResourceMetadata?: ProtectedResourceMetadata;
 }
 
 /** Options resolved once into checks. */
@@ -60,6 +68,8 @@ export interface HttpPolicy {
    * the dispatcher answers GET and DELETE too (legacy sessions), which carry no body.
    */
   preflight(method: string | undefined, pathname: string, header: HeaderLookup, sessions?: boolean): Reply | undefined;
+  /** The answer for a well-known metadata path (RFC 9728), else undefined; asked before `preflight`. */
+  wellKnown: WellKnownRoute;
 }
 
 /** The default {@link HttpOptions.maxBodyBytes}: 1 MiB. */
@@ -185,6 +195,7 @@ export function resolveHttpPolicy(options: HttpOptions = {}, boundHost?: string)
   return {
     path,
     checkHostAndOrigin,
+    wellKnown: protectedResourceRoute(options.protectedResourceMetadata),
     maxBodyBytes,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     writeTimeoutMs: options.writeTimeoutMs ?? 30_000,

@@ -63,6 +63,9 @@ export class HttpExchange implements InboundMessage {
     this.#res = res;
     const headers = req.headers;
     this.header = (name) => {
+      // node:http keeps only the first of duplicated Authorization headers: all of them are read, so
+      // that a second credential is refused (RFC 6750 invalid_request) rather than silently ignored.
+      if (name === 'authorization') return allValues(req.rawHeaders, name);
       const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
@@ -120,6 +123,12 @@ export class HttpExchange implements InboundMessage {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const sessions = (this.#dispatcher as { sessions?: SessionEndpoint }).sessions;
+    const metadata = this.#policy.wellKnown(req.method, query < 0 ? url : url.slice(0, query));
+    if (metadata !== undefined) {
+      writeReply(this.#res, metadata);
+      req.resume();
+      return;
+    }
     const refused = countHostHeaders(req.rawHeaders) > 1
       ? transportErrorReply(400, 'Bad request: more than one Host header')
       : this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header, sessions !== undefined);
@@ -197,3 +206,12 @@ export class HttpExchange implements InboundMessage {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** Every value of a header in a raw list (name, value, ...), joined as a fetch `Headers` joins them. */
+function allValues(rawHeaders: readonly string[], lowerCaseName: string): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.length === lowerCaseName.length && rawHeaders[i]!.toLowerCase() === lowerCaseName) joined = joined === undefined ? rawHeaders[i + 1] : `${joined}, ${rawHeaders[i + 1]}`;
+  }
+  return joined;
+}

@@ -145,7 +145,8 @@ describe('outcome table', () => {
   row('unauthenticated', async () => {
     const res = await post(url, rpc('tools/list'), { authorization: 'Bearer forged' });
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer resource_metadata="https://auth.example.test/.well-known/oauth-protected-resource/mcp"');
+    // A bearer token was given, so the challenge says it was refused (RFC 6750 §3.1).
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token", error_description="the token was refused", resource_metadata="https://auth.example.test/.well-known/oauth-protected-resource/mcp"');
     assert.deepEqual(errorOf(res.body), { code: -31401, message: 'Unauthorized: a valid bearer token is required' });
   });
 
@@ -392,7 +393,8 @@ describe('outcome table', () => {
 
   it('covers every row of the table (rows of the resources/prompts/inputs/subscriptions features, of middleware, of operator approvals and of the shared store are tested with those features)', () => {
     // approvalTimedOut: test/server/operator-approval.test.ts (timeout, cancel, close); storeUnavailable: the Redis store tests.
-    const featureRows = new Set(['unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut', 'storeUnavailable']);
+    // authorizationMalformed, authorizationUnavailable: test/server/jwt-authorizer.test.ts (oversized/duplicated header; JWKS hanging or junk).
+    const featureRows = new Set(['authorizationMalformed', 'authorizationUnavailable', 'unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut', 'storeUnavailable']);
     // The legacy (2025) session wire's rows are driven by test/server/legacy-http-sessions.test.ts, which checks its own coverage.
     const legacyRows = (name: string): boolean => (name.startsWith('legacy') && name !== 'legacyInitialize') || name.startsWith('task'); // task rows: test/server/tasks-*.test.ts
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name) && !legacyRows(name)).sort());

@@ -4,7 +4,7 @@ import { it } from 'node:test';
 import * as toolwright from '../../src/index.js';
 
 const PUBLIC = [
-  'ErasSettingError', 'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'resolveEras', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
+  'BearerTokenError', 'ErasSettingError', 'ErrorCode', 'HEADER', 'LEGACY_PROTOCOL_VERSIONS', 'resolveEras', 'MAX_COMPLETION_VALUES', 'META', 'OUTCOMES', 'PROTOCOL_VERSION', 'ProtocolError',
   'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreFullError', 'StoreUnavailableError', 'TRUNCATION_META_KEY',
   'ToolDefinitionError', 'audio', 'auditLog', 'canonicalJson', 'checkToolDefinition', 'compileUriTemplate', 'completeFrom',
   'createFetchHandler', 'createMemoryStore', 'createRedisStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',

@@ -82,7 +82,7 @@ describe('a task runs inside the middleware of the call that created it', () => 
         created.push(result.taskId!);
       }
       // Both answered while the handlers still wait: nothing outside the task has ended yet.
-      assert.deepEqual(seen, []);
+      assert.equal(seen.length, 0);
       assert.equal(spans.filter((s) => s.ended).length, 0);
       release.open();
       const finals: Record<string, unknown>[] = [];

@@ -3,12 +3,13 @@ import { extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { connect, McpClientError } from '../../client/index.js';
-import type { ClientRoot, ConnectTarget, McpClient } from '../../client/index.js';
+import type { ClientRoot, ConnectTarget, McpClient, OAuthClient } from '../../client/index.js';
 import { HostError, PROVIDER_NAMES, repairArguments } from '../../host/index.js';
 import type { ArgumentRepair, ProviderName } from '../../host/index.js';
 import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 import { callAsTask, describeProgress } from '../call-task.js';
+import { OAUTH_OPTIONS, OAUTH_USAGE, oauthFromOptions } from '../oauth-options.js';
 
 const USAGE = `Usage: toolwright call <target> <tool> ['<json args>'] [options]
        toolwright call --stdio "<command>" <tool> ['<json args>'] [options]
@@ -35,6 +36,8 @@ Options:
   --json                 machine-readable output
   -h, --help             show this help
 
+${OAUTH_USAGE}
+
 Exit codes: 0 the tool ran (isError false); 1 the tool reported an error (isError true);
 2 bad usage or unusable arguments (not JSON, not an object, not repairable); 3 the call failed:
 JSON-RPC error, HTTP or transport failure (server unreachable or not starting), timeout,
@@ -53,10 +56,10 @@ interface Stage {
 }
 
 
-function targetOf(target: string | undefined, stdio: string | undefined, headers: Record<string, string>): ConnectTarget {
+function targetOf(target: string | undefined, stdio: string | undefined, headers: Record<string, string>, oauth: OAuthClient | undefined): ConnectTarget {
   if (stdio !== undefined) return { command: stdio, shell: true, stderr: 'inherit' };
   const given = target as string;
-  if (/^https?:\/\//i.test(given)) return { url: given, headers };
+  if (/^https?:\/\//i.test(given)) return oauth === undefined ? { url: given, headers } : { url: given, headers, oauth };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) throw new UsageError(`unsupported URL scheme in ${given} (use http:// or https://, or --stdio "<command>")`);
   if (!/\.(m|c)?(j|t)s$/.test(given)) throw new UsageError(`${given}: expected an http(s) URL, a server module (.js/.ts) or --stdio "<command>"`);
   // A module is served over stdio by this same CLI, so it runs exactly as `toolwright serve` would run it.
@@ -154,6 +157,7 @@ export async function run(argv: string[]): Promise<number> {
     stdio: { type: 'string' },
     repair: { type: 'string' },
     header: { type: 'string', multiple: true },
+    ...OAUTH_OPTIONS,
     root: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     task: { type: 'boolean' },
@@ -174,6 +178,8 @@ export async function run(argv: string[]): Promise<number> {
     const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions((values.header as string[] | undefined) ?? []);
     if (stdio !== undefined && Object.keys(headers).length > 0) throw new UsageError('--header applies to URL targets only');
+    const oauth = oauthFromOptions(values, 'call');
+    if (stdio !== undefined && oauth !== undefined) throw new UsageError('--oauth and --client-credentials apply to URL targets only');
 
     let args: unknown = {};
     if (provider === undefined && argsText !== undefined) {
@@ -186,7 +192,7 @@ export async function run(argv: string[]): Promise<number> {
     }
 
     const roots = rootsOf((values.root as string[] | undefined) ?? []);
-    client = connect(targetOf(target, stdio, headers), {
+    client = connect(targetOf(target, stdio, headers, oauth), {
       onWarning: (w) => process.stderr.write(`toolwright call: warning: ${w.message}\n`),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(roots !== undefined ? { roots } : {}),

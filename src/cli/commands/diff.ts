@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { OAUTH_OPTIONS, oauthFromOptions } from '../oauth-options.js';
 import { packageVersion, parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import type { CommandIo } from '../command-args.js';
 import { diffCatalogs } from '../../diff/compare-catalogs.js';
@@ -22,6 +23,8 @@ Options:
   --old-stdio "<command>"     the old side is a stdio server command (instead of <old>)
   --new-stdio "<command>"     the new side is a stdio server command (instead of <new>)
   --header "Name: value"      extra HTTP header for URL targets (repeatable)
+  --oauth, --client-credentials, --client-id, --scope, --token-cache ...
+                              OAuth for URL targets (options as in "toolwright call --help"; docs/auth.md)
   --timeout <ms>              per-request timeout for URL and stdio targets (default 15000)
   -h, --help                  show this help
 
@@ -46,6 +49,7 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     'old-stdio': { type: 'string' },
     'new-stdio': { type: 'string' },
     header: { type: 'string', multiple: true, default: [] },
+    ...OAUTH_OPTIONS,
     timeout: { type: 'string' },
   }, io);
   if (typeof parsed === 'number') return parsed;
@@ -55,7 +59,8 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     if (format !== 'pretty' && format !== 'json' && format !== 'sarif') throw new UsageError(`--format must be pretty, json or sarif; got ${JSON.stringify(format)}`);
     const timeoutMs = parseTimeoutOption(values.timeout);
     const headers = parseHeaderOptions(values.header as string[]);
-    const load: TargetLoader = (target, options) => loadToolTarget(target, { ...options, headers, timeoutMs });
+    const oauth = oauthFromOptions(values, 'diff');
+    const load: TargetLoader = (target, options) => loadToolTarget(target, { ...options, headers, timeoutMs, ...(oauth !== undefined ? { oauth } : {}) });
 
     const oldStdio = values['old-stdio'] as string | undefined;
     const newStdio = values['new-stdio'] as string | undefined;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { loadToolTarget, ToolTargetError } from '../load-tool-target.js';
 import { parseHeaderOptions, UsageError } from '../usage-error.js';
+import { OAUTH_OPTIONS, oauthFromOptions } from '../oauth-options.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import type { CommandIo } from '../command-args.js';
 import { DiffTargetError, loadDiffSide } from '../../diff/load-catalog.js';
@@ -32,6 +33,8 @@ Options:
   --format table|json       output (default table)
   --timeout <ms>            per model request (default 60000)
   --header "Name: value"    extra HTTP header for URL targets (repeatable)
+  --oauth, --client-credentials, --client-id, --scope, --token-cache ...
+                            OAuth for URL targets (options as in "toolwright call --help"; docs/auth.md)
   -h, --help                show this help
 
 Exit codes: 0 every case passed (interview: no mismatch), 1 some did not, 2 bad usage, an
@@ -58,7 +61,7 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
   const parsed = parseCommandArgs('eval', USAGE, argv, {
     target: { type: 'string' }, stdio: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' },
     trials: { type: 'string' }, compare: { type: 'string' }, interview: { type: 'boolean', default: false },
-    format: { type: 'string', default: 'table' }, timeout: { type: 'string' }, header: { type: 'string', multiple: true, default: [] },
+    format: { type: 'string', default: 'table' }, timeout: { type: 'string' }, header: { type: 'string', multiple: true, default: [] }, ...OAUTH_OPTIONS,
   }, io);
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
@@ -95,7 +98,8 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
       }
       cases = parseCaseFile(text, extension === '.json' ? 'json' : 'yaml', file);
     }
-    const load: TargetLoader = (t, o) => loadToolTarget(t, { ...o, headers });
+    const oauth = oauthFromOptions(values, 'eval');
+    const load: TargetLoader = (t, o) => loadToolTarget(t, { ...o, headers, ...(oauth !== undefined ? { oauth } : {}) });
     const current = await loadDiffSide(stdio ?? targetText!, load, { stdio: stdio !== undefined });
     const progress = stderr.isTTY === true
       ? (done: number, total: number, label: string) => stderr.write(`${progressLine(done, total, label)}${done === total ? '\n' : ''}`)

@@ -15,6 +15,7 @@ import { buildSarif } from '../../lint/reporters/sarif.js';
 import { locateJsonPointers } from '../../lint/json-locator.js';
 import type { LintConfig } from '../../lint/types.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
+import { OAUTH_OPTIONS, oauthFromOptions } from '../oauth-options.js';
 import { packageVersion, parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import type { CommandIo } from '../command-args.js';
 
@@ -33,6 +34,8 @@ Options:
   --provider <list>           provider rules target these (comma-separated: openai-chat, openai-responses,
                               anthropic, gemini, gemini-legacy, or all); default: none (provider rules off)
   --header "Name: value"      extra HTTP header for URL targets (repeatable)
+  --oauth, --client-credentials, --client-id, --scope, --token-cache ...
+                              OAuth for URL targets (options as in "toolwright call --help"; docs/auth.md)
   --timeout <ms>              per-request timeout for URL and stdio targets (default 15000)
   --list-rules                print every rule with its id, family and default severity
   -h, --help                  show this help
@@ -121,6 +124,7 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     fix: { type: 'boolean', default: false },
     stdio: { type: 'string' },
     header: { type: 'string', multiple: true, default: [] },
+    ...OAUTH_OPTIONS,
     provider: { type: 'string' },
     timeout: { type: 'string' },
     'list-rules': { type: 'boolean', default: false },
@@ -155,7 +159,8 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     }
 
     const target = stdio ?? positionals[0]!;
-    const loaded = await loadToolTarget(target, { stdio: stdio !== undefined, headers, timeoutMs });
+    const oauth = oauthFromOptions(values, 'lint');
+    const loaded = await loadToolTarget(target, { stdio: stdio !== undefined, headers, timeoutMs, ...(oauth !== undefined ? { oauth } : {}) });
     let tools = loaded.tools;
     // Diffs go to stderr when stdout carries a machine-readable report.
     const notes = format === 'pretty' ? stdout : stderr;

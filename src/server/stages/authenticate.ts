@@ -1,13 +1,17 @@
 import { rpcError } from '../outcomes.js';
 import type { AuthInfo } from '../tool-types.js';
+import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
 import { errorMessage, extend, fail } from './stage.js';
 import type { Received, Stage } from './stage.js';
 
 const NO_HEADER = (): undefined => undefined;
 
 /**
- * Who is calling. Runs for every message; without an `authorize` option it passes at once and the
- * caller stays anonymous (`auth` undefined).
+ * Who is calling. Runs for every message (2025 session messages too: authorization is checked per
+ * request, never remembered per session); without an `authorize` option it passes at once and the
+ * caller stays anonymous (`auth` undefined). A refusal says why (RFC 6750): 401 `invalid_token`
+ * with the authorizer's reason, 400 `invalid_request` for an unusable header, 503 when the issuer
+ * cannot be asked; an authorizer that throws anything else refuses with a plain 401 (logged).
  */
 export const authenticate: Stage<'authenticate', Received> = {
   name: 'authenticate',
@@ -17,14 +21,23 @@ export const authenticate: Stage<'authenticate', Received> = {
     const header = s.message.header ?? NO_HEADER;
     const authorization = header('authorization');
     const bearer = authorization !== undefined && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '').trim() : undefined;
-    const refuse = () => {
-      const challenge = `Bearer${env.resourceMetadataParam ? env.resourceMetadataParam.slice(1) : ''}`;
-      return fail(rpcError('unauthenticated', 'Unauthorized: a valid bearer token is required', {
-        headers: s.message.transport === 'http' ? { 'WWW-Authenticate': challenge } : undefined,
-      }));
+    const http = s.message.transport === 'http';
+    const refuse = (error?: BearerTokenError) => {
+      if (error?.kind === 'unavailable') {
+        env.logger.error('bearer token not checked: the issuer cannot be reached; request refused', { reason: error.message });
+        return fail(rpcError('authorizationUnavailable', `Service unavailable: the bearer token cannot be checked (${error.message}); retry later`, { headers: http ? { 'Retry-After': '5' } : undefined }));
+      }
+      const code: 'invalid_request' | 'invalid_token' = error?.kind === 'invalid_request' ? 'invalid_request' : 'invalid_token';
+      // No error code when no bearer token came at all (RFC 6750 §3.1).
+      const detail = error === undefined ? (bearer === undefined || bearer === '' ? undefined : { code, description: 'the token was refused' }) : { code, description: error.message };
+      const headers = http ? { 'WWW-Authenticate': unauthorizedChallenge(env.challenge, detail) } : undefined;
+      if (error?.kind === 'invalid_request') return fail(rpcError('authorizationMalformed', `Bad request: ${error.message}`, { headers }));
+      const message = error === undefined ? 'Unauthorized: a valid bearer token is required' : `Unauthorized: ${error.message}`;
+      return fail(rpcError('unauthenticated', message, { headers }));
     };
     const decided = (auth: AuthInfo | null) => (auth === null ? refuse() : extend(s, { auth }));
     const threw = (error: unknown) => {
+      if (error instanceof BearerTokenError) return refuse(error);
       env.logger.error('authorize() threw; request refused', { error: errorMessage(error) });
       return refuse();
     };

@@ -6,6 +6,8 @@ import type { StageEvent } from '../stage-events.js';
 import type { TaskEngine } from '../tasks/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo } from '../tool-types.js';
+import type { ChallengeParams } from '../auth/bearer-challenge.js';
+import { challengeParamsFor } from '../auth/protected-resource.js';
 import type { RequestState, Stop } from './stage.js';
 
 /** Decides who is calling. Return null to refuse the request (HTTP 401). */
@@ -51,8 +53,8 @@ export interface PipelineConfig {
 /** The configuration as the stages read it (derived lookups computed once). */
 export interface PipelineEnv extends PipelineConfig {
   toolsByName: ReadonlyMap<string, RegisteredTool>;
-  /** `, resource_metadata="..."` for WWW-Authenticate challenges, or ''. */
-  resourceMetadataParam: string;
+  /** What WWW-Authenticate challenges advertise (RFC 9728 metadata URL, the 401's scope). */
+  challenge: ChallengeParams;
   /** `JSON.stringify(resultMeta)`, made once: appended to every result's JSON rather than re-serialised. */
   resultMetaJson: string;
 }
@@ -61,7 +63,7 @@ export function resolveEnv(config: PipelineConfig): PipelineEnv {
   return {
     ...config,
     toolsByName: new Map(config.tools.map((t) => [t.name, t])),
-    resourceMetadataParam: config.resourceMetadataUrl === undefined ? '' : `, resource_metadata="${config.resourceMetadataUrl}"`,
+    challenge: challengeParamsFor(config.authorize, config.resourceMetadataUrl),
     resultMetaJson: JSON.stringify(config.resultMeta),
   };
 }
