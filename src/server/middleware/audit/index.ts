@@ -12,15 +12,8 @@ import { resolve } from 'node:path';
 import { jsonString } from '../../../protocol/json-text.js';
 import { digestArguments } from '../../request-state.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
-import { checkHashChainLogOptions, HashChainLog } from './hash-chain-log.js';
-import type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
-import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
-
-export { HashChainLog, openHashChainLog } from './hash-chain-log.js';
-export type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
-export { verifyHashChainLog } from './hash-chain-verify.js';
-export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions } from './hash-chain-verify.js';
-export { HashChainLogLockedError } from './hash-chain-files.js';
+import { checkHashChainLogOptions, HashChainLog } from '../../audit/index.js';
+import type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord } from '../../audit/index.js';
 
 /** Options of {@link auditLog}. */
 export interface AuditLogOptions {

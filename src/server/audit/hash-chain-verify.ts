@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { sha256 } from '../../../protocol/sha256.js';
+import { sha256 } from '../../protocol/sha256.js';
 import { rotatedFiles } from './hash-chain-files.js';
 
 /** A record as a caller appends it: a `type` and any JSON fields (not `seq`, `time` or `prev`). */
