@@ -8,3 +8,7 @@ export type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
 export { verifyHashChainLog } from './hash-chain-verify.js';
 export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions } from './hash-chain-verify.js';
 export { HashChainLogLockedError } from './hash-chain-files.js';
+export { AuditKeyError, createAuditKey, loadAuditKey } from './audit-key.js';
+export type { AuditKey } from './audit-key.js';
+export { auditChainFiles, checkKeptApart, defaultAuditHeadPath, defaultAuditKeyPath, STATE_DIR_ENV, toolwrightStateDir } from './audit-paths.js';
+export type { AuditChainChoice } from './audit-paths.js';
