@@ -17,7 +17,7 @@ export interface JwtAuthorizerOptions {
   algorithms?: readonly string[];
   /** Clock skew tolerated for `exp`/`nbf`, in seconds (default 5). */
   clockToleranceSec?: number;
-  /** Who a stdio caller is (stdio has no Authorization header; digest R-96). Default: refused. */
+  /** Who a stdio caller (or a console workbench call, made in process) is: neither has an Authorization header (digest R-96). Default: refused. */
   stdio?: AuthInfo | null;
 }
 
@@ -70,7 +70,8 @@ export function jwtAuthorizer(options: JwtAuthorizerOptions): Authorizer {
   };
 
   return async ({ transport, bearerToken }) => {
-    if (transport === 'stdio') return stdio;
+    // A console call is made in process by the operator holding the console token: no header, like stdio.
+    if (transport === 'stdio' || transport === 'console') return stdio;
     if (bearerToken === undefined || bearerToken === '') return null;
     const { jose, key } = await (ready ??= load());
     try {

@@ -41,7 +41,10 @@ export interface ToolCall {
   /** `auth.subject`, '' when anonymous. */
   readonly subject: string;
   readonly requestId: JsonRpcId;
-  readonly transport: 'http' | 'stdio';
+  /** `console`: a call made from the operator console's workbench. */
+  readonly transport: 'http' | 'stdio' | 'console';
+  /** For a `console` call: the operator the console was started for. */
+  readonly operator: string | undefined;
   /** The request's `_meta`. */
   readonly requestMeta: Readonly<JsonObject>;
   /** The server's store (rate limits, counters). */

@@ -32,6 +32,7 @@ function taskMessage(original: InboundMessage, input: RoundInput): InboundMessag
   return {
     body: '',
     transport: original.transport,
+    ...(original.operator !== undefined ? { operator: original.operator } : {}),
     header: undefined,
     signal: input.signal,
     // Not "aborted" for the stages: a cancelled handler still finishes its controlled stop, and what it
