@@ -1,7 +1,9 @@
 /**
  * Reading and verifying a hash-chain log ({@link HashChainLog}): every line is a JSON record whose
- * `prev` is the hash of the line before it, byte for byte as written ({@link lineHash}), and whose
- * `seq` is one more than the line before. The chain runs across rotated files (`<log>.1`, `<log>.2`,
+ * `prev` is the link of the line before it, byte for byte as written ({@link lineHash}, or once the
+ * chain is keyed by a `chain_keyed` record, the HMAC under its key), and whose `seq` is one more
+ * than the line before. With a sealed head (chain-head.ts), a cut-off end and an edited last
+ * record are found too. The chain runs across rotated files (`<log>.1`, `<log>.2`,
  * ..., then `<log>`), so one call verifies everything a log ever wrote that is still on disk.
  */
 import { readFileSync } from 'node:fs';
