@@ -214,9 +214,10 @@ function connectionHelp(url: string, options: Parsed): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const root = resolve(here, '..', '..');
   const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioAuditLog(options.auditLog)];
-  // The same key; the head is the stdio log's own (its default, one per log path).
-  if (options.auditKey !== undefined) stdioArgs.push('--audit-key', options.auditKey);
+  const stdioLog = stdioAuditLog(options.auditLog);
+  // Key and head named, not left to defaults: a desktop host starts the process with an environment
+  // of its own (no TOOLWRIGHT_STATE_DIR, perhaps no XDG_STATE_HOME), which would pick other files.
+  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioLog, '--audit-key', options.auditKey ?? defaultAuditKeyPath(), '--audit-head', defaultAuditHeadPath(stdioLog)];
   if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
   if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
   const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
