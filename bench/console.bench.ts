@@ -36,7 +36,7 @@ interface Robot { child: ChildProcess; mcpUrl: string; consoleUrl: string }
 
 function startRobot(): Promise<Robot> {
   const dir = mkdtempSync(join(tmpdir(), 'console-bench-'));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0' } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0', TOOLWRIGHT_STATE_DIR: mkdtempSync(join(tmpdir(), 'console-bench-state-')) } });
   let stderr = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`robot server gave no banner in 60 s: ${stderr}`)); }, 60_000);

@@ -61,7 +61,9 @@ const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1
 const say = (line: string): void => { if (!json) process.stdout.write(`${line}\n`); };
 
 const auditDir = mkdtempSync(join(tmpdir(), 'hostile-bench-'));
-const robot = createRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 1000, motionBurst: 1000, auditLogPath: join(auditDir, 'audit.jsonl') });
+// The audit key and head outside the log's folder, and never in the user's state folder.
+const auditKeyDir = mkdtempSync(join(tmpdir(), 'hostile-bench-key-'));
+const robot = createRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 1000, motionBurst: 1000, auditLogPath: join(auditDir, 'audit.jsonl'), auditKeyPath: join(auditKeyDir, 'audit.key'), auditHeadPath: join(auditKeyDir, 'audit.head') });
 const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
 const url = String(listener.url);
 let id = 1;
@@ -157,4 +159,5 @@ try {
   await listener.close();
   await robot.close();
   rmSync(auditDir, { recursive: true, force: true });
+  rmSync(auditKeyDir, { recursive: true, force: true });
 }

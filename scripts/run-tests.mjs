@@ -32,7 +32,12 @@ const reporters = [
   '--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
   '--test-reporter', pathToFileURL(join(repoRoot, 'scripts', 'failure-summary-reporter.mjs')).href, '--test-reporter-destination', 'stderr',
 ];
-const result = spawnSync(process.execPath, ['--import', tsxLoader, '--test', '--test-timeout=300000', ...reporters, ...files], { stdio: 'inherit', cwd });
+// Audit logs are keyed by default, with their key and sealed heads in the user's state folder: the
+// tests get a state folder of their own (removed at the end), never the user's.
+const stateDir = process.env.TOOLWRIGHT_STATE_DIR === undefined ? mkdtempSync(join(tmpdir(), 'toolwright-tests-state-')) : undefined;
+const env = stateDir === undefined ? process.env : { ...process.env, TOOLWRIGHT_STATE_DIR: stateDir };
+const result = spawnSync(process.execPath, ['--import', tsxLoader, '--test', '--test-timeout=300000', ...reporters, ...files], { stdio: 'inherit', cwd, env });
+if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
 const leftovers = readdirSync(cwd);
 if (leftovers.length > 0) console.error(`run-tests: tests wrote into the working directory: ${leftovers.join(', ')}`);
 rmSync(cwd, { recursive: true, force: true });

@@ -26,15 +26,16 @@ interface ToolwrightModule {
   defineTool(definition: ToolDefinitionInit): unknown;
   createServer(options: { name: string; version: string; tools: unknown[]; use?: unknown[] }): ToolwrightServer;
   rateLimit(options: { capacity: number; refillPerSecond: number }): unknown;
-  auditLog(options: { path: string; fsync: 'never' }): unknown;
+  auditLog(options: { path: string; fsync: 'never'; key: string; head: string }): unknown;
   resultBudget(options: { maxTokens: number }): unknown;
 }
 
 /**
  * The middleware of the `middleware` suite: `chain`, every call rate-limited, audited (to
- * `auditPath`, fsync off) and budgeted; `empty`, `use: []`.
+ * `auditPath`, fsync off, keyed with the key and head in `keyDir`, outside the log's folder as
+ * the audit log requires) and budgeted; `empty`, `use: []`.
  */
-export type MiddlewareChoice = { kind: 'chain'; auditPath: string } | { kind: 'empty' };
+export type MiddlewareChoice = { kind: 'chain'; auditPath: string; keyDir: string } | { kind: 'empty' };
 
 const distEntry = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 
@@ -58,7 +59,7 @@ export async function createToolwrightServer(name: string, catalogSize: number, 
   // A bucket large enough never to refuse under load: the cost measured is the store round trip.
   const use = [
     toolwright.rateLimit({ capacity: 1e9, refillPerSecond: 1e9 }),
-    toolwright.auditLog({ path: middleware.auditPath, fsync: 'never' }),
+    toolwright.auditLog({ path: middleware.auditPath, fsync: 'never', key: `${middleware.keyDir}/audit.key`, head: `${middleware.keyDir}/calls.head` }),
     toolwright.resultBudget({ maxTokens: 4096 }),
   ];
   return toolwright.createServer({ name, version: '1.0.0', tools, use });

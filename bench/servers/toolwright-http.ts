@@ -25,11 +25,14 @@ function freePort(host: string): Promise<number> {
 const args = parseServerArgs(process.argv.slice(2));
 const variant = chooseVariant(args, ['default', 'middleware', 'empty-chain']);
 const auditDir = variant === 'middleware' ? mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-')) : undefined;
+// The audit key and head live outside the log's folder (the log refuses them inside it).
+const keyDir = variant === 'middleware' ? mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-key-')) : undefined;
 // The audit log grows by some 20 MB a run: removed when this server exits (the process exits on
 // SIGTERM/SIGINT through exitOnSignal, so the 'exit' hook runs).
 if (auditDir !== undefined) process.once('exit', () => rmSync(auditDir, { recursive: true, force: true }));
+if (keyDir !== undefined) process.once('exit', () => rmSync(keyDir, { recursive: true, force: true }));
 const middleware: MiddlewareChoice | undefined =
-  auditDir !== undefined ? { kind: 'chain', auditPath: join(auditDir, 'calls.jsonl') }
+  auditDir !== undefined && keyDir !== undefined ? { kind: 'chain', auditPath: join(auditDir, 'calls.jsonl'), keyDir }
   : variant === 'empty-chain' ? { kind: 'empty' }
   : undefined;
 const port = args.port === 0 ? await freePort(args.host) : args.port;

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
+import { AuditKeyError, defaultAuditHeadPath, defaultAuditKeyPath, LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
 import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
 import { assertConsoleToken, type ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
@@ -59,7 +59,14 @@ Options:
   --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
                           during a motion, like a released enabling switch
   --audit-log <path>      Append-only audit log (default: ${defaultAuditLogPath()},
-                          this checkout's own, in a directory created 0700)
+                          this checkout's own, in a directory created 0700; files 0600)
+  --audit-key <path>      Key of the audit chain (HMAC-SHA-256), outside the log's directory
+                          (default: ${defaultAuditKeyPath()}, created 0600)
+  --audit-head <path>     Sealed head of the audit chain, outside the log's directory (default:
+                          under the same state directory, one per log path). A broken chain found
+                          at start (edited, cut, reordered or deleted records) refuses motion until
+                          the operator's reset acknowledges it; status and stop_arm stay available.
+                          Check a log offline: toolwright audit verify <log> --key <k> --head <h>
   --time-scale <x>        Simulated seconds per wall-clock second (default 1)
   --controller <where>    process (default): the arm's controller runs as its own process,
                           robot-sim, spoken to over a private Unix socket with a per-start secret,
@@ -77,7 +84,7 @@ Options:
   -h, --help              Show this help
 
 Operator controls (never tools): send SIGUSR2 to this process to clear a latched emergency stop
-(and acknowledge a protective-stop fault).
+(and acknowledge a protective-stop fault and a broken audit chain).
 `;
 
 interface Parsed {
@@ -92,6 +99,9 @@ interface Parsed {
   consoleToken: string | undefined;
   holdToRun: boolean;
   auditLog: string;
+  /** Given with --audit-key / --audit-head (undefined: the defaults for the log). */
+  auditKey: string | undefined;
+  auditHead: string | undefined;
   timeScale: number;
   controller: 'process' | 'inprocess';
   /** Undefined: the controller link's default. */
@@ -103,6 +113,16 @@ interface Parsed {
 }
 
 class UsageError extends RobotSettingsError {}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`${flag} needs a file path, got ""`);
+  return value;
+}
+
+/** The audit log's chain files as given on the command line (the log's defaults otherwise). */
+function auditFiles(options: Parsed): { key?: string; head?: string } {
+  return { ...(options.auditKey !== undefined ? { key: options.auditKey } : {}), ...(options.auditHead !== undefined ? { head: options.auditHead } : {}) };
+}
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
   const { values } = parseArgs({
@@ -118,6 +138,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       'console-token': { type: 'string' },
       'hold-to-run': { type: 'boolean' },
       'audit-log': { type: 'string' },
+      'audit-key': { type: 'string' },
+      'audit-head': { type: 'string' },
       'time-scale': { type: 'string' },
       controller: { type: 'string' },
       'heartbeat-timeout': { type: 'string' },
@@ -169,6 +191,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     consoleToken,
     holdToRun: values['hold-to-run'] === true,
     auditLog: resolve(values['audit-log'] ?? defaultAuditLogPath()),
+    auditKey: values['audit-key'] === undefined ? undefined : resolve(nonEmpty('--audit-key', values['audit-key'])),
+    auditHead: values['audit-head'] === undefined ? undefined : resolve(nonEmpty('--audit-head', values['audit-head'])),
     timeScale,
     controller,
     heartbeatTimeoutMs,
@@ -190,7 +214,10 @@ function connectionHelp(url: string, options: Parsed): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const root = resolve(here, '..', '..');
   const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioAuditLog(options.auditLog)];
+  const stdioLog = stdioAuditLog(options.auditLog);
+  // Key and head named, not left to defaults: a desktop host starts the process with an environment
+  // of its own (no TOOLWRIGHT_STATE_DIR, perhaps no XDG_STATE_HOME), which would pick other files.
+  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioLog, '--audit-key', options.auditKey ?? defaultAuditKeyPath(), '--audit-head', defaultAuditHeadPath(stdioLog)];
   if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
   if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
   const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
@@ -231,7 +258,9 @@ function banner(robot: RobotServer, options: Parsed, where: string): string {
     `Toolwright robot arm: simulated ${model.preset.displayName}, ${robot.tools.length} tools, ${where}`,
     `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion)' : ''}; approver ${options.approver} (${APPROVER_TEXT[options.approver]})`,
     `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
-    `  audit log:  ${options.auditLog} (append-only, fsync per record)`,
+    `  audit log:  ${options.auditLog} (append-only, fsync per record, 0600)`,
+    `  audit key:  ${options.auditKey ?? defaultAuditKeyPath()} (HMAC-SHA-256 chain); head ${options.auditHead ?? defaultAuditHeadPath(options.auditLog)}`,
+    ...(robot.auditChain.broken !== undefined ? [`  !! AUDIT CHAIN BROKEN: ${robot.auditChain.broken.problems[0] ?? ''}`, `  !! motion is refused until the operator acknowledges it: ${operatorResetHint()}`] : []),
     `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
     `  arm:        ${robot.driver.description}; TCP speed cap ${model.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
     `  operator:   ${operatorResetHint()}`,
@@ -240,6 +269,11 @@ function banner(robot: RobotServer, options: Parsed, where: string): string {
     lines.unshift(approvalOffWarning());
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Why the audit log cannot be opened, said to the operator as it is: held by another process, a key problem, a key or head beside the log. */
+function isAuditOpenError(error: unknown): error is Error {
+  return error instanceof AuditLogLockedError || error instanceof AuditKeyError || (error instanceof RangeError && error.message.startsWith('audit log'));
 }
 
 /** Runs the command line; resolves to the exit code once the server has stopped. */
@@ -263,9 +297,9 @@ export async function main(argv: string[]): Promise<number> {
   else {
     // The log's lock decides which server owns the files beside it; checked before a controller is started for them.
     try {
-      new AuditLog(options.auditLog).close();
+      new AuditLog(options.auditLog, auditFiles(options)).close();
     } catch (error) {
-      if (!(error instanceof AuditLogLockedError)) throw error;
+      if (!isAuditOpenError(error)) throw error;
       process.stderr.write(`robot-arm: ${error.message}\n`);
       return 1;
     }
@@ -286,12 +320,14 @@ export async function main(argv: string[]): Promise<number> {
       approver: options.approver,
       readOnly: options.readOnly,
       auditLogPath: options.auditLog,
+      ...(options.auditKey !== undefined ? { auditKeyPath: options.auditKey } : {}),
+      ...(options.auditHead !== undefined ? { auditHeadPath: options.auditHead } : {}),
       pacer: realTimePacer(options.timeScale),
       motionRatePerSecond: options.rate,
     });
   } catch (error) {
     await driver.close();
-    if (!(error instanceof AuditLogLockedError)) throw error;
+    if (!isAuditOpenError(error)) throw error;
     process.stderr.write(`robot-arm: ${error.message}\n`);
     return 1;
   }

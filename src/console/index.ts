@@ -30,7 +30,7 @@ export interface WorkbenchConsoleOptions {
   token?: string;
   /** Subscribes to the server's stage events, so direct calls show their stages. */
   subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void;
-  /** Who decides in the approvals tab, as approval records name them (default `console operator`). */
+  /** Who decides in the approvals tab and calls from the workbench, as approval and audit records name them (default `console operator`). */
   operator?: string;
 }
 
@@ -41,7 +41,7 @@ export interface WorkbenchConsoleOptions {
  */
 export function createWorkbenchConsole(server: McpServer, options: WorkbenchConsoleOptions = {}): ConsoleMount {
   const channel = new LiveChannel();
-  const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  const workbench = createWorkbench({ server, channel, ...(options.operator !== undefined ? { operator: options.operator } : {}), ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
   const approvals = createApprovalRoutes(server.approvals, channel, options.operator ?? 'console operator');
   // Lint and provider mapping run now, at start, so the first page load does not wait for them.
   workbench.catalog();

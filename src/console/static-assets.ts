@@ -62,9 +62,13 @@ export async function bundleBrowserEntry(entry: URL): Promise<StaticAsset> {
   return createAsset('text/javascript; charset=utf-8', Buffer.from(output.contents));
 }
 
-/** Writes `asset` with the best encoding the request accepts; 304 when the ETag matches. */
+/**
+ * Writes `asset` with the best encoding the request accepts; 304 when the ETag matches. Cached
+ * `private, no-cache` (revalidated each time) unless `headers` says otherwise: a page that carries
+ * the console token passes `Cache-Control: no-store`, and it is kept.
+ */
 export function sendAsset(req: IncomingMessage, res: ServerResponse, asset: StaticAsset, headers: Record<string, string> = {}): void {
-  const common = { ...headers, 'Content-Type': asset.contentType, ETag: asset.etag, Vary: 'Accept-Encoding', 'Cache-Control': 'private, no-cache' };
+  const common = { 'Cache-Control': 'private, no-cache', ...headers, 'Content-Type': asset.contentType, ETag: asset.etag, Vary: 'Accept-Encoding' };
   if (req.headers['if-none-match'] === asset.etag) {
     res.writeHead(304, common);
     res.end();

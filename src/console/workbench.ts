@@ -3,7 +3,8 @@
  * provider's model sees (host lowering, loss report, the one token counter through `mapTools`),
  * a direct call of any tool (bypassing the model) with its result and stage events, and a call
  * history. Calls run in process through `server.handleMessage`, the same pipeline as the MCP
- * endpoint, as a message without HTTP headers (like stdio), so every stage runs.
+ * endpoint, as a message without HTTP headers on the `console` transport, naming the operator
+ * (audit records show who called, and from where), so every stage runs.
  */
 import { META, PROTOCOL_VERSION } from '../protocol/constants.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
@@ -70,6 +71,8 @@ export interface WorkbenchOptions {
   subscribeStageEvents?: (listener: (event: StageEvent) => void) => () => void;
   /** Calls kept (default 50). */
   historyLimit?: number;
+  /** Who calls from this console, as audit records name them (default `console operator`). */
+  operator?: string;
 }
 
 /** The workbench: its page, its API routes and what a page gets on connecting. */
@@ -106,6 +109,8 @@ const bad = (message: string): ConsoleReply => ({ status: 400, json: { error: me
 export function createWorkbench(options: WorkbenchOptions): Workbench {
   const { server, channel } = options;
   const historyLimit = options.historyLimit ?? 50;
+  const operator = options.operator ?? 'console operator';
+  if (operator.trim() === '') throw new TypeError('console: the operator name must not be empty');
   const history: WorkbenchCall[] = [];
   let catalog: WorkbenchCatalog | undefined;
   let sequence = 0;
@@ -141,7 +146,8 @@ export function createWorkbench(options: WorkbenchOptions): Workbench {
     try {
       const pending = server.handleMessage({
         body: JSON.stringify(message),
-        transport: 'stdio',
+        transport: 'console',
+        operator,
         header: undefined,
         signal,
         isAborted: () => signal.aborted,

@@ -27,7 +27,8 @@ export class CallContext implements ToolContext {
   readonly toolName: string;
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly requestState: string | undefined;
-  readonly transport: 'http' | 'stdio';
+  readonly transport: 'http' | 'stdio' | 'console';
+  readonly operator: string | undefined;
 
   constructor(s: Redeemed, env: PipelineEnv) {
     this.#s = s;
@@ -40,6 +41,7 @@ export class CallContext implements ToolContext {
     this.inputResponses = s.inputResponses;
     this.requestState = s.requestState;
     this.transport = s.message.transport;
+    this.operator = s.message.operator;
   }
 
   get signal(): AbortSignal {

@@ -48,11 +48,10 @@ export { completeFrom, MAX_COMPLETION_VALUES } from './completion.js';
 export type { Completer, CompletionValue, CompletionRequestContext } from './completion.js';
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
-export { refuse, rateLimit, auditLog, HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
-export type {
-  Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions,
-  HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions,
-} from './middleware/index.js';
+export { refuse, rateLimit, auditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
+export type { Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions } from './middleware/index.js';
+export { HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError, AuditKeyError, auditChainFiles, defaultAuditKeyPath, defaultAuditHeadPath } from './audit/index.js';
+export type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions, AuditChainChoice } from './audit/index.js';
 export { createMemoryStore, createRedisStore, StoreFullError, StoreUnavailableError } from './store/index.js';
 export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions, RedisStore, RedisStoreOptions } from './store/index.js';
 export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from './approvals.js';

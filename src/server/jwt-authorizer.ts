@@ -251,7 +251,8 @@ export function jwtAuthorizer(options: JwtAuthorizerOptions): OAuthAuthorizer {
   }
 
   const authorizer = async ({ transport, bearerToken }: Parameters<Authorizer>[0]): Promise<AuthInfo | null> => {
-    if (transport === 'stdio') return stdio;
+    // A console call is made in process by the operator holding the console token: no header, like stdio.
+    if (transport === 'stdio' || transport === 'console') return stdio;
     if (bearerToken === undefined || bearerToken === '') return null;
     if (Buffer.byteLength(bearerToken) > maxTokenBytes) throw new BearerTokenError('invalid_request', `the bearer token exceeds ${maxTokenBytes} bytes`);
     if (!TOKEN68.test(bearerToken)) {

@@ -32,6 +32,6 @@ export interface StageEvent {
   code?: number;
   /** Short human-readable reason when the stage stopped the call. */
   detail?: string;
-  /** The transport the message arrived on. */
-  transport: 'http' | 'stdio';
+  /** The transport the message arrived on (`console`: the operator console's workbench). */
+  transport: 'http' | 'stdio' | 'console';
 }

@@ -95,7 +95,10 @@ export interface ToolContext {
   /** MRTR retry data, when the client is answering an earlier input-required result. */
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly requestState: string | undefined;
-  readonly transport: 'http' | 'stdio';
+  /** `console`: a call made from the operator console's workbench. */
+  readonly transport: 'http' | 'stdio' | 'console';
+  /** For a `console` call: the operator the console was started for. */
+  readonly operator: string | undefined;
   /** Multi round-trip input: ask the client for elicitation, sampling or roots (see `InputFlow`). */
   readonly inputs: InputFlow;
   /** Approval of this call by an out-of-band operator, holding the call open (see `ToolApprovals`). */

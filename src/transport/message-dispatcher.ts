@@ -3,12 +3,20 @@ import type { JsonObject, JsonRpcNotification } from '../protocol/json-rpc.js';
 /** Case-insensitive header read (the argument is always lower-case). */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;
 
+/**
+ * How a message reached the server: `http`, `stdio`, or `console` (made in process from the
+ * operator console's workbench, by the operator holding the console token; no HTTP headers).
+ */
+export type TransportKind = 'http' | 'stdio' | 'console';
+
 /** One inbound message as a transport hands it to the server. */
 export interface InboundMessage {
   /** Raw bytes or text of one HTTP body / stdio line. */
   body: string | Uint8Array;
   /** The transport the message arrived on. */
-  transport: 'http' | 'stdio';
+  transport: TransportKind;
+  /** For `console`: the operator the console was started for (audit records name them). */
+  operator?: string;
   /** HTTP request headers; undefined on stdio. */
   header: HeaderLookup | undefined;
   /**

@@ -75,6 +75,12 @@ describe('console mount', () => {
     assert.match(String(page.headers['content-type']), /^text\/html/);
     assert.equal(page.headers['referrer-policy'], 'no-referrer');
     assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
+    // The page carries the token: never stored by a browser or a cache, on a revalidation either.
+    assert.equal(page.headers['cache-control'], 'no-store');
+    const tab = await raw(listener, `/console?token=${mount.token}&tab=approvals`, { method: 'HEAD' });
+    assert.deepEqual([tab.status, tab.headers['cache-control']], [200, 'no-store']);
+    const revalidated = await raw(listener, `/console?token=${mount.token}`, { headers: { 'if-none-match': String(page.headers.etag) } });
+    assert.deepEqual([revalidated.status, revalidated.headers['cache-control']], [304, 'no-store']);
     const called = await raw(listener, '/console/api/call', { method: 'POST', headers: { 'content-type': 'application/json', 'x-console-token': mount.token }, body: JSON.stringify({ tool: 'counted', arguments: { text: 'a' } }) });
     assert.equal(called.status, 200);
     assert.equal(calls, 1);
@@ -152,6 +158,8 @@ describe('console mount', () => {
     assert.ok(Number(br.headers['content-length']) < Number(plain.headers['content-length']));
     const again = await raw(listener, '/console/assets/workbench.js', { headers: { ...h, 'if-none-match': String(br.headers.etag) } });
     assert.equal(again.status, 304);
+    // The bundle holds no token: revalidated each time rather than never stored.
+    assert.equal(br.headers['cache-control'], 'private, no-cache');
   });
 
   it('refuses a mount that would hide the MCP endpoint', async () => {

@@ -91,6 +91,11 @@ export function judge(probe: Probe, report: DriverReport): string | undefined {
 }
 
 const ROBOT = 'examples/robot-arm/main.ts';
+/**
+ * The robot's audit key and head, named: a client may start the server with an environment of its
+ * own (no TOOLWRIGHT_STATE_DIR), and they must be outside the log's folder (the scratch folder).
+ */
+const robotAuditFiles = (scratch: string, name: string): string[] => ['--audit-key', `${scratch}-audit-keys/audit.key`, '--audit-head', `${scratch}-audit-keys/${name}.head`];
 const DEMO = 'examples/demo/server.ts';
 const CLI = 'src/cli/main.ts';
 
@@ -101,12 +106,12 @@ export function ourServers(options: MatrixOptions): ServerRow[] {
   return [
     {
       id: 'robot-http', label: 'robot arm (`npm start`)', software: 'examples/robot-arm', transport: 'http',
-      http: { command: tsxCommand(ROBOT, ['--port', '0', '--audit-log', join(options.scratch, 'robot-http.jsonl')]), ready: /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, toUrl: (u) => u },
+      http: { command: tsxCommand(ROBOT, ['--port', '0', '--audit-log', join(options.scratch, 'robot-http.jsonl'), ...robotAuditFiles(options.scratch, 'robot-http')]), ready: /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, toUrl: (u) => u },
       probe: robotProbe,
     },
     {
       id: 'robot-stdio', label: 'robot arm `--stdio`', software: 'examples/robot-arm', transport: 'stdio',
-      stdio: (cell) => tsxCommand(ROBOT, ['--stdio', '--audit-log', join(options.scratch, `robot-${cell}.jsonl`)]),
+      stdio: (cell) => tsxCommand(ROBOT, ['--stdio', '--audit-log', join(options.scratch, `robot-${cell}.jsonl`), ...robotAuditFiles(options.scratch, `robot-${cell}`)]),
       probe: robotProbe,
     },
     {

@@ -127,5 +127,7 @@ export async function runMatrix(options: RunMatrixOptions = {}): Promise<MatrixR
     return { tables, startedAt, durationMs: Date.now() - startedAt.getTime(), scratch };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    // The robot's audit key and heads (matrix.ts keeps them beside the scratch folder, not in it).
+    rmSync(`${scratch}-audit-keys`, { recursive: true, force: true });
   }
 }

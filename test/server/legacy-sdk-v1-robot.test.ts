@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -120,7 +120,7 @@ describe('SDK v1 client over stdio (the desktop recipe): approval by elicitation
       const client = sdkClient(() => answer, asked);
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--stdio', '--audit-log', audit, '--time-scale', '1000', '--rate', '100'],
+        args: ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--stdio', '--audit-log', audit, '--audit-key', `${dirname(audit)}-key/audit.key`, '--audit-head', `${dirname(audit)}-key/audit.head`, '--time-scale', '1000', '--rate', '100'],
         stderr: 'pipe',
       });
       await client.connect(validating(transport, failures, new Map()));

@@ -11,6 +11,7 @@ const PUBLIC = [
   'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isTool', 'jwtAuthorizer', 'lenientCoercion',
   'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
   'tracing', 'HashChainLog', 'HashChainLogLockedError', 'openHashChainLog', 'verifyHashChainLog',
+  'AuditKeyError', 'auditChainFiles', 'defaultAuditKeyPath', 'defaultAuditHeadPath',
 ];
 
 it('the root export holds exactly the public API (no wire internals such as readArgumentAt, listenHttp or invalidParams)', () => {

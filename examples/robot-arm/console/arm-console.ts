@@ -37,7 +37,7 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
   const operator = options.operator ?? 'console operator';
   const channel = new LiveChannel();
   const approvals = createApprovalRoutes(server.approvals, channel, operator);
-  const workbench = createWorkbench({ server, channel, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
+  const workbench = createWorkbench({ server, channel, operator, ...(options.subscribeStageEvents !== undefined ? { subscribeStageEvents: options.subscribeStageEvents } : {}) });
   workbench.catalog();
 
   const minGapMs = 1000 / (options.maxUpdatesPerSecond ?? 30);

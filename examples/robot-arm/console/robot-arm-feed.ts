@@ -112,9 +112,18 @@ export class RobotArmFeed implements ArmFeed {
     this.sample();
   }
 
+  /** The console's reset: clears a latched e-stop and acknowledges a broken audit chain; true when either was cleared. */
   async resetEmergencyStop(operator: string): Promise<boolean> {
     try {
-      return await this.#robot.clearEmergencyStop(operator);
+      // The audit break first: a failed e-stop release (it throws) must not leave it unacknowledged.
+      const acknowledged = this.#robot.acknowledgeAuditBreak(operator);
+      if (acknowledged) {
+        const was = this.#verify();
+        // Links made from here on are checked as they come (the next record's event carries this).
+        this.#verification = { ok: true, records: was.records, message: `the audit chain's break was acknowledged by ${operator}; ${was.records} records, the chain goes on from here` };
+      }
+      const cleared = await this.#robot.clearEmergencyStop(operator);
+      return cleared || acknowledged;
     } finally {
       this.sample();
     }
@@ -139,10 +148,15 @@ export class RobotArmFeed implements ArmFeed {
   /** The whole chain from disk, once (at construction); afterwards each appended record is checked against the last. */
   #verify(): AuditVerification {
     if (this.#verification !== undefined) return this.#verification;
-    const { records, chainBreaks, tornLines } = readAuditLogChain(this.#robot.audit.path);
+    const audit = this.#robot.audit;
+    const { records, chainBreaks, tornLines } = readAuditLogChain(audit.path, audit.chainFiles ?? { key: false });
     const broken = chainBreaks[0];
-    this.#verification = broken === undefined
-      ? { ok: true, records: records.length, message: `${records.length} records, every hash links to the one before${tornLines > 0 ? ` (${tornLines} torn line(s) from a crash skipped)` : ''}` }
+    // A break the robot holds motion for (a cut-off end, a missing head, ...) may no longer show in the links.
+    const held = this.#robot.auditChain.broken;
+    this.#verification = held !== undefined
+      ? { ok: false, records: records.length, brokenAt: broken ?? held.seq, message: `the audit chain is broken (${held.problems[0] ?? 'see the audit log'}); motion is refused until the operator's reset acknowledges it` }
+      : broken === undefined
+      ? { ok: true, records: records.length, message: `${records.length} records, every ${audit.chainFiles === undefined ? 'hash' : 'MAC'} links to the one before${tornLines > 0 ? ` (${tornLines} torn line(s) from a crash skipped)` : ''}` }
       : { ok: false, records: records.length, brokenAt: broken, message: `record ${broken} does not link to the record before it (edited or removed lines)` };
     this.#lastHash = this.#robot.audit.lastHash;
     this.#tail.push(...records.slice(-this.#tailSize).map((r, i, all) => auditEntry(r, all[i + 1]?.prev ?? this.#lastHash)));

@@ -8,6 +8,7 @@ import { SimArmDriver, type SimArmDriverOptions } from '../driver/sim-arm-driver
 import { realTimePacer, type SimPacer } from '../driver/sim-pacer.js';
 import { createArmModel, type ArmModel, type ArmModelOptions, type ArmPresetId } from '../model/arm-model.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
+import { AuditChainGate } from './audit-chain-gate.js';
 import { AuditLog } from './audit-log.js';
 import { latchPathFor, LatchFile } from './estop-latch-file.js';
 import { RobotController } from './robot-controller.js';
@@ -47,6 +48,13 @@ export interface RobotServerOptions {
   readonly readOnly?: boolean;
   /** Where the append-only audit log goes (default: a file in the OS temp directory). */
   readonly auditLogPath?: string;
+  /**
+   * The audit chain's key file, outside the log's folder (default `defaultAuditKeyPath()`: the
+   * user's Toolwright state folder); `false` for an unkeyed chain (detects only naive edits).
+   */
+  readonly auditKeyPath?: string | false;
+  /** The audit chain's sealed head, outside the log's folder (default `defaultAuditHeadPath(auditLogPath)`). */
+  readonly auditHeadPath?: string;
   /** How simulated time runs in the default simulated driver (default real time). */
   readonly pacer?: SimPacer;
   /** Motion commands per second and burst (default 2 and 2). */
@@ -82,6 +90,8 @@ export interface RobotServer<D extends ArmDriver = ArmDriver> {
   readonly driver: D;
   readonly controller: RobotController;
   readonly audit: AuditLog;
+  /** Whether motion is held by a broken audit chain (see {@link RobotServer.acknowledgeAuditBreak}). */
+  readonly auditChain: AuditChainGate;
   readonly approval: ApprovalGate;
   readonly tools: readonly Tool[];
   readonly readOnly: boolean;
@@ -93,6 +103,11 @@ export interface RobotServer<D extends ArmDriver = ArmDriver> {
   clearEmergencyStop(operator: string): Promise<boolean>;
   /** Operator action: acknowledges a protective stop (fault) and writes it to the audit log; rejects when the driver could not clear it. */
   clearFault(operator: string): Promise<boolean>;
+  /**
+   * Operator action (part of the reset): acknowledges a broken audit chain, on the record with the
+   * operator's name, so motion is accepted again. False when the chain was not broken.
+   */
+  acknowledgeAuditBreak(operator: string): boolean;
   /** Stops the arm, closes the MCP server, the driver and the audit log. */
   close(): Promise<void>;
 }
@@ -145,10 +160,16 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     get controller() { return open().controller; },
     get approval() { return open().approval; },
     get audit() { return open().audit; },
+    get auditChain() { return open().auditChain; },
   };
   const openParts = (): OpenedParts => {
     // Opened first: the log's lock makes this process the only one using the latch file beside it.
-    const audit = new AuditLog(auditLogPath);
+    const audit = new AuditLog(auditLogPath, {
+      ...(options.auditKeyPath !== undefined ? { key: options.auditKeyPath } : {}),
+      ...(options.auditHeadPath !== undefined ? { head: options.auditHeadPath } : {}),
+    });
+    // Before any other record: a break found at open is on the record first.
+    const auditChain = new AuditChainGate(audit);
     const controller = new RobotController({
       model,
       driver,
@@ -170,7 +191,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     // A driver fault (protective stop, lost controller) is on the record when it happens, not only when a call meets it.
     const stopAuditingFaults = driver.onFault((fault) => audit.append({ type: 'driver_fault', kind: fault.kind, ...(fault.code !== undefined ? { code: fault.code } : {}), message: fault.message }));
     audit.append({ type: 'server_start', preset: model.preset.id, driver: driver.description, approval_mode: approval.mode, approver: approval.approver, read_only: readOnly, pid: process.pid, emergency_stop_latched: controller.emergencyStop !== null });
-    return { audit, controller, approval, stopAuditingFaults };
+    return { audit, auditChain, controller, approval, stopAuditingFaults };
   };
 
   const sensing = [getDeviceStatusTool(deps, { readOnly }), getObjectPoseTool(deps, { readOnly }), readFtSensorTool(deps, { readOnly }), planTrajectoryTool(deps, { readOnly }), stopArmTool(deps)];
@@ -236,11 +257,13 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     driver,
     get controller() { return open().controller; },
     get audit() { return open().audit; },
+    get auditChain() { return open().auditChain; },
     get approval() { return open().approval; },
     tools,
     readOnly,
     clearEmergencyStop: (operator) => audited('clear_emergency_stop', operator, deps.controller.clearEmergencyStop(operator)),
     clearFault: (operator) => audited('clear_fault', operator, deps.controller.clearFault(operator)),
+    acknowledgeAuditBreak: (operator) => deps.auditChain.acknowledge(operator),
     async close() {
       // A server that never served has no files to close and no record to add.
       const parts = opened;
@@ -265,6 +288,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
 /** What {@link createRobotServer} opens on disk, at once or (with `onFirstServe`) when serving starts. */
 interface OpenedParts {
   readonly audit: AuditLog;
+  readonly auditChain: AuditChainGate;
   readonly controller: RobotController;
   readonly approval: ApprovalGate;
   readonly stopAuditingFaults: () => void;

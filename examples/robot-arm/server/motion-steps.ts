@@ -37,9 +37,19 @@ export function stepKit<A>(deps: RobotDeps) {
         },
       };
     },
-    /** Stage `state_gate`: the controller's gate (e-stop latch, fault, busy, rate limit) for this kind of command. */
+    /**
+     * Stage `state_gate`: a broken audit chain not yet acknowledged (motion and gripper commands
+     * only: planning moves nothing), then the controller's gate (e-stop latch, fault, busy, rate
+     * limit) for this kind of command.
+     */
     stateGate(kindOf: (args: A) => 'motion' | 'plan' | 'gripper'): SafetyStep<A> {
-      return { stage: 'state_gate', check: ({ args }) => deps.controller.stateGate(kindOf(args)) ?? undefined };
+      return {
+        stage: 'state_gate',
+        check: ({ args }) => {
+          const kind = kindOf(args);
+          return (kind !== 'plan' ? deps.auditChain.motionRefusal() : null) ?? deps.controller.stateGate(kind) ?? undefined;
+        },
+      };
     },
     /** Stage `workspace_envelope`: every target TCP position inside the reach sphere, above the table, off the base. */
     targetsInEnvelope(targetsOf: (call: SafetyCall<A>) => readonly PoseTarget[]): SafetyStep<A> {

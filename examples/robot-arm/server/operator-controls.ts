@@ -16,8 +16,8 @@ export function operatorResetHint(pid: number = process.pid): string {
 }
 
 /**
- * The operator's reset, never a tool: SIGUSR2 to this process clears a latched emergency stop and
- * acknowledges a protective-stop fault, both written to the audit log. `log` receives one line per
+ * The operator's reset, never a tool: SIGUSR2 to this process clears a latched emergency stop,
+ * acknowledges a protective-stop fault and a broken audit chain, each written to the audit log. `log` receives one line per
  * outcome. Returns a function that removes the handler.
  */
 export function installOperatorReset(robot: RobotServer, log: (line: string) => void): () => void {
@@ -34,6 +34,11 @@ export function installOperatorReset(robot: RobotServer, log: (line: string) => 
       if (await robot.clearFault(operator)) log('robot-arm: protective-stop fault acknowledged by the operator');
     } catch (error) {
       log(`robot-arm: fault NOT cleared: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      if (robot.acknowledgeAuditBreak(operator)) log('robot-arm: broken audit chain acknowledged by the operator; motion accepted again');
+    } catch (error) {
+      log(`robot-arm: audit break NOT acknowledged: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
   let running: Promise<void> = Promise.resolve();

@@ -1,4 +1,5 @@
 import type { ApprovalGate } from './approval-gate.js';
+import type { AuditChainGate } from './audit-chain-gate.js';
 import type { AuditLog } from './audit-log.js';
 import type { ArmModel } from '../model/arm-model.js';
 import type { RobotController } from './robot-controller.js';
@@ -10,4 +11,6 @@ export interface RobotDeps {
   readonly controller: RobotController;
   readonly approval: ApprovalGate;
   readonly audit: AuditLog;
+  /** Motion is refused while the audit chain's break is unacknowledged. */
+  readonly auditChain: AuditChainGate;
 }

@@ -123,6 +123,7 @@ function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>
     request_id: call.ctx.requestId,
     ...(taskId !== undefined ? { task_id: taskId } : {}),
     transport: call.ctx.transport,
+    ...(call.ctx.operator !== undefined ? { operator: call.ctx.operator } : {}),
     arguments: call.args,
     stages: record.trail.records,
     approval: record.approval ?? null,

@@ -56,8 +56,12 @@ export class CallView implements ToolCall {
     return this.#s.task?.taskId;
   }
 
-  get transport(): 'http' | 'stdio' {
+  get transport(): 'http' | 'stdio' | 'console' {
     return this.#s.message.transport;
+  }
+
+  get operator(): string | undefined {
+    return this.#s.message.operator;
   }
 
   get requestMeta(): Readonly<JsonObject> {

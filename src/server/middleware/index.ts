@@ -1,10 +1,8 @@
 /** The built-in tools/call middleware, each in its own folder. */
 export { rateLimit } from './rate-limit/index.js';
 export type { RateLimitOptions } from './rate-limit/index.js';
-export { auditLog, HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError } from './audit/index.js';
-export type {
-  AuditLog, AuditLogOptions, AuditEntry, HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions,
-} from './audit/index.js';
+export { auditLog } from './audit/index.js';
+export type { AuditLog, AuditLogOptions, AuditEntry } from './audit/index.js';
 export { resultBudget, TRUNCATION_META_KEY } from './result-budget/index.js';
 export type { ResultBudgetOptions } from './result-budget/index.js';
 export { lenientCoercion, REPAIRS_META_KEY } from './lenient-coercion/index.js';

@@ -47,7 +47,10 @@ export interface ToolCall {
    * the task's context (its signal aborts on tasks/cancel).
    */
   readonly taskId: string | undefined;
-  readonly transport: 'http' | 'stdio';
+  /** `console`: a call made from the operator console's workbench. */
+  readonly transport: 'http' | 'stdio' | 'console';
+  /** For a `console` call: the operator the console was started for. */
+  readonly operator: string | undefined;
   /** The request's `_meta`. */
   readonly requestMeta: Readonly<JsonObject>;
   /** The server's store (rate limits, counters). */

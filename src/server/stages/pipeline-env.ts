@@ -15,7 +15,7 @@ export type Authorizer = (request: AuthorizeRequest) => AuthInfo | null | Promis
 
 /** What an {@link Authorizer} can see. */
 export interface AuthorizeRequest {
-  transport: 'http' | 'stdio';
+  transport: 'http' | 'stdio' | 'console';
   /** Reads a request header (lower-case name); always undefined on stdio. */
   header(lowerCaseName: string): string | undefined;
   /** The bearer token of `Authorization: Bearer ...`, if any. */

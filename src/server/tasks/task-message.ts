@@ -11,6 +11,7 @@ export function taskMessage(original: InboundMessage, signal: AbortSignal, onPro
   return {
     body: '',
     transport: original.transport,
+    ...(original.operator !== undefined ? { operator: original.operator } : {}),
     header: undefined,
     signal,
     // Not "aborted" for the stages: a cancelled handler still finishes its controlled stop, and what it

@@ -1,7 +1,8 @@
 /**
  * The audit middleware writes each record's JSON itself (its hot path): for any tool name, subject,
  * request id, outcome, detail and arguments, the line must be exactly what serialising the stored
- * record gives, with the documented key order, and the chain must verify.
+ * record gives, with the documented key order, and the chain must verify. Unkeyed logs (key:
+ * false), so the file holds exactly the calls' records (a keyed log starts with chain_keyed).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +26,8 @@ const outcome: fc.Arbitrary<CallOutcome> = fc.oneof(
   fc.constant<CallOutcome>({ kind: 'cancelled' }),
 );
 
-function callOf(tool: string, subject: string, requestId: string | number, args: Record<string, unknown>): ToolCall {
+/** A console call (transport `console`) when `operator` is given, else stdio. */
+function callOf(tool: string, subject: string, requestId: string | number, args: Record<string, unknown>, operator?: string): ToolCall {
   return {
     tool: { name: tool, descriptor: { name: tool, inputSchema: { type: 'object' } } },
     arguments: args,
@@ -34,7 +36,8 @@ function callOf(tool: string, subject: string, requestId: string | number, args:
     subject,
     requestId,
     taskId: undefined,
-    transport: 'stdio',
+    transport: operator === undefined ? 'stdio' : 'console',
+    operator,
     requestMeta: {},
     store: createMemoryStore(),
     note() {},
@@ -47,14 +50,14 @@ describe('auditLog record text', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ tool: text, subject: text, id: fc.oneof(fc.integer(), text), args: fc.dictionary(text, fc.jsonValue(), { maxKeys: 4 }), outcome }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.record({ tool: text, subject: text, id: fc.oneof(fc.integer(), text), args: fc.dictionary(text, fc.jsonValue(), { maxKeys: 4 }), outcome, operator: fc.option(text, { nil: undefined }) }), { minLength: 1, maxLength: 5 }),
         fc.boolean(),
         async (calls, includeArguments) => {
           const path = join(dir, `run-${run++}.jsonl`);
-          const audit = auditLog({ path, fsync: 'never', includeArguments });
+          const audit = auditLog({ path, key: false, fsync: 'never', includeArguments });
           const stored: StoredHashChainRecord[] = [];
           audit.log.onAppend((record) => stored.push(record));
-          for (const c of calls) await audit.handle(callOf(c.tool, c.subject, c.id, c.args), () => Promise.resolve(c.outcome));
+          for (const c of calls) await audit.handle(callOf(c.tool, c.subject, c.id, c.args, c.operator), () => Promise.resolve(c.outcome));
           audit.close();
           const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
           assert.equal(lines.length, calls.length);
@@ -62,7 +65,9 @@ describe('auditLog record text', () => {
             assert.equal(line, JSON.stringify(stored[i]), 'the line is the stored record serialised');
             const c = calls[i]!;
             const record = JSON.parse(line) as Record<string, unknown>;
-            const expectedKeys = ['seq', 'time', 'prev', 'type', 'tool', 'subject', 'request_id', 'transport', 'args_sha256'];
+            const expectedKeys = ['seq', 'time', 'prev', 'type', 'tool', 'subject', 'request_id', 'transport'];
+            if (c.operator !== undefined) expectedKeys.push('operator');
+            expectedKeys.push('args_sha256');
             if (includeArguments) expectedKeys.push('arguments');
             expectedKeys.push('outcome');
             if (c.outcome.kind === 'error') expectedKeys.push('code');
@@ -72,6 +77,7 @@ describe('auditLog record text', () => {
             assert.equal(record.tool, JSON.parse(JSON.stringify(c.tool)));
             assert.equal(record.subject, JSON.parse(JSON.stringify(c.subject)));
             assert.equal(record.request_id, JSON.parse(JSON.stringify(c.id)));
+            assert.deepEqual([record.transport, record.operator], c.operator === undefined ? ['stdio', undefined] : ['console', JSON.parse(JSON.stringify(c.operator))]);
             if (includeArguments) assert.deepEqual(record.arguments, JSON.parse(JSON.stringify(c.args)));
           });
           const verdict = verifyHashChainLog(path);
@@ -84,7 +90,7 @@ describe('auditLog record text', () => {
 
   it('without a listener, builds no record object and writes the same text', async () => {
     const path = join(dir, 'no-listener.jsonl');
-    const audit = auditLog({ path, fsync: 'every-entry', includeArguments: true });
+    const audit = auditLog({ path, key: false, fsync: 'every-entry', includeArguments: true });
     const outcomeError: CallOutcome = { kind: 'error', error: new ProtocolError(-32602, 'Invalid "n": \u2028 not allowed') };
     await audit.handle(callOf('count', 'alice "a"', 'req-1', { n: 'x', nested: { z: 1, a: [true, null] } }), () => Promise.resolve(outcomeError));
     audit.close();
@@ -108,7 +114,7 @@ describe('auditLog record text', () => {
 
   it('a tool-error block whose text is not a string (null, an array) gives no detail; the record is still written', async () => {
     const path = join(dir, 'odd-detail.jsonl');
-    const audit = auditLog({ path, fsync: 'every-entry' });
+    const audit = auditLog({ path, key: false, fsync: 'every-entry' });
     const odd = (text: unknown): CallOutcome => ({ kind: 'result', outcome: 'tool-error', result: { content: [{ type: 'text', text }], isError: true } as never });
     const stored: StoredHashChainRecord[] = [];
     audit.log.onAppend((record) => stored.push(record));
@@ -129,7 +135,7 @@ describe('auditLog record text', () => {
 
   it('a record over maxRecordBytes is cut through the serialised path too: marked, equal to what listeners get, the chain intact', async () => {
     const path = join(dir, 'cut.jsonl');
-    const audit = auditLog({ path, fsync: 'never', includeArguments: true, maxRecordBytes: 4096 });
+    const audit = auditLog({ path, key: false, fsync: 'never', includeArguments: true, maxRecordBytes: 4096 });
     const stored: StoredHashChainRecord[] = [];
     audit.log.onAppend((record) => stored.push(record));
     const ok: CallOutcome = { kind: 'result', outcome: 'respond', result: { content: [] } };

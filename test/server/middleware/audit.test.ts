@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { auditLog, createServer, defineTool, verifyHashChainLog } from '../../../src/index.js';
+import { auditChainFiles, auditLog, createServer, defineTool, verifyHashChainLog } from '../../../src/index.js';
 import type { AuditEntry } from '../../../src/index.js';
+import { BROKEN_CHAIN_REFUSAL } from '../../../src/server/audit/hash-chain-log.js';
 import { serve } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-audit-'));
@@ -14,10 +15,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const COUNT = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } as const;
 
+/** The tool_call records of a log verified with its default key and head (the chain_keyed record that opens a keyed log left out). */
 function entries(path: string): AuditEntry[] {
-  const verdict = verifyHashChainLog(path);
+  const verdict = verifyHashChainLog(path, auditChainFiles(path));
   assert.ok(verdict.ok, verdict.problems.join('\n'));
-  return verdict.records as AuditEntry[];
+  assert.deepEqual([verdict.records[0]?.type, verdict.keyed?.fromSeq], ['chain_keyed', 1], 'keyed from its first record (the default)');
+  return verdict.records.filter((record) => record.type === 'tool_call') as AuditEntry[];
 }
 
 describe('auditLog', () => {
@@ -35,10 +38,10 @@ describe('auditLog', () => {
     }
     const records = entries(path);
     assert.deepEqual(records.map((e) => [e.seq, e.type, e.tool, e.outcome]), [
-      [1, 'tool_call', 'count', 'respond'], [2, 'tool_call', 'count', 'tool-error'], [3, 'tool_call', 'count', 'tool-error'],
-      [4, 'tool_call', 'count', 'respond'], [5, 'tool_call', 'count', 'tool-error'], [6, 'tool_call', 'count', 'tool-error'],
+      [2, 'tool_call', 'count', 'respond'], [3, 'tool_call', 'count', 'tool-error'], [4, 'tool_call', 'count', 'tool-error'],
+      [5, 'tool_call', 'count', 'respond'], [6, 'tool_call', 'count', 'tool-error'], [7, 'tool_call', 'count', 'tool-error'],
     ]);
-    assert.equal(records[0]!.prev, '');
+    assert.match(records[0]!.prev, /^[0-9a-f]{32}$/, 'linked by HMAC to the chain_keyed record');
     assert.match(records[1]!.detail ?? '', /^Invalid arguments for tool count:/);
     assert.equal(records[0]!.arguments, undefined, 'arguments are not recorded by default');
     assert.match(records[0]!.args_sha256, /^[A-Za-z0-9_-]{43}$/);
@@ -47,10 +50,10 @@ describe('auditLog', () => {
     assert.equal(existsSync(`${path}.lock`), false, 'close() releases the lock');
   });
 
-  it('detects an edited, removed or reordered line, and refuses to extend a broken log', async () => {
+  it('unkeyed (key: false): detects an edited, removed or reordered line, and refuses to extend a broken log', async () => {
     const path = join(dir, 'tamper.jsonl');
     const ping = defineTool({ name: 'ping', inputSchema: { type: 'object' }, run: () => 'pong' });
-    const audit = auditLog({ path, fsync: 'never', includeArguments: true });
+    const audit = auditLog({ path, fsync: 'never', includeArguments: true, key: false });
     await serve({ tools: [ping], use: [audit] }, async (call) => {
       for (let i = 0; i < 3; i++) await call('ping', { i });
     });
@@ -71,13 +74,13 @@ describe('auditLog', () => {
       assert.deepEqual(verdict.problems, problems);
     }
     writeFileSync(path, `${edited.join('\n')}\n`);
-    const broken = `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; refusing to extend a broken chain`;
-    assert.throws(() => auditLog({ path }).open(), { message: broken });
+    const broken = `audit log ${path}: tamper.jsonl line 3: prev does not match the hash of the line before; ${BROKEN_CHAIN_REFUSAL}`;
+    assert.throws(() => auditLog({ path, key: false }).open(), { message: broken });
     assert.equal(existsSync(`${path}.lock`), false, 'a refused open leaves no lock behind');
     // Refused at start-up: listen() rejects, and no call is ever served on the broken chain.
     let runs = 0;
     const counted = defineTool({ name: 'counted', inputSchema: { type: 'object' }, run: () => { runs++; return 'pong'; } });
-    const server = createServer({ name: 'broken', version: '1', tools: [counted], use: [auditLog({ path })] });
+    const server = createServer({ name: 'broken', version: '1', tools: [counted], use: [auditLog({ path, key: false })] });
     await assert.rejects(server.listen({ port: 0 }), { message: broken });
     assert.throws(() => server.stdio({ input: new PassThrough(), output: new PassThrough() }), { message: broken });
     await assert.rejects(server.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST' })), { message: broken });
@@ -102,7 +105,7 @@ describe('auditLog', () => {
       });
       assert.equal(existsSync(`${path}.lock`), false, `round ${round}: server.close() released the lock`);
     }
-    assert.deepEqual(entries(path).map((e) => [e.seq, e.tool]), [[1, 'ping'], [2, 'ping']]);
+    assert.deepEqual(entries(path).map((e) => [e.seq, e.tool]), [[2, 'ping'], [3, 'ping']]);
   });
 
   it('one writer per file: a second auditLog on the same path is refused when it opens, naming this process', () => {
@@ -147,7 +150,8 @@ describe('auditLog', () => {
       runs = 0;
       const path = join(dir, `full-${fsync}.jsonl`);
       symlinkSync('/dev/full', path);
-      const audit = auditLog({ path, fsync });
+      // Unkeyed: a keyed log writes its chain_keyed record at open, so /dev/full would refuse it at start instead.
+      const audit = auditLog({ path, fsync, key: false });
       await serve({ tools: [ping], use: [audit] }, async (call) => {
         const first = await call('ping', {});
         if (fsync === 'every-entry') {

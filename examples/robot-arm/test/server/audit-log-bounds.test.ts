@@ -19,12 +19,12 @@ describe('audit log bounds', () => {
     first.append({ type: 'a' });
     first.append({ type: 'big', blob: 'x'.repeat(3 * 1024 * 1024) });
     first.close();
-    appendFileSync(path, '{"seq":3,"type":"tor');
+    appendFileSync(path, '{"seq":4,"type":"tor');
     const second = new AuditLog(path);
-    assert.equal(second.append({ type: 'after' }).seq, 3);
+    assert.equal(second.append({ type: 'after' }).seq, 4);
     second.close();
     const log = readAuditLog(path);
-    assert.deepEqual(log.records.map((r) => [r.seq, r.type]), [[1, 'a'], [2, 'big'], [3, 'after']]);
+    assert.deepEqual(log.records.map((r) => [r.seq, r.type]), [[1, 'chain_keyed'], [2, 'a'], [3, 'big'], [4, 'after']]);
     assert.deepEqual(log.chainBreaks, []);
     assert.equal(log.tornLines, 1);
   });
@@ -36,9 +36,10 @@ describe('audit log bounds', () => {
     for (let i = 0; i < 174_000; i++) deep = { a: deep };
     const stored = log.append({ type: 'tool_call', tool: 'move_arm_to_pose', arguments: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i])), deep });
     log.close();
-    const line = readFileSync(path, 'utf8').trimEnd();
+    const line = readFileSync(path, 'utf8').trimEnd().split('\n')[1]!;
     assert.ok(Buffer.byteLength(line) <= 4096, `line of ${Buffer.byteLength(line)} bytes`);
-    const [record] = readAuditLog(path).records;
+    const [keyed, record] = readAuditLog(path).records;
+    assert.equal(keyed!.type, 'chain_keyed');
     assert.deepEqual(record, stored);
     assert.equal(record!.tool, 'move_arm_to_pose');
     const cutArguments = record!.arguments as { truncated: boolean; bytes: number; prefix: string };
@@ -78,9 +79,10 @@ describe('audit log bounds', () => {
     writeFileSync(`${path}.1`, readFileSync(path));
     writeFileSync(path, '');
     const reopened = new AuditLog(path);
-    assert.equal(reopened.append({ type: 'b' }).seq, 2);
+    assert.equal(reopened.append({ type: 'b' }).seq, 3);
     reopened.close();
-    assert.deepEqual(readAuditLogChain(path).chainBreaks, []);
+    const chain = readAuditLogChain(path);
+    assert.deepEqual([chain.ok, chain.problems, chain.chainBreaks], [true, [], []]);
   });
 
   it('one process per log: a second open in this process is refused, naming the holder', () => {
@@ -123,7 +125,7 @@ describe('audit log lock with real server processes', () => {
       assert.equal(await third.exited, 0);
       const log = readAuditLog(path);
       assert.deepEqual(log.chainBreaks, []);
-      assert.deepEqual(log.records.map((r) => r.type), ['server_start', 'server_start', 'server_stop']);
+      assert.deepEqual(log.records.map((r) => r.type), ['chain_keyed', 'server_start', 'server_start', 'server_stop']);
     } finally {
       clearTimeout(killer);
       if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');

@@ -15,7 +15,7 @@ function tempFile(): string {
 }
 
 describe('audit log file', () => {
-  it('appends numbered, hash-chained records and continues the chain after reopening', () => {
+  it('appends numbered, keyed records (after chain_keyed) and continues the chain after reopening', () => {
     const path = tempFile();
     const first = new AuditLog(path);
     first.append({ type: 'a' });
@@ -24,9 +24,10 @@ describe('audit log file', () => {
     const second = new AuditLog(path);
     const stored = second.append({ type: 'c' });
     second.close();
-    assert.equal(stored.seq, 3);
+    assert.equal(stored.seq, 4);
     const log = readAuditLog(path);
-    assert.deepEqual(log.records.map((r) => [r.seq, r.type]), [[1, 'a'], [2, 'b'], [3, 'c']]);
+    assert.deepEqual(log.records.map((r) => [r.seq, r.type]), [[1, 'chain_keyed'], [2, 'a'], [3, 'b'], [4, 'c']]);
+    assert.deepEqual([log.ok, log.keyed?.fromSeq, log.head], [true, 1, { seq: 4, pastHead: 0 }]);
     assert.deepEqual(log.chainBreaks, []);
     assert.equal(log.tornLines, 0);
     assert.throws(() => second.append({ type: 'd' }), /closed; refusing to run unaudited/);
@@ -37,14 +38,15 @@ describe('audit log file', () => {
     const log = new AuditLog(path);
     log.append({ type: 'a' });
     log.close();
-    appendFileSync(path, '{"seq":2,"type":"tor');
+    appendFileSync(path, '{"seq":3,"type":"tor');
     const reopened = new AuditLog(path);
     reopened.append({ type: 'b' });
     reopened.close();
     const contents = readAuditLog(path);
-    assert.deepEqual(contents.records.map((r) => r.type), ['a', 'b']);
+    assert.deepEqual(contents.records.map((r) => r.type), ['chain_keyed', 'a', 'b']);
     assert.equal(contents.tornLines, 1);
-    assert.equal(contents.records[1]!.seq, 2);
+    assert.equal(contents.records[2]!.seq, 3);
+    assert.deepEqual([contents.ok, contents.problems], [true, []], 'the torn line is a crash, not a break, for the head too');
   });
 
   it('removing or editing a line breaks the hash chain where it happened', () => {
@@ -53,10 +55,10 @@ describe('audit log file', () => {
     for (const type of ['a', 'b', 'c', 'd']) log.append({ type });
     log.close();
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    writeFileSync(path, `${[lines[0], lines[1], lines[3]].join('\n')}\n`);
+    writeFileSync(path, `${[lines[0], lines[1], lines[2], lines[4]].join('\n')}\n`);
+    assert.deepEqual(readAuditLog(path).chainBreaks, [5]);
+    writeFileSync(path, `${[lines[0], lines[1], lines[2]!.replace('"b"', '"x"'), lines[3], lines[4]].join('\n')}\n`);
     assert.deepEqual(readAuditLog(path).chainBreaks, [4]);
-    writeFileSync(path, `${[lines[0], lines[1]!.replace('"b"', '"x"'), lines[2], lines[3]].join('\n')}\n`);
-    assert.deepEqual(readAuditLog(path).chainBreaks, [3]);
   });
 });
 

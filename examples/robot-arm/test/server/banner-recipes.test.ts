@@ -94,6 +94,9 @@ describe('npm start: every printed connection recipe works as printed', () => {
     const entry = config.mcpServers['robot-arm'];
     assert.ok(entry);
     assert.ok(entry.args.some((a) => a.endsWith('audit-stdio.jsonl')), 'the stdio process writes its own audit log');
+    // Named, so a host's own environment (the SDK passes only HOME, PATH, ...) picks the same key and a head of its own.
+    assert.equal(entry.args[entry.args.indexOf('--audit-key') + 1], join(process.env.TOOLWRIGHT_STATE_DIR ?? '', 'audit.key'));
+    assert.match(entry.args[entry.args.indexOf('--audit-head') + 1] ?? '', /audit-heads\/audit-stdio\.jsonl-[0-9a-f]{16}\.head$/);
     const client = new Client({ name: 'desktop-host', version: '1.0.0' }, { capabilities: {} });
     await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
     try {

@@ -81,7 +81,7 @@ describe('inspecting the server module is side-effect free', () => {
       await listener.close();
       await (await robot.server.listen({ port: 0 })).close();
       assert.deepEqual(served, [robot]);
-      assert.deepEqual(readAuditLog(auditLogPath).records.map((r) => r.type), ['server_start']);
+      assert.deepEqual(readAuditLog(auditLogPath).records.map((r) => r.type), ['chain_keyed', 'server_start']);
     } finally {
       await robot.close();
       rmSync(dir, { recursive: true, force: true });

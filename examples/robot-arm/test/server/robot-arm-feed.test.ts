@@ -68,15 +68,16 @@ describe('RobotArmFeed', () => {
     for (let i = 0; i < 3; i++) log.append({ type: 'note', n: i });
     log.close();
     const lines = readFileSync(path, 'utf8').split('\n');
-    lines[1] = lines[1]!.replace('"n":1', '"n":7');
+    // lines[0] is the chain_keyed record: lines[2] is seq 3, the note n 1.
+    lines[2] = lines[2]!.replace('"n":1', '"n":7');
     writeFileSync(path, lines.join('\n'));
     const robot = createRobotServer({ pacer: steppedPacer(20), approval: 'off', auditLogPath: path });
     const feed = new RobotArmFeed(robot);
     try {
       const { verification } = feed.snapshot();
       assert.equal(verification.ok, false);
-      assert.equal(verification.brokenAt, 3);
-      assert.equal(verification.message, 'record 3 does not link to the record before it (edited or removed lines)');
+      assert.equal(verification.brokenAt, 4);
+      assert.equal(verification.message, "the audit chain is broken (audit.jsonl line 4: prev does not match the MAC of the line before); motion is refused until the operator's reset acknowledges it");
     } finally {
       feed.close();
       await robot.close();

@@ -11,6 +11,7 @@ import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { ApprovalGate } from '../../server/approval-gate.js';
 import { RobotController } from '../../server/robot-controller.js';
 import type { RobotDeps } from '../../server/robot-deps.js';
+import { AuditChainGate } from '../../server/audit-chain-gate.js';
 import { robotTool } from '../../server/robot-tool.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
@@ -28,7 +29,8 @@ describe('the safety-step runner', () => {
   before(async () => {
     const driver = new SimArmDriver({ pacer: steppedPacer(20) });
     const controller = new RobotController({ model: driver.model, driver });
-    deps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit: new AuditLog(auditPath) };
+    const audit = new AuditLog(auditPath);
+    deps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit, auditChain: new AuditChainGate(audit) };
     const probe = robotTool(deps, {
       name: 'probe',
       description: 'Test tool: refuses n above 10 at stage finite_and_range, n equal to 7 at stage collision.',

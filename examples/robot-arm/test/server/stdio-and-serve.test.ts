@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readAuditLog } from '../../server/audit-log.js';
@@ -20,7 +20,7 @@ interface ToolResult {
 describe('stdio, as a desktop client runs it', () => {
   it('the official client lists the tools over stdio; a motion without elicitation is refused and audited', async () => {
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-stdio-')), 'audit.jsonl');
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', MAIN, '--stdio', '--audit-log', audit], cwd: ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', MAIN, '--stdio', '--audit-log', audit, '--audit-key', join(audit, '..', '..', `${basename(dirname(audit))}-key`, 'audit.key'), '--audit-head', join(audit, '..', '..', `${basename(dirname(audit))}-key`, 'audit.head')], cwd: ROOT, stderr: 'pipe' });
     const client = new Client({ name: 'robot-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as ConstructorParameters<typeof Client>[1]);
     await client.connect(transport);
     try {

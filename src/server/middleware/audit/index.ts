@@ -1,8 +1,10 @@
 /**
  * Audit log middleware: one record per call and outcome (refusals of every stage it wraps
- * included), appended to a {@link HashChainLog} so that removing, reordering or editing a line is
- * detectable ({@link verifyHashChainLog}). A log that already exists is verified and continued;
- * one whose chain is broken is refused at start-up rather than extended. One writer per file.
+ * included), appended to the audit log ({@link HashChainLog}, `src/server/audit/`), keyed by
+ * default: lines linked by HMAC under a key file and a sealed head kept apart from the log, so
+ * that editing, removing, reordering or cutting off records is detectable ({@link verifyHashChainLog},
+ * `toolwright audit verify`) by whoever holds the key. A log that already exists is verified and
+ * continued; one whose chain is broken is refused at start-up rather than extended. One writer per file.
  *
  * The file is opened when the server starts serving (the middleware's `open()`), not when
  * `auditLog()` is called: loading a module to read its tool definitions (`toolwright lint`,
@@ -12,15 +14,8 @@ import { resolve } from 'node:path';
 import { jsonString } from '../../../protocol/json-text.js';
 import { digestArguments } from '../../request-state.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
-import { checkHashChainLogOptions, HashChainLog } from './hash-chain-log.js';
-import type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
-import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
-
-export { HashChainLog, openHashChainLog } from './hash-chain-log.js';
-export type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
-export { verifyHashChainLog } from './hash-chain-verify.js';
-export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions } from './hash-chain-verify.js';
-export { HashChainLogLockedError } from './hash-chain-files.js';
+import { auditChainFiles, checkHashChainLogOptions, HashChainLog } from '../../audit/index.js';
+import type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord } from '../../audit/index.js';
 
 /** Options of {@link auditLog}. */
 export interface AuditLogOptions {
@@ -40,6 +35,14 @@ export interface AuditLogOptions {
   maxFileBytes?: number;
   /** For server-wide use: which tools are audited (default all). */
   appliesTo?: (toolName: string) => boolean;
+  /**
+   * The chain's key file, outside the log's folder (default `<state folder>/audit.key`, see
+   * `defaultAuditKeyPath`; created 0600 when absent). `false`: an unkeyed chain (plain hashes,
+   * which anyone who can write the file can recompute: detects only naive edits).
+   */
+  key?: string | false;
+  /** The sealed head file, outside the log's folder (default `defaultAuditHeadPath(path)`, under the state folder). */
+  head?: string;
 }
 
 /** One record of the log, as {@link verifyHashChainLog} returns it. */
@@ -49,7 +52,10 @@ export interface AuditEntry extends StoredHashChainRecord {
   /** `auth.subject`, '' when anonymous. */
   readonly subject: string;
   readonly request_id: string | number;
-  readonly transport: 'http' | 'stdio';
+  /** `console`: a call made from the operator console's workbench. */
+  readonly transport: 'http' | 'stdio' | 'console';
+  /** For a console call: the operator the console was started for. */
+  readonly operator?: string;
   /** SHA-256 (base64url) of the canonical JSON of the arguments as sent. */
   readonly args_sha256: string;
   readonly arguments?: unknown;
@@ -89,7 +95,9 @@ function detailOf(outcome: CallOutcome): string | undefined {
  * createServer({ ..., use: [auditLog({ path: 'calls.jsonl' })] })
  */
 export function auditLog(options: AuditLogOptions): AuditLog {
+  const chainFiles = auditChainFiles(options.path, { ...(options.key !== undefined ? { key: options.key } : {}), ...(options.head !== undefined ? { head: options.head } : {}) });
   const logOptions: HashChainLogOptions = {
+    ...chainFiles,
     ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
     ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
@@ -140,10 +148,13 @@ export function auditLog(options: AuditLogOptions): AuditLog {
       const subject = call.subject;
       const requestId = call.requestId;
       const transport = call.transport;
+      const operator = call.operator;
       // Written field by field in the record's key order: the text JSON.stringify(record()) gives
       // without its opening brace (a property test holds the two equal), at a third of its cost on
       // this once-per-call path.
-      let json = `"type":"tool_call","tool":${jsonString(tool)},"subject":${jsonString(subject)},"request_id":${typeof requestId === 'number' ? String(requestId) : jsonString(requestId)},"transport":"${transport}","args_sha256":"${argsDigest}"`;
+      let json = `"type":"tool_call","tool":${jsonString(tool)},"subject":${jsonString(subject)},"request_id":${typeof requestId === 'number' ? String(requestId) : jsonString(requestId)},"transport":"${transport}"`;
+      if (operator !== undefined) json += `,"operator":${jsonString(operator)}`;
+      json += `,"args_sha256":"${argsDigest}"`;
       if (argsJson !== undefined) json += `,"arguments":${argsJson}`;
       json += `,"outcome":"${kind}"`;
       if (code !== undefined) json += `,"code":${String(code)}`;
@@ -151,7 +162,9 @@ export function auditLog(options: AuditLogOptions): AuditLog {
       json += `,"duration_ms":${String(durationMs)}}`;
       // The record as an object only when the log needs one (a listener, or a record to cut).
       const record = (): HashChainRecord => {
-        const fields: Record<string, unknown> & { type: 'tool_call' } = { type: 'tool_call', tool, subject, request_id: requestId, transport, args_sha256: argsDigest };
+        const fields: Record<string, unknown> & { type: 'tool_call' } = { type: 'tool_call', tool, subject, request_id: requestId, transport };
+        if (operator !== undefined) fields.operator = operator;
+        fields.args_sha256 = argsDigest;
         if (argsJson !== undefined) fields.arguments = JSON.parse(argsJson) as unknown;
         fields.outcome = kind;
         if (code !== undefined) fields.code = code;

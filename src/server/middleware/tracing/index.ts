@@ -50,7 +50,7 @@ export function tracing(options: TracingOptions = {}): Middleware {
           'gen_ai.operation.name': 'execute_tool',
           'jsonrpc.request.id': String(call.requestId),
           ...(typeof version === 'string' ? { 'mcp.protocol.version': version } : {}),
-          'network.transport': call.transport === 'http' ? 'tcp' : 'pipe',
+          'network.transport': call.transport === 'http' ? 'tcp' : call.transport === 'stdio' ? 'pipe' : 'inproc',
           ...(call.transport === 'http' ? { 'network.protocol.name': 'http' } : {}),
         },
       }, parent);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openHashChainLog, verifyHashChainLog } from '../../../src/index.js';
+import { BROKEN_CHAIN_REFUSAL } from '../../../src/server/audit/hash-chain-log.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tw-hash-rotation-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -93,7 +94,7 @@ describe('verifyHashChainLog: forged and removed lines', () => {
       assert.equal(verdict.ok, false, forged);
       assert.equal(verdict.tornLines, 0);
       assert.deepEqual(verdict.problems, ['calls.jsonl line 5: complete JSON that is not a record (no integer "seq" and string "prev"): an inserted or edited line']);
-      assert.throws(() => openHashChainLog(path), { message: `audit log ${path}: calls.jsonl line 5: complete JSON that is not a record (no integer "seq" and string "prev"): an inserted or edited line; refusing to extend a broken chain` });
+      assert.throws(() => openHashChainLog(path), { message: `audit log ${path}: calls.jsonl line 5: complete JSON that is not a record (no integer "seq" and string "prev"): an inserted or edited line; ${BROKEN_CHAIN_REFUSAL}` });
       assert.equal(existsSync(`${path}.lock`), false);
     }
     assert.equal(readFileSync(path, 'utf8').split('\n').length, 12, 'the refused open wrote nothing');
@@ -108,7 +109,7 @@ describe('verifyHashChainLog: forged and removed lines', () => {
       assert.deepEqual([verdict.ok, verdict.headPruned, verdict.problems], [false, false, [message]], JSON.stringify(options));
     }
     const before = readFileSync(path, 'utf8');
-    assert.throws(() => openHashChainLog(path), { message: `audit log ${path}: ${message}; refusing to extend a broken chain` });
+    assert.throws(() => openHashChainLog(path), { message: `audit log ${path}: ${message}; ${BROKEN_CHAIN_REFUSAL}` });
     assert.equal(readFileSync(path, 'utf8'), before);
   });
 

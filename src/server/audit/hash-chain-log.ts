@@ -6,34 +6,23 @@
  * where `prev` is {@link lineHash} of the previous line as written ("" for the first line of a log).
  * Verify with {@link verifyHashChainLog}.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { checkKeptApart } from './audit-paths.js';
+import { ChainHeadWriter } from './chain-head.js';
 import { acquireLock, cutRecord, DEFAULT_LOCKED_HINT, nextRotatedName, readTail, releaseLock, rotatedFiles } from './hash-chain-files.js';
-import { lineHash, recordSeq, verifyHashChainLog } from './hash-chain-verify.js';
-import type { HashChainRecord, StoredHashChainRecord } from './hash-chain-verify.js';
+import { openKey, tighten } from './hash-chain-open.js';
+import { checkHashChainLogOptions } from './hash-chain-options.js';
+import type { HashChainFsync, HashChainLogOptions } from './hash-chain-options.js';
+import { isoNow, safeStringify, writeAll } from './hash-chain-text.js';
+import { KEYED_MARKER, lineHash, recordSeq, verifyHashChainLog } from './hash-chain-verify.js';
+import type { HashChainRecord, HashChainVerification, StoredHashChainRecord } from './hash-chain-verify.js';
 
-/** When appended lines reach the disk. */
-export type HashChainFsync = 'every-entry' | 'never';
+export { checkHashChainLogOptions } from './hash-chain-options.js';
+export type { HashChainFsync, HashChainLogOptions } from './hash-chain-options.js';
 
-/** Options of {@link openHashChainLog}. */
-export interface HashChainLogOptions {
-  /**
-   * `every-entry` (default): each `append` is written and fsync'd before it returns, so what it
-   * records is on disk before the caller goes on (a `kill -9` right after loses nothing).
-   * `never`: lines are kept in order and written together on the next turn of the event loop, at
-   * `flush()`, `close()` and process exit; the OS decides when they reach the disk. A crash can
-   * lose the last lines, never reorder or corrupt the ones written.
-   */
-  fsync?: HashChainFsync;
-  /** A record whose line would be longer has its large fields cut, each marked with its size (default 64 KiB, at least 1024). */
-  maxRecordBytes?: number;
-  /** The file is rotated (renamed `<path>.N`) once it reaches this size, the chain carried on (default 64 MiB, at least 1024). */
-  maxFileBytes?: number;
-  /** Verify the current file when opening it and refuse to extend a broken chain (default true). */
-  verifyOnOpen?: boolean;
-  /** The end of the message when another process holds the log: what the user should do. */
-  lockedHint?: string;
-}
+/** How opening a broken chain ends its error message: what was refused, and what to do. */
+export const BROKEN_CHAIN_REFUSAL = 'refusing to extend a broken chain (`toolwright audit verify <log>` lists every problem; to start a new chain, move the log, its rotated files and its head aside and keep them as evidence)';
 
 type AppendListener = (record: StoredHashChainRecord, lineHash: string) => void;
 
@@ -43,58 +32,6 @@ const BATCH_BYTES = 1 << 20;
 /** Logs in `never` mode with lines not yet written, flushed if the process exits first. */
 const unflushed = new Set<HashChainLog>();
 let exitHookInstalled = false;
-
-let isoMs = Number.NaN;
-let isoText = '';
-let isoSecond = Number.NaN;
-let isoSecondPrefix = '';
-/**
- * `new Date().toISOString()` without formatting a date per call: the text up to the seconds is
- * made once per second and the milliseconds appended (toISOString always ends `.mmmZ`).
- */
-function isoNow(): string {
-  // Whole milliseconds, as toISOString prints them (a mocked clock may return fractions).
-  const ms = Math.trunc(Date.now());
-  if (ms === isoMs) return isoText;
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoSecondPrefix = new Date(second * 1000).toISOString().slice(0, -4);
-  }
-  const milli = ms - second * 1000;
-  isoMs = ms;
-  isoText = `${isoSecondPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-  return isoText;
-}
-
-function positiveSize(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 1024)) throw new RangeError(`hash-chain log: ${name} must be an integer >= 1024, got ${String(value)}`);
-  return value;
-}
-
-/**
- * The options with their defaults, or a RangeError naming the bad one: checked before anything is
- * opened, so a caller that opens later (the audit middleware) still refuses bad options at once.
- * @internal
- */
-export function checkHashChainLogOptions(options: HashChainLogOptions): { fsync: HashChainFsync; maxRecordBytes: number; maxFileBytes: number } {
-  const fsync = options.fsync ?? 'every-entry';
-  if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
-  return {
-    fsync,
-    maxRecordBytes: positiveSize('maxRecordBytes', options.maxRecordBytes, 64 * 1024),
-    maxFileBytes: positiveSize('maxFileBytes', options.maxFileBytes, 64 * 1024 * 1024),
-  };
-}
-
-function safeStringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * An open hash-chain log: one writer (the lock file `<path>.lock` holds its pid), records appended
@@ -120,6 +57,16 @@ export class HashChainLog {
   #pendingBytes = 0;
   #flushTimer: NodeJS.Immediate | undefined;
   #failure: Error | undefined;
+  /** How a line is linked: a plain hash, or once keyed the key's HMAC. */
+  #link: (line: string) => string = lineHash;
+  #keyId: string | undefined;
+  #head: ChainHeadWriter | undefined;
+  /** The next seal blanks the other slot too (see the constructor). */
+  #resetHead = false;
+  /** The last record queued in `never` mode: the head is sealed with it once it is written. */
+  #pendingHead: { seq: number; link: string } | undefined;
+  /** What verifying the chain at open found (undefined when nothing was verified). */
+  readonly openVerdict: HashChainVerification | undefined;
 
   /** Prefer {@link openHashChainLog}; this is the same. */
   constructor(givenPath: string, options: HashChainLogOptions = {}) {
@@ -131,17 +78,18 @@ export class HashChainLog {
     this.fsync = checked.fsync;
     this.#maxRecordBytes = checked.maxRecordBytes;
     this.#maxFileBytes = checked.maxFileBytes;
-    mkdirSync(dirname(path), { recursive: true });
+    if ((options.key === undefined) !== (options.head === undefined)) throw new RangeError('hash-chain log: key and head go together (a keyed chain without its head cannot tell a cut-off end)');
+    if (options.key !== undefined && options.head !== undefined) checkKeptApart(path, { key: options.key, head: options.head });
+    // A folder made here is the user's only: the records name what every caller did.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.#lock = acquireLock(path, options.lockedHint ?? DEFAULT_LOCKED_HINT);
     let fd: number | undefined;
     try {
-      fd = openSync(path, 'a+');
+      fd = openSync(path, 'a+', 0o600);
       this.#fd = fd;
-      // Only a regular file can be read back (a device or FIFO never ends or cannot be re-read).
-      if (options.verifyOnOpen !== false && fstatSync(fd).isFile()) {
-        const verdict = verifyHashChainLog(path, { rotated: false });
-        if (!verdict.ok) throw new Error(`audit log ${path}: ${verdict.problems[0]!}; refusing to extend a broken chain`);
-      }
+      const stat = fstatSync(fd);
+      // An audit log holds every call's arguments: never readable by others, however it was made.
+      if (stat.isFile() && (stat.mode & 0o077) !== 0) tighten(fd);
       let tail = readTail(fd, recordSeq);
       this.#size = tail.size;
       if (tail.line === undefined) {
@@ -157,16 +105,44 @@ export class HashChainLog {
         }
       }
       this.#seq = tail.seq;
-      this.#prev = tail.line === undefined ? '' : lineHash(tail.line);
+      const key = options.key === undefined ? undefined : openKey(path, options.key, options.head!);
+      const verify = options.verifyOnOpen ?? true;
+      // Only a regular file can be read back (a device or FIFO never ends or cannot be re-read).
+      // A keyed log is always read: whether its tail is keyed decides how the next line links.
+      if ((verify !== false || key !== undefined) && stat.isFile()) {
+        const rotated = verify === 'report' || (tail.line === undefined && rotatedFiles(path).length > 0);
+        this.openVerdict = verifyHashChainLog(path, { rotated, ...(key !== undefined ? { key, head: options.head! } : {}) });
+        if (verify === true && !this.openVerdict.ok) {
+          const more = this.openVerdict.problems.length - 1;
+          throw new Error(`audit log ${path}: ${this.openVerdict.problems[0]!}${more > 0 ? ` (and ${more} more problem(s))` : ''}; ${BROKEN_CHAIN_REFUSAL}`);
+        }
+      }
+      const keyedTail = key !== undefined && this.openVerdict?.keyed !== undefined;
+      this.#prev = tail.line === undefined ? '' : keyedTail ? key.link(tail.line) : lineHash(tail.line);
       if (!tail.endsWithNewline) this.#writeNow('\n');
+      if (key !== undefined) {
+        this.#head = new ChainHeadWriter(options.head!, key, this.fsync === 'every-entry');
+        // The chain_keyed record links to the line before it plainly; every line from it on, by MAC.
+        this.#link = key.link;
+        this.#keyId = key.id;
+        if (!keyedTail) this.#write(() => ({ type: KEYED_MARKER, key_id: key.id }), undefined, false);
+        // Sealed at open too: heals a head one record behind (a crash between record and head). A
+        // broken chain continued ('report') keeps its old head until the next record (the caller's
+        // account of the break) is on disk, so a crash before that loses no evidence; that first
+        // seal also blanks a head above a cut log, which must no longer outrank the new end.
+        this.flush();
+        if (this.openVerdict?.ok === false) this.#resetHead = true;
+        else this.#head.reset(this.#seq, this.#prev);
+      }
     } catch (error) {
+      this.#head?.close();
       if (fd !== undefined) closeSync(fd);
       releaseLock(this.#lock);
       throw error;
     }
   }
 
-  /** {@link lineHash} of the last line (what the next record's `prev` will be); "" for an empty log. */
+  /** The link of the last line (what the next record's `prev` will be: its {@link lineHash}, or its MAC once keyed); "" for an empty log. */
   get lastHash(): string {
     return this.#prev;
   }
@@ -246,6 +222,8 @@ export class HashChainLog {
     this.#pendingBytes = 0;
     try {
       writeAll(this.#fd, text);
+      if (this.#pendingHead !== undefined) this.#seal(this.#pendingHead.seq, this.#pendingHead.link);
+      this.#pendingHead = undefined;
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
       throw error;
@@ -260,6 +238,7 @@ export class HashChainLog {
     } finally {
       closeSync(this.#fd);
       this.#fd = null;
+      this.#head?.close();
       releaseLock(this.#lock);
     }
   }
@@ -284,9 +263,14 @@ export class HashChainLog {
     }
     // Hashing first makes the line one flat string, which the byte count and the batch's join then
     // read without copying it again.
-    const hash = lineHash(line);
-    if (this.fsync === 'every-entry') this.#writeNow(`${line}\n`);
-    else this.#queue(line);
+    const hash = this.#link(line);
+    if (this.fsync === 'every-entry') {
+      this.#writeNow(`${line}\n`);
+      this.#sealHead(seq, hash);
+    } else {
+      this.#queue(line);
+      if (this.#head !== undefined) this.#pendingHead = { seq, link: hash };
+    }
     this.#seq++;
     this.#prev = hash;
     if (stored === undefined && (returnStored || this.#listeners.size > 0)) stored = { seq, time, prev, ...getRecord() };
@@ -313,7 +297,25 @@ export class HashChainLog {
     renameSync(this.path, rotatedTo);
     this.#fd = openSync(this.path, 'a+');
     this.#size = 0;
-    this.#write(() => ({ type: 'log_rotated', previous_file: basename(rotatedTo) }), undefined, false);
+    // A keyed chain's marker names its key, so a file read on its own (older ones pruned) is known to be keyed.
+    this.#write(() => ({ type: 'log_rotated', previous_file: basename(rotatedTo), ...(this.#keyId !== undefined ? { key_id: this.#keyId } : {}) }), undefined, false);
+  }
+
+  #seal(seq: number, link: string): void {
+    if (this.#resetHead) this.#head!.reset(seq, link);
+    else this.#head!.write(seq, link);
+    this.#resetHead = false;
+  }
+
+  /** Seals the head after a record is on disk; a failure stops the log as a failed write does. */
+  #sealHead(seq: number, link: string): void {
+    if (this.#head === undefined) return;
+    try {
+      this.#seal(seq, link);
+    } catch (error) {
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
   }
 
   #writeNow(text: string): void {
@@ -349,18 +351,6 @@ export class HashChainLog {
       }
     });
   }
-}
-
-function writeAll(fd: number, text: string): number {
-  // The string is encoded by the write itself (no JS Buffer per batch); a short write, rare for a
-  // file, continues from the bytes not yet written.
-  const written = writeSync(fd, text);
-  const total = Buffer.byteLength(text);
-  if (written === total) return total;
-  const bytes = Buffer.from(text, 'utf8');
-  let offset = written;
-  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-  return bytes.length;
 }
 
 function installExitHook(): void {

@@ -1,0 +1,86 @@
+/**
+ * The key of a keyed audit chain: 32 random bytes in a file of its own (one line, 64 hex digits),
+ * created 0600 in a 0700 folder and refused when others can read it. Each line of a keyed log is
+ * linked to the one before by HMAC-SHA-256 under this key, and the log's sealed head is MAC'd with
+ * it too, so a writer who cannot read the key cannot rewrite, reorder, cut or extend the chain
+ * without the next verification saying so. See docs/audit.md for what that does and does not prove.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { sha256 } from '../../protocol/sha256.js';
+
+/** A key file that is missing, unreadable, malformed or readable by others. */
+export class AuditKeyError extends Error {
+  override readonly name = 'AuditKeyError';
+}
+
+/** A loaded audit key. The key bytes never leave this object. */
+export interface AuditKey {
+  /** The key file, absolute. */
+  readonly path: string;
+  /** A public fingerprint of the key (16 hex digits), written into the log so a wrong key is named as such. */
+  readonly id: string;
+  /** The link of a keyed chain: HMAC-SHA-256 of the line's UTF-8 text, the first 32 hex digits (128 bits). */
+  link(line: string): string;
+  /** The seal of a head: HMAC-SHA-256 over the head's sequence number and link, in a domain of its own. */
+  seal(seq: number, link: string): string;
+}
+
+const KEY_TEXT = /^[0-9a-f]{64}$/;
+
+function keyOf(path: string, hex: string): AuditKey {
+  const bytes = Buffer.from(hex, 'hex');
+  return {
+    path,
+    id: sha256(`toolwright audit key id\n${hex}`, 'hex').slice(0, 16),
+    // A fresh Hmac per line: Node has no one-shot HMAC, and reusing one is not possible after digest().
+    link: (line) => createHmac('sha256', bytes).update(line).digest('hex').slice(0, 32),
+    // Domain-separated from link(): a line's link, readable in the next line's "prev", is never a valid seal.
+    seal: (seq, link) => createHmac('sha256', bytes).update(`toolwright audit head v1\n${seq}\n${link}`).digest('hex'),
+  };
+}
+
+/**
+ * Reads the key file at `path`. Throws {@link AuditKeyError} when it is missing, unreadable, not a
+ * key, or readable by group or others (like ssh: a key others can read protects nothing).
+ */
+export function loadAuditKey(givenPath: string): AuditKey {
+  const path = resolve(givenPath);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AuditKeyError(code === 'ENOENT' ? `audit key ${path} does not exist` : `audit key ${path} cannot be read (${(error as Error).message})`);
+  }
+  if (process.platform !== 'win32') {
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) throw new AuditKeyError(`audit key ${path} can be read by others (mode ${mode.toString(8).padStart(4, '0')}): run chmod 600 ${path}`);
+  }
+  const hex = text.trim();
+  if (!KEY_TEXT.test(hex)) throw new AuditKeyError(`audit key ${path} is not an audit key (one line of 64 hex digits expected)`);
+  return keyOf(path, hex);
+}
+
+/**
+ * Creates a new random key at `path` (its folder 0700 if created, the file 0600) and returns it.
+ * The file appears whole or not at all (written aside, then linked into place), so of several
+ * processes creating it at once, all end up with the one key that won.
+ */
+export function createAuditKey(givenPath: string): AuditKey {
+  const path = resolve(givenPath);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  try {
+    // The umask may have taken bits away, never added any; chmod makes it exactly 0600 regardless.
+    chmodSync(temp, 0o600);
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+  return loadAuditKey(path);
+}
