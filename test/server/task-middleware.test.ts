@@ -9,38 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Span, SpanStatus, Tracer } from '@opentelemetry/api';
-import { auditLog, createServer, defineTool, resultBudget, tracing, TRUNCATION_META_KEY, verifyHashChainLog } from '../../src/index.js';
+import { auditChainFiles, auditLog, createServer, defineTool, resultBudget, tracing, TRUNCATION_META_KEY, verifyHashChainLog } from '../../src/index.js';
 import type { AuditEntry, Middleware, StageEvent } from '../../src/index.js';
 import { META, post, rpc } from '../fixtures/servers/raw-http.js';
 import { gate } from '../support/gate.js';
+import { recordingTracer } from '../support/recording-tracer.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { ...META, 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } };
 const dir = mkdtempSync(join(tmpdir(), 'tw-task-mw-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-interface SpanRecord { name: string; status: SpanStatus | undefined; errorType: unknown; ended: boolean }
-function recordingTracer(): { tracer: Tracer; spans: SpanRecord[] } {
-  const spans: SpanRecord[] = [];
-  const tracer = {
-    startSpan(name: string): Span {
-      const record: SpanRecord = { name, status: undefined, errorType: undefined, ended: false };
-      spans.push(record);
-      const span = {
-        spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 }),
-        setAttribute(key: string, value: unknown) { if (key === 'error.type') record.errorType = value; return span; },
-        setAttributes(values: Record<string, unknown>) { if ('error.type' in values) record.errorType = values['error.type']; return span; },
-        setStatus(status: SpanStatus) { record.status = status; return span; },
-        end() { record.ended = true; },
-        isRecording: () => true,
-        addEvent: () => span, addLink: () => span, addLinks: () => span, updateName: () => span, recordException: () => undefined,
-      };
-      return span as unknown as Span;
-    },
-  } as unknown as Tracer;
-  return { tracer, spans };
-}
 
 describe('a task runs inside the middleware of the call that created it', () => {
   it('auditLog, resultBudget and tracing see the real result; the request is answered before the run ends', async () => {
@@ -113,7 +91,7 @@ describe('a task runs inside the middleware of the call that created it', () => 
       assert.deepEqual(new Set(seen.map((s) => s.taskId)), new Set(created));
       // tracing: one span per call, ended with the task, an error status for the failed one.
       assert.deepEqual(spans.map((s) => [s.name, s.ended]), [['tools/call job', true], ['tools/call job', true]]);
-      assert.deepEqual(spans.map((s) => s.errorType).sort(), [undefined, 'tool_error'].sort());
+      assert.deepEqual(spans.map((s) => s.attributes['error.type']).sort(), [undefined, 'tool_error'].sort());
       // Stage events: execute and output ran for each task, after `task` passed, under the creating request's id.
       for (const id of [1, 2]) {
         const stages = events.filter((e) => e.requestId === id && !e.stage.startsWith('middleware:')).map((e) => `${e.stage}:${e.outcome}`);
@@ -123,9 +101,9 @@ describe('a task runs inside the middleware of the call that created it', () => 
       await server.close();
     }
     // auditLog recorded the real outcomes, not two 'respond' records of CreateTaskResult.
-    const verdict = verifyHashChainLog(path);
+    const verdict = verifyHashChainLog(path, auditChainFiles(path));
     assert.ok(verdict.ok, verdict.problems.join('\n'));
-    const records = verdict.records as AuditEntry[];
+    const records = (verdict.records as AuditEntry[]).filter((r) => r.type === 'tool_call');
     assert.deepEqual(records.map((r) => [r.request_id, r.outcome, r.detail]).sort(), [[1, 'respond', undefined], [2, 'tool-error', 'the job failed: disk full']]);
   });
 });

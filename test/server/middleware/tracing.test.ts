@@ -6,33 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { Attributes, Context, Span, SpanOptions, SpanStatus, Tracer } from '@opentelemetry/api';
-import { trace } from '@opentelemetry/api';
+import { recordingTracer } from '../../support/recording-tracer.js';
 import { defineTool, tracing } from '../../../src/index.js';
 import { resultOf, serve } from './helpers.js';
-
-interface Recorded { name: string; kind: SpanKind | undefined; attributes: Attributes; status: SpanStatus | undefined; ended: boolean; parentTraceId: string | undefined }
-
-function recordingTracer(): { tracer: Tracer; spans: Recorded[] } {
-  const spans: Recorded[] = [];
-  const tracer = {
-    startSpan(name: string, options: SpanOptions = {}, ctx?: Context): Span {
-      const record: Recorded = { name, kind: options.kind, attributes: { ...options.attributes }, status: undefined, ended: false, parentTraceId: ctx ? trace.getSpanContext(ctx)?.traceId : undefined };
-      spans.push(record);
-      const span = {
-        spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 }),
-        setAttribute(key: string, value: unknown) { record.attributes[key] = value as never; return span; },
-        setAttributes(values: Attributes) { Object.assign(record.attributes, values); return span; },
-        setStatus(status: SpanStatus) { record.status = status; return span; },
-        end() { record.ended = true; },
-        isRecording: () => true,
-        addEvent: () => span, addLink: () => span, addLinks: () => span, updateName: () => span, recordException: () => undefined,
-      };
-      return span as unknown as Span;
-    },
-  } as unknown as Tracer;
-  return { tracer, spans };
-}
 
 describe('tracing', () => {
   it('one SERVER span per call: name, MCP attributes, error status for tool and JSON-RPC errors, traceparent as parent', async () => {
