@@ -39,7 +39,9 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 describe('lazy validators', () => {
   // This file runs in its own process; nothing before this test loads the schema compiler.
   it('createServer and the first server/discover do not load Ajv; the warm-up builds validators after that answer', async () => {
-    const server = createServer({ name: 'lazy', version: '1.0.0', tools: [sum] });
+    // calculate_sum's schema gets the specialised validator, which needs no Ajv; `pick` (oneOf) needs Ajv, so its warm-up shows when validators are built.
+    const pick = defineTool({ name: 'pick', inputSchema: { type: 'object', properties: { v: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } }, run: () => 'ok' });
+    const server = createServer({ name: 'lazy', version: '1.0.0', tools: [sum, pick] });
     assert.equal(ajvLoaded(), false);
     const discover = await server.handleMessage(message('server/discover', {}));
     assert.equal(discover.status, 200);
