@@ -28,6 +28,8 @@ export function createPipeline(config: PipelineConfig): (message: InboundMessage
       return Promise.reject(error);
     }
     if (!(stop instanceof Promise)) return Promise.resolve(toReply(s, stop, env));
+    // Without the tasks extension nothing answers early: one settlement, as before tasks ran in the runner.
+    if (env.tasks === undefined) return stop.then((final) => toReply(s, final, env));
     const pending = stop;
     return new Promise<Reply>((resolve, reject) => {
       // Set before any stage settles: the `task` stage answers through it once the task exists.
