@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 import { SchemaCompileError } from './compile-error.js';
 import { describeValue } from './describe-value.js';
 import { escapePointerToken } from './pointer.js';
@@ -14,7 +15,6 @@ function fail(at: string, keyword: string, expected: string, value: unknown): ne
   throw new SchemaCompileError(at, `"${keyword}" must be ${expected}, got ${describeValue(value)}`);
 }
 const isSchema = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'object' && v !== null && !Array.isArray(v));
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const string = (k: string): Check => (v, at) => { if (typeof v !== 'string') fail(at, k, 'a string', v); };
 const boolean = (k: string): Check => (v, at) => { if (typeof v !== 'boolean') fail(at, k, 'a boolean', v); };
@@ -22,7 +22,7 @@ const number = (k: string): Check => (v, at) => { if (typeof v !== 'number' || !
 const count = (k: string): Check => (v, at) => { if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(at, k, 'a non-negative integer', v); };
 const schema = (k: string): Check => (v, at) => { if (!isSchema(v)) fail(at, k, 'a schema (object or boolean)', v); };
 const schemaMap = (k: string): Check => (v, at) => {
-  if (!isPlainObject(v)) fail(at, k, 'an object of schemas', v);
+  if (!isJsonObject(v)) fail(at, k, 'an object of schemas', v);
   for (const [name, sub] of Object.entries(v)) if (!isSchema(sub)) fail(`${at}/${escapePointerToken(name)}`, k, 'a schema (object or boolean)', sub);
 };
 const schemaList = (k: string): Check => (v, at) => {
@@ -76,7 +76,7 @@ const COMMON: Record<string, Check> = {
   not: schema('not'), if: schema('if'), then: schema('then'), else: schema('else'),
   allOf: schemaList('allOf'), anyOf: schemaList('anyOf'), oneOf: schemaList('oneOf'),
   dependencies: (v, at) => {
-    if (!isPlainObject(v)) fail(at, 'dependencies', 'an object', v);
+    if (!isJsonObject(v)) fail(at, 'dependencies', 'an object', v);
     for (const [name, dep] of Object.entries(v)) {
       const where = `${at}/${escapePointerToken(name)}`;
       if (Array.isArray(dep)) uniqueStrings('dependencies')(dep, where, '2020-12');
@@ -90,12 +90,12 @@ const MODERN: Record<string, Check> = {
   $id: (v, at) => { if (typeof v !== 'string') fail(at, '$id', 'a string', v); if (/#./.test(v)) fail(at, '$id', 'a URI without a non-empty fragment', v); },
   $anchor: (v, at) => { if (typeof v !== 'string' || !ANCHOR.test(v)) fail(at, '$anchor', 'a plain name (letters, digits, "-", "_", ".")', v); },
   $defs: schemaMap('$defs'), $vocabulary: (v, at) => {
-    if (!isPlainObject(v)) fail(at, '$vocabulary', 'an object of booleans', v);
+    if (!isJsonObject(v)) fail(at, '$vocabulary', 'an object of booleans', v);
     for (const [uri, on] of Object.entries(v)) if (typeof on !== 'boolean') fail(`${at}/${escapePointerToken(uri)}`, '$vocabulary', 'an object of booleans', on);
   },
   deprecated: boolean('deprecated'), maxContains: count('maxContains'), minContains: count('minContains'),
   dependentRequired: (v, at, d) => {
-    if (!isPlainObject(v)) fail(at, 'dependentRequired', 'an object of string arrays', v);
+    if (!isJsonObject(v)) fail(at, 'dependentRequired', 'an object of string arrays', v);
     for (const [name, list] of Object.entries(v)) uniqueStrings('dependentRequired')(list, `${at}/${escapePointerToken(name)}`, d);
   },
   dependentSchemas: schemaMap('dependentSchemas'), unevaluatedItems: schema('unevaluatedItems'),

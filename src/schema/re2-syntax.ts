@@ -1,10 +1,14 @@
+import { DefinitionError } from '../errors/toolwright-error.js';
+
 /**
  * ECMAScript (Unicode mode) pattern syntax → RE2 syntax, for running every schema `pattern` on the
  * linear-time engine with ECMAScript's meaning. Translates the constructs whose spelling or meaning
  * differs; throws {@link PatternError} for what RE2 cannot express in linear time (backreferences,
  * lookaround) or at all here (binary Unicode properties, \S inside a class).
  */
-export class PatternError extends Error {}
+export class PatternError extends DefinitionError {
+  readonly errorCode = 'pattern' as const;
+}
 
 /** ECMAScript General_Category long names and aliases → RE2's short names (or a class body). */
 const CATEGORY: Record<string, string> = {

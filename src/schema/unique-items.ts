@@ -1,4 +1,4 @@
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 
 /**
  * `uniqueItems` in expected linear time, for both engines: every item is keyed by its canonical

@@ -101,7 +101,7 @@ test('an over-budget instance is refused before any property error, as before', 
   assert.equal(deep.errors[0]!.keyword, 'budget');
 });
 
-test('an inherited enumerable key is left to the general path (Ajv reports it as additional)', () => {
+test('an inherited enumerable key is validated as Ajv validates it (reported as additional), without a prototype check', () => {
   const schema = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
   const { special, general } = both(schema);
   const instance = Object.create({ inherited: 1 }) as Record<string, unknown>;
@@ -121,7 +121,7 @@ test('the bench fixtures\' shape is specialised, and schemas outside the shape a
   assert.doesNotMatch(source, /checkInstanceBudget/);
 });
 
-test('an enumerable key on a polluted Object.prototype is left to the general path too', () => {
+test('an enumerable key on a polluted Object.prototype gives the general path\'s answer too', () => {
   const schema = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
   const { special, general } = both(schema);
   (Object.prototype as Record<string, unknown>).polluted = 1;
@@ -133,4 +133,28 @@ test('an enumerable key on a polluted Object.prototype is left to the general pa
     delete (Object.prototype as Record<string, unknown>).polluted;
   }
   assert.equal(special.validate({ a: 1 }).valid, true);
+});
+
+test('an inherited key with a property\'s name is validated where it is read, as Ajv reads it', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number', maximum: 3 } }, required: ['a'], additionalProperties: false };
+  const { special, general } = both(schema);
+  for (const inherited of [{ a: 2 }, { a: 9 }, { a: 'x' }]) {
+    const instance = Object.create(inherited) as object;
+    assert.deepEqual([special.validate(instance).valid, special.validate(instance).errors], [general.validate(instance).valid, general.validate(instance).errors]);
+  }
+  assert.equal(special.validate(Object.create({ a: 9 }) as object).errors[0]!.message, '/a: expected number <= 3, got number 9');
+});
+
+test('inherited keys count towards the folded budget only upwards: over it, the exact pass (own keys) decides', () => {
+  const schema = { type: 'object', properties: { a: { type: 'number' } } };
+  // Own: the object and "a" (2 nodes); inherited: 3 more keys. The exact pass counts 2.
+  const instance = Object.assign(Object.create({ p: 1, q: 2, r: 3 }) as object, { a: 1 });
+  const { special, general } = both(schema, { maxInstanceNodes: 3 });
+  assert.equal(special.validate(instance).valid, true);
+  assert.equal(general.validate(instance).valid, true);
+  // Own keys over the budget are refused by both, with the same message.
+  const big = Object.assign(Object.create({ p: 1 }) as object, { a: 1, b: 2, c: 3 });
+  assert.deepEqual(special.validate(big).errors, general.validate(big).errors);
+  assert.equal(special.validate(big).errors[0]!.keyword, 'budget');
+  assert.doesNotMatch(specialisedSource(schema, { maxNodes: 3, maxDepth: 5 }).source, /getPrototypeOf|OBJECT_PROTOTYPE/);
 });

@@ -15,9 +15,15 @@ import { firstDuplicate } from '../unique-items.js';
  * only on failure. Every value the schema does not descend into (an unknown property, an untyped
  * subschema, a value of the wrong type) is counted by countBelow, so the count is the budget's.
  *
- * Returns undefined (valid), the error records, or {@link FALLBACK}: the budget is broken, a number
- * is not finite, or the instance is unusual (an inherited enumerable key). The caller then runs
- * the general path (the exact budget pass, then Ajv), which gives that instance its exact answer.
+ * Returns undefined (valid), the error records, or {@link FALLBACK}: the budget is broken or a
+ * number is not finite. The caller then runs the general path (the exact budget pass, then Ajv),
+ * which gives that instance its exact answer.
+ *
+ * Keys are listed with for-in, as Ajv's own code lists them, so an inherited enumerable key (a
+ * polluted Object.prototype, an instance of a class) is validated exactly as Ajv validates it. The
+ * count then includes inherited keys the exact pass skips: it can only be larger than the exact
+ * count, so an instance within this count is within the budget, and one over it falls back to the
+ * exact pass. That is why no per-call prototype check is needed.
  */
 export type SpecialisedValidator = (instance: unknown) => readonly ErrorObject[] | undefined | typeof FALLBACK;
 
@@ -100,16 +106,24 @@ class Generator {
       if (group === kind) return this.group(group, s, v, path, schemaPath, depth);
       return group === groupedType ? typeError : '';
     }).join('\n');
-    // The data kinds, the declared type's first (the branch a valid instance takes).
+    // The data kinds whose keyword group has code (or that are the grouped type) get a branch of
+    // their own, the declared type's first (the branch a valid instance takes). Every other kind
+    // only needs its type error (when a grouped type is set) and its count: one shared branch,
+    // which keeps the generated function small enough for V8 to optimise as a whole.
+    const explicit = (group: Group): boolean => group === groupedType || GROUP_KEYWORDS[group].some((k) => k !== 'format' && s[k] !== undefined);
+    const countOnly = `${groupedType === undefined ? '' : typeError} ${this.count(v, depth)}`;
     const kinds: Array<[rank: number, code: string]> = [];
     const rank = (names: string[]): number => (names.some((t) => types.includes(t)) ? 0 : 1);
-    kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
-    const strings = branch('string');
-    if (strings !== '') kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${strings} }`]);
-    kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${branch('array')} } else { ${branch('object')} } }`]);
+    if (explicit('number')) kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
+    if (explicit('string')) kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${branch('string')} }`]);
+    if (explicit('object') || explicit('array')) {
+      kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${explicit('array') ? branch('array') : countOnly} } else { ${explicit('object') ? branch('object') : countOnly} } }`]);
+    }
     kinds.sort((x, y) => x[0] - y[0]);
-    const others = branch('other');
-    out.push(kinds.map(([, code]) => code).join('\nelse ') + (others === '' ? '' : `\nelse { ${others} }`));
+    // What is left: null, booleans, and the kinds without a branch. countBelow refuses a
+    // non-finite number and counts an object or array (the value itself is already counted).
+    const rest = `${groupedType === undefined ? '' : typeError} if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK; } else if (typeof ${v} == "object" && ${v} !== null) { ${this.count(v, depth)} }`;
+    out.push(kinds.length === 0 ? rest : `${kinds.map(([, code]) => code).join('\nelse ')}\nelse { ${rest} }`);
     return out.join('\n');
   }
 
@@ -166,10 +180,8 @@ class Generator {
     // One pass over the keys: the budget's count, Ajv's additionalProperties, and the counting of
     // every value no property schema descends into.
     const key = this.name('k');
-    // for-in lists own keys only when no prototype has enumerable ones: a plain (or null-prototype)
-    // object, with Object.prototype checked once per call (see specialisedSource). Anything else
-    // goes to the general path, whose budget counts own keys only.
-    out.push(`{ const p = Object.getPrototypeOf(${v}); if (p !== OBJECT_PROTOTYPE && p !== null) return FALLBACK; }`);
+    // for-in also lists inherited enumerable keys, as Ajv's loop does; counting them only raises n
+    // above the exact (own keys) count, so the budget stays safe (see the header comment).
     const loop: string[] = ['n++;'];
     if (ruled.length > 0) loop.push(`if (${isOneOf(key, ruled)}) continue;`);
     const additional = s.additionalProperties;
@@ -201,7 +213,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
   const generator = new Generator(budget);
   const body = generator.value(schema, 'v0', [], '#', 0);
-  const source = `return function validate(v0) {\nlet n = 1; let E = null;\nfor (const inherited in OBJECT_PROTOTYPE) return FALLBACK;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
+  const source = `return function validate(v0) {\nlet n = 1; let E = null;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
   return { source, constants: generator.constants };
 }
 
@@ -212,6 +224,6 @@ export function specialisedSource(schema: object, budget: InstanceBudget): { sou
 export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
   const { source, constants } = specialisedSource(schema, budget);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
-  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', 'OBJECT_PROTOTYPE', source) as (...args: unknown[]) => SpecialisedValidator;
-  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken, Object.prototype);
+  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator;
+  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken);
 }
