@@ -7,6 +7,7 @@
  * §3.3; no URL normalisation, as RFC 9207 asks of `iss` too).
  */
 import { readBodyText } from './bounded-body.js';
+import { WireError } from '../errors/toolwright-error.js';
 
 /** RFC 8414 / OpenID Connect Discovery fields that Toolwright reads (others are kept as they came). */
 export interface AuthorizationServerMetadata {
@@ -39,7 +40,8 @@ export interface ProtectedResourceMetadata {
 }
 
 /** Why a metadata document could not be used. `unreachable`: no answer, or not a JSON object in time. */
-export class OAuthMetadataError extends Error {
+export class OAuthMetadataError extends WireError {
+  readonly errorCode = 'oauth-metadata' as const;
   constructor(readonly reason: 'unreachable' | 'not-found' | 'invalid' | 'issuer-mismatch', message: string) {
     super(message);
     this.name = 'OAuthMetadataError';

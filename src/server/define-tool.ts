@@ -1,13 +1,17 @@
 import type { Middleware } from './middleware/middleware.js';
+import type { VisibleTo } from './catalog-view.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
+import { scopeListProblems, TOOL_SCOPES_META_KEY } from '../protocol/scope-token.js';
 import { resolveTaskPolicy } from './tasks/task-policy.js';
 import type { ResolvedTaskPolicy } from './tasks/task-policy.js';
 import type { InferArguments, SchemaInput, Tool, ToolDefinitionInit, ToolHandlers } from './tool-types.js';
+import { DefinitionError } from '../errors/toolwright-error.js';
 
 /** Raised when a tool definition cannot even be turned into a descriptor (e.g. a schema is not an object). */
-export class ToolDefinitionError extends Error {
+export class ToolDefinitionError extends DefinitionError {
+  readonly errorCode = 'tool-definition' as const;
   readonly toolName: string;
   constructor(toolName: string, message: string) {
     super(`Tool ${JSON.stringify(toolName)}: ${message}`);
@@ -20,7 +24,8 @@ function isStandardJsonSchema(value: unknown): value is StandardJSONSchemaV1 {
   return typeof value === 'object' && value !== null && '~standard' in value;
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything in it (a definition cannot change after it is made). */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);
@@ -86,6 +91,8 @@ export function defineTool<const I extends SchemaInput, const O extends SchemaIn
   if (definition.annotations !== undefined) descriptor.annotations = { ...definition.annotations };
   if (definition.icons !== undefined) descriptor.icons = definition.icons.map((icon) => ({ ...icon }));
   if (definition._meta !== undefined) descriptor._meta = JSON.parse(JSON.stringify(definition._meta)) as JsonObject;
+  const scopes = checkToolScopes(name, definition.scopes);
+  if (scopes.length > 0) descriptor._meta = { ...descriptor._meta, [TOOL_SCOPES_META_KEY]: [...scopes] };
   const handlers: ToolHandlers = {
     check: definition.check as ToolHandlers['check'],
     approval: definition.approval as ToolHandlers['approval'],
@@ -100,12 +107,24 @@ export function defineTool<const I extends SchemaInput, const O extends SchemaIn
   return Object.freeze({
     name,
     descriptor: deepFreeze(descriptor),
-    scopes: Object.freeze([...(definition.scopes ?? [])]),
+    scopes,
+    visibleTo: checkVisibleTo(name, definition.visibleTo),
     requiredClientCapabilities: definition.requiredClientCapabilities,
     handlers,
     use: Object.freeze(checkToolMiddleware(name, definition.use)),
     task,
   });
+}
+
+function checkToolScopes(name: string, scopes: unknown): readonly string[] {
+  const problem = scopeListProblems(scopes)[0];
+  if (problem !== undefined) throw new ToolDefinitionError(String(name), problem.message);
+  return Object.freeze(scopes === undefined ? [] : [...(scopes as string[])]);
+}
+
+function checkVisibleTo(name: string, visibleTo: unknown): VisibleTo | undefined {
+  if (visibleTo !== undefined && typeof visibleTo !== 'function') throw new ToolDefinitionError(String(name), 'visibleTo must be a function (viewer) => boolean');
+  return visibleTo as VisibleTo | undefined;
 }
 
 function checkToolMiddleware(name: string, use: unknown): Middleware[] {

@@ -8,6 +8,8 @@ import type { PromptArgumentDescriptor, PromptDescriptor, PromptMessage } from '
 import type { Completer } from './completion.js';
 import type { InputFlow } from './input-flow.js';
 import type { AuthInfo, InputRequiredInit } from './tool-types.js';
+import type { VisibleTo } from './catalog-view.js';
+import { checkScopes } from './scope-refusal.js';
 
 /** What a prompt's `get` receives. */
 export interface PromptContext {
@@ -37,6 +39,17 @@ export interface PromptDefinitionInit {
   icons?: Icon[];
   _meta?: JsonObject;
   arguments?: readonly PromptArgumentInit[];
+  /** Who sees this prompt (see `VisibleTo`): where false it is absent from `prompts/list` and answers as unknown. */
+  visibleTo?: VisibleTo;
+  /**
+   * Scopes the caller must hold (all of them; scope tokens, no spaces) for `prompts/get` and for
+   * `completion/complete` of its arguments. Requires the server's `authorize` option, as tools'
+   * `scopes` do (without one `createServer` refuses the server, on stdio too). Unlike `visibleTo`,
+   * the prompt stays listed for everyone; a caller lacking a scope gets the tools' step-up answer:
+   * -31403 / HTTP 403 `insufficient_scope` naming the scopes (the `WWW-Authenticate` challenge on
+   * HTTP only), checked before the arguments, and neither `get` nor a completer runs.
+   */
+  scopes?: readonly string[];
   get(args: Readonly<Record<string, string>>, ctx: PromptContext): PromptGetValue | Promise<PromptGetValue>;
 }
 
@@ -47,6 +60,9 @@ export interface Prompt {
   readonly descriptor: Readonly<PromptDescriptor>;
   readonly required: readonly string[];
   readonly complete: Readonly<Record<string, Completer>>;
+  readonly visibleTo: VisibleTo | undefined;
+  /** `definePrompt({ scopes })` (empty: none required). */
+  readonly scopes: readonly string[];
   readonly get: PromptDefinitionInit['get'];
 }
 
@@ -64,6 +80,8 @@ export function definePrompt(init: PromptDefinitionInit): Prompt {
     throw new TypeError(`definePrompt: name must be 1 to 128 of [A-Za-z0-9_.-], got ${JSON.stringify(init.name)}`);
   }
   if (typeof init.get !== 'function') throw new TypeError(`definePrompt(${init.name}): get must be a function`);
+  if (init.visibleTo !== undefined && typeof init.visibleTo !== 'function') throw new TypeError(`definePrompt(${init.name}): visibleTo must be a function (viewer) => boolean`);
+  const scopes = checkScopes(`definePrompt(${init.name})`, init.scopes);
   const descriptor: PromptDescriptor = { name: init.name };
   if (init.title !== undefined) descriptor.title = init.title;
   if (init.description !== undefined) descriptor.description = init.description;
@@ -92,6 +110,8 @@ export function definePrompt(init: PromptDefinitionInit): Prompt {
     descriptor: Object.freeze(descriptor),
     required: Object.freeze(required),
     complete: Object.freeze(complete),
+    visibleTo: init.visibleTo,
+    scopes,
     get: init.get,
   });
 }

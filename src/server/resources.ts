@@ -13,7 +13,9 @@ import type { ResourceContentsInit } from './content.js';
 import { compileUriTemplate } from './uri-template.js';
 import type { UriTemplate } from './uri-template.js';
 import type { AuthInfo } from './tool-types.js';
+import type { VisibleTo } from './catalog-view.js';
 import type { Completer } from './completion.js';
+import { checkScopes } from './scope-refusal.js';
 import type { InputFlow } from './input-flow.js';
 import type { InputRequiredInit } from './tool-types.js';
 
@@ -39,6 +41,21 @@ export type ResourceReadValue =
   | (Partial<Pick<ResourceContentsInit, 'uri' | 'mimeType'>> & ({ text: string } | { blob: string | Uint8Array }) & { _meta?: JsonObject })
   | ReadonlyArray<ResourceContentsInit>;
 
+/** Who sees a resource or template, and who may read it. */
+export interface ResourceVisibility {
+  /** Who sees it (see `VisibleTo`): where false it is absent from lists and reads as unknown. */
+  visibleTo?: VisibleTo;
+  /**
+   * Scopes the caller must hold (all of them; scope tokens, no spaces) to read it (`resources/read`)
+   * or, for a template, to complete its variables (`completion/complete`). Requires the server's
+   * `authorize` option, as tools' `scopes` do (without one `createServer` refuses the server, on
+   * stdio too). Unlike `visibleTo`, the entry stays listed for everyone; a caller lacking a scope
+   * gets the tools' step-up answer: -31403 / HTTP 403 `insufficient_scope` naming the scopes (the
+   * `WWW-Authenticate` challenge on HTTP only), and `read` does not run.
+   */
+  scopes?: readonly string[];
+}
+
 /** Caching hints of a resource's `resources/read` results. */
 export interface ResourceCaching {
   /** Default 0 (read again every time): contents may change. */
@@ -48,12 +65,12 @@ export interface ResourceCaching {
 }
 
 /** Options of {@link defineResource}. */
-export interface ResourceDefinitionInit extends ResourceCaching, ResourceDescriptor {
+export interface ResourceDefinitionInit extends ResourceCaching, ResourceVisibility, ResourceDescriptor {
   read(ctx: ResourceContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
 /** Options of {@link defineResourceTemplate}. */
-export interface ResourceTemplateDefinitionInit extends ResourceCaching {
+export interface ResourceTemplateDefinitionInit extends ResourceCaching, ResourceVisibility {
   /** RFC 6570 template; `{name}` matches one path segment, `{+name}` anything. */
   uriTemplate: string;
   name: string;
@@ -74,6 +91,9 @@ export interface Resource {
   readonly kind: 'resource';
   readonly descriptor: Readonly<ResourceDescriptor>;
   readonly caching: ResourceCaching;
+  readonly visibleTo: VisibleTo | undefined;
+  /** `defineResource({ scopes })` (empty: none required). */
+  readonly scopes: readonly string[];
   readonly read: ResourceDefinitionInit['read'];
 }
 
@@ -84,6 +104,9 @@ export interface ResourceTemplate {
   readonly caching: ResourceCaching;
   readonly template: UriTemplate;
   readonly complete: Readonly<Record<string, Completer>>;
+  readonly visibleTo: VisibleTo | undefined;
+  /** `defineResourceTemplate({ scopes })` (empty: none required). */
+  readonly scopes: readonly string[];
   readonly read: ResourceTemplateDefinitionInit['read'];
 }
 
@@ -91,6 +114,11 @@ function checkCaching(where: string, caching: ResourceCaching): ResourceCaching 
   if (caching.ttlMs !== undefined && !(Number.isInteger(caching.ttlMs) && caching.ttlMs >= 0)) throw new TypeError(`${where}: ttlMs must be a non-negative integer`);
   if (caching.cacheScope !== undefined && caching.cacheScope !== 'public' && caching.cacheScope !== 'private') throw new TypeError(`${where}: cacheScope must be "public" or "private"`);
   return { ttlMs: caching.ttlMs, cacheScope: caching.cacheScope };
+}
+
+function checkVisibleTo(where: string, visibleTo: unknown): VisibleTo | undefined {
+  if (visibleTo !== undefined && typeof visibleTo !== 'function') throw new TypeError(`${where}: visibleTo must be a function (viewer) => boolean`);
+  return visibleTo as VisibleTo | undefined;
 }
 
 function copyOptional<T extends object>(target: T, source: object, keys: readonly string[]): T {
@@ -111,7 +139,11 @@ export function defineResource(init: ResourceDefinitionInit): Resource {
   if (typeof init.name !== 'string' || init.name === '') throw new TypeError(`defineResource(${init.uri}): name must be a non-empty string`);
   if (typeof init.read !== 'function') throw new TypeError(`defineResource(${init.uri}): read must be a function`);
   const descriptor = copyOptional({ uri: init.uri, name: init.name } as ResourceDescriptor, init, ['title', 'description', 'mimeType', 'size', 'icons', 'annotations', '_meta']);
-  return Object.freeze({ kind: 'resource', descriptor: Object.freeze(descriptor), caching: checkCaching(`defineResource(${init.uri})`, init), read: init.read });
+  const where = `defineResource(${init.uri})`;
+  return Object.freeze({
+    kind: 'resource', descriptor: Object.freeze(descriptor), caching: checkCaching(where, init), visibleTo: checkVisibleTo(where, init.visibleTo),
+    scopes: checkScopes(where, init.scopes), read: init.read,
+  });
 }
 
 /**
@@ -133,6 +165,8 @@ export function defineResourceTemplate(init: ResourceTemplateDefinitionInit): Re
     caching: checkCaching(`defineResourceTemplate(${init.uriTemplate})`, init),
     template,
     complete: Object.freeze({ ...(init.complete ?? {}) }),
+    visibleTo: checkVisibleTo(`defineResourceTemplate(${init.uriTemplate})`, init.visibleTo),
+    scopes: checkScopes(`defineResourceTemplate(${init.uriTemplate})`, init.scopes),
     read: init.read,
   });
 }

@@ -1,3 +1,5 @@
+import { WireError } from '../../errors/toolwright-error.js';
+
 /**
  * RFC 6750 bearer-token refusals: what an authorizer throws to say why a token was refused, and the
  * `WWW-Authenticate` challenges the authenticate and authorize stages send (with RFC 9728's
@@ -13,7 +15,8 @@
  *   unreachable, hanging or answering junk). The request is refused: fail closed.
  * Returning null still refuses with a plain 401.
  */
-export class BearerTokenError extends Error {
+export class BearerTokenError extends WireError {
+  readonly errorCode = 'bearer-token' as const;
   constructor(readonly kind: 'invalid_token' | 'invalid_request' | 'unavailable', message: string) {
     super(message);
     this.name = 'BearerTokenError';

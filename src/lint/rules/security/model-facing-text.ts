@@ -1,4 +1,5 @@
-import { childPointer, isObject } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { childPointer } from '../../tool-view.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { WireTool } from '../../types.js';
 
@@ -23,7 +24,7 @@ export function modelFacingText(tool: WireTool): readonly TextSite[] {
   add('/name', tool.name);
   add('/title', tool.title);
   add('/description', tool.description);
-  if (isObject(tool.annotations)) add('/annotations/title', tool.annotations.title);
+  if (isJsonObject(tool.annotations)) add('/annotations/title', tool.annotations.title);
   forEachSchemaNode(tool, ({ schema, pointer }) => {
     add(childPointer(pointer, 'description'), schema.description);
     add(childPointer(pointer, 'title'), schema.title);
@@ -31,7 +32,7 @@ export function modelFacingText(tool: WireTool): readonly TextSite[] {
     add(childPointer(pointer, 'const'), schema.const);
     if (Array.isArray(schema.enum)) schema.enum.forEach((v, i) => add(childPointer(pointer, 'enum', i), v));
     if (Array.isArray(schema.examples)) schema.examples.forEach((v, i) => add(childPointer(pointer, 'examples', i), v));
-    if (isObject(schema.properties)) for (const name of Object.keys(schema.properties)) add(childPointer(pointer, 'properties', name), name);
+    if (isJsonObject(schema.properties)) for (const name of Object.keys(schema.properties)) add(childPointer(pointer, 'properties', name), name);
   });
   sitesOf.set(tool, { all: sites, prose: sites.filter((site) => PROSE_POINTER.test(site.pointer)) });
   return sites;

@@ -87,14 +87,15 @@ export const exfiltration: LintRule = {
 };
 
 /** URLs and addresses in model-facing prose are where injected instructions point data. */
-export const urlInDescription: LintRule = {
+export const urlInDescription: LintRule<readonly string[]> = {
   id: 'security/url-in-description',
   family: 'security',
   defaultSeverity: 'warning',
   summary: 'Descriptions contain no URLs or e-mail addresses unless allow-listed.',
   defaultOptions: { allow: [] },
+  prepare: (options) => (Array.isArray(options.allow) ? (options.allow as readonly string[]) : []),
   checkTool(tool, ctx) {
-    const allow = Array.isArray(ctx.options.allow) ? (ctx.options.allow as readonly string[]) : [];
+    const allow = ctx.prepared;
     for (const site of proseText(tool.descriptor)) {
       for (const match of site.text.matchAll(URL_OR_EMAIL)) {
         const found = match[0];
