@@ -4,10 +4,10 @@
  * `toolwright serve`: preset, read-only, approval mode, audit log path, simulation speed.
  */
 import { mkdirSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AuditKeyError, defaultAuditHeadPath, defaultAuditKeyPath, LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, resolveEras, type Era } from 'toolwright';
+import { AuditKeyError, defaultAuditKeyPath, resolveEras, type Era } from 'toolwright';
 import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
 import { assertConsoleToken, type ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
@@ -20,7 +20,9 @@ import type { ArmDriver } from './driver/arm-driver.js';
 import { SimArmDriver } from './driver/sim-arm-driver.js';
 import { createArmModel } from './model/arm-model.js';
 import { exitAtOnce, SHUTDOWN_DRAIN_MS, shutDownGracefully, trackInFlight } from './server/graceful-shutdown.js';
-import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
+import { installOperatorReset } from './server/operator-controls.js';
+import { exposureProblem, issuerAccess, robotTokenPath, tokenAccess, type McpAccess } from './server/mcp-access.js';
+import { banner, connectionHelp } from './start-banner.js';
 import { parseApproval, parseApprover, parseHeartbeatTimeout, parsePreset, parseRate, parseTimeScale, RobotSettingsError } from './server/robot-settings.js';
 import { realTimePacer } from './driver/sim-pacer.js';
 
@@ -54,6 +56,15 @@ Options:
   --approver <who>        either (default): clients that can elicit ask their user, the others'
                           calls are held (45 s) for the operator at the console | console: the
                           console operator approves every motion | elicitation: no console approval
+  --no-auth               Serve /mcp without authorization (local development only; announced
+                          loudly). By default /mcp needs "Authorization: Bearer <token>", the token
+                          kept in ${robotTokenPath()}
+                          (0600; created at the first start, reused after; delete it for a new one)
+  --allow-unauthenticated With --no-auth: allow a --host that is not loopback (a trusted network)
+  --issuer <url>          Accept OAuth tokens from this issuer instead of the token file (JWTs
+                          checked against its keys; needs --resource). A token approves motions
+                          by elicitation only with the scope toolwright:approve
+  --resource <uri>        This server's canonical URI, the tokens' audience (with --issuer)
   --console-token <t>     Token of the operator console (16+ of A-Z a-z 0-9 . _ ~ -; default:
                           random per start). The console is served on the same port, /console
   --hold-to-run           Stop the arm (e-stop, latched) when the last console page goes away
@@ -95,6 +106,10 @@ interface Parsed {
   readOnly: boolean;
   approval: ApprovalMode;
   approver: ApproverMode;
+  /** --no-auth: /mcp asks nobody who they are. */
+  noAuth: boolean;
+  /** --issuer and --resource, checked (undefined: the token file). */
+  oauth: McpAccess | undefined;
   /** Undefined: random per start. */
   consoleToken: string | undefined;
   holdToRun: boolean;
@@ -135,6 +150,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       'read-only': { type: 'boolean' },
       approval: { type: 'string' },
       approver: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+      'allow-unauthenticated': { type: 'boolean' },
+      issuer: { type: 'string' },
+      resource: { type: 'string' },
       'console-token': { type: 'string' },
       'hold-to-run': { type: 'boolean' },
       'audit-log': { type: 'string' },
@@ -165,6 +184,22 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
       throw new UsageError(`--console-token: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  const noAuth = values['no-auth'] === true;
+  const host = values.host ?? '127.0.0.1';
+  if (values.stdio === true && (noAuth || values['allow-unauthenticated'] === true)) throw new UsageError(`${noAuth ? '--no-auth' : '--allow-unauthenticated'} applies to HTTP only (on --stdio the process that starts this one is the caller)`);
+  if (values['allow-unauthenticated'] === true && !noAuth) throw new UsageError('--allow-unauthenticated only applies with --no-auth (with the default bearer token, /mcp is authorized on any --host)');
+  let oauth: McpAccess | undefined;
+  if (values.issuer !== undefined || values.resource !== undefined) {
+    if (values.issuer === undefined || values.resource === undefined) throw new UsageError('--issuer and --resource go together (the issuer whose tokens are accepted, and this server\'s URI, their audience)');
+    if (values.stdio === true || noAuth) throw new UsageError(`--issuer does not apply with ${noAuth ? '--no-auth' : '--stdio'}`);
+    try {
+      oauth = issuerAccess(values.issuer, values.resource);
+    } catch (error) {
+      throw new UsageError(`--issuer/--resource: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const exposed = values.stdio === true ? undefined : exposureProblem(host, !noAuth, values['allow-unauthenticated'] === true);
+  if (exposed !== undefined) throw new UsageError(exposed);
   const timeScale = parseTimeScale(values['time-scale'] ?? '1', '--time-scale');
   const controller = values.controller ?? 'process';
   if (controller !== 'process' && controller !== 'inprocess') throw new UsageError(`--controller must be process or inprocess, got ${JSON.stringify(controller)}`);
@@ -183,11 +218,13 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     served,
     stdio: values.stdio === true,
     port: Number(portText),
-    host: values.host ?? '127.0.0.1',
+    host,
     preset,
     readOnly: values['read-only'] === true,
     approval,
     approver,
+    noAuth,
+    oauth,
     consoleToken,
     holdToRun: values['hold-to-run'] === true,
     auditLog: resolve(values['audit-log'] ?? defaultAuditLogPath()),
@@ -198,77 +235,6 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     heartbeatTimeoutMs,
     rate,
   };
-}
-
-/** The audit log of the stdio process a desktop host starts: its own file, next to this one (one process per log). */
-export function stdioAuditLog(auditLog: string): string {
-  const extension = extname(auditLog);
-  return `${auditLog.slice(0, auditLog.length - extension.length)}-stdio${extension === '' ? '.jsonl' : extension}`;
-}
-
-/**
- * The recipes printed at start-up; each works as printed (examples/robot-arm/test/server/banner-recipes.test.ts
- * runs every one). Recipes for an era the server does not serve are replaced by a note saying so.
- */
-function connectionHelp(url: string, options: Parsed): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = resolve(here, '..', '..');
-  const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const stdioLog = stdioAuditLog(options.auditLog);
-  // Key and head named, not left to defaults: a desktop host starts the process with an environment
-  // of its own (no TOOLWRIGHT_STATE_DIR, perhaps no XDG_STATE_HOME), which would pick other files.
-  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioLog, '--audit-key', options.auditKey ?? defaultAuditKeyPath(), '--audit-head', defaultAuditHeadPath(stdioLog)];
-  if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
-  if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
-  const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
-  // The built CLI, as the README shows it: `npm ci` builds dist/ (prepare), and this server already
-  // runs on it (it imports 'toolwright', which resolves to dist/). Paths relative to the repository
-  // only work from there; elsewhere print absolute ones.
-  const cli = process.cwd() === root ? 'node dist/cli/main.js' : `node ${join(root, 'dist', 'cli', 'main.js')}`;
-  const dryRun = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, dry_run: true });
-  const lines = ['How to connect:'];
-  if (options.served.has('legacy')) {
-    lines.push(
-      `  MCP Inspector:   npx @modelcontextprotocol/inspector --cli ${url} --method tools/list`,
-      `                   (or without --cli ... for its web UI: choose "Streamable HTTP" and enter ${url})`,
-    );
-  } else lines.push('  MCP Inspector and desktop hosts speak 2025 (initialize); this server was started with --eras without legacy');
-  if (options.served.has('modern')) {
-    lines.push(
-      `  toolwright call: ${cli} call ${url} get_device_status`,
-      `                   ${cli} call ${url} move_arm_to_pose '${dryRun}'`,
-      options.approver === 'elicitation'
-        ? '                   (a real motion needs a client that can ask a human to approve it; toolwright call cannot)'
-        : '                   (toolwright call cannot elicit: a real motion waits for the operator at the console)',
-    );
-  }
-  if (options.served.has('legacy')) lines.push('  Desktop client (stdio), add to its MCP config:', `    ${desktop}`);
-  return lines.join('\n');
-}
-
-const APPROVER_TEXT: Record<ApproverMode, string> = {
-  either: 'clients that can elicit ask their user; other clients wait for the operator at the console',
-  console: 'the operator approves every motion at the console',
-  elicitation: 'through elicitation only; clients without elicitation are refused',
-};
-
-function banner(robot: RobotServer, options: Parsed, where: string): string {
-  const model = robot.model;
-  const lines = [
-    `Toolwright robot arm: simulated ${model.preset.displayName}, ${robot.tools.length} tools, ${where}`,
-    `  approval:   ${options.approval}${options.approval === 'always' ? ' (a human approves every motion)' : ''}; approver ${options.approver} (${APPROVER_TEXT[options.approver]})`,
-    `  read-only:  ${options.readOnly ? 'yes (motion tools are not registered)' : 'no'}`,
-    `  audit log:  ${options.auditLog} (append-only, fsync per record, 0600)`,
-    `  audit key:  ${options.auditKey ?? defaultAuditKeyPath()} (HMAC-SHA-256 chain); head ${options.auditHead ?? defaultAuditHeadPath(options.auditLog)}`,
-    ...(robot.auditChain.broken !== undefined ? [`  !! AUDIT CHAIN BROKEN: ${robot.auditChain.broken.problems[0] ?? ''}`, `  !! motion is refused until the operator acknowledges it: ${operatorResetHint()}`] : []),
-    `  protocol:   ${[options.served.has('modern') ? PROTOCOL_VERSION : '', options.served.has('legacy') ? `2025 clients (${LEGACY_PROTOCOL_VERSIONS.join(', ')})` : ''].filter(Boolean).join(' and ')}`,
-    `  arm:        ${robot.driver.description}; TCP speed cap ${model.limits.maxTcpSpeedMmS} mm/s; ${options.rate} motion command(s)/s and ${options.rate} planning request(s)/s`,
-    `  operator:   ${operatorResetHint()}`,
-  ];
-  if (options.approval === 'off') {
-    lines.unshift(approvalOffWarning());
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 /** Why the audit log cannot be opened, said to the operator as it is: held by another process, a key problem, a key or head beside the log. */
@@ -290,6 +256,16 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   prepareAuditLogDirectory(options.auditLog);
+  // Who may call /mcp is settled before anything starts: an unusable token file is a start-up error.
+  let access: McpAccess | undefined;
+  if (!options.stdio) {
+    try {
+      access = options.noAuth ? { kind: 'none' } : options.oauth ?? tokenAccess();
+    } catch (error) {
+      process.stderr.write(`robot-arm: cannot prepare the /mcp token file ${robotTokenPath()}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
   // A default log in this checkout: an e-stop latched where the default used to be is not lost.
   for (const line of carryLegacyLatchesAtStart(options.auditLog, defaultAuditLogPath())) process.stderr.write(`${line}\n`);
   let driver: ArmDriver;
@@ -324,6 +300,7 @@ export async function main(argv: string[]): Promise<number> {
       ...(options.auditHead !== undefined ? { auditHeadPath: options.auditHead } : {}),
       pacer: realTimePacer(options.timeScale),
       motionRatePerSecond: options.rate,
+      ...(access !== undefined && access.kind !== 'none' ? { authorize: access.authorize } : {}),
     });
   } catch (error) {
     await driver.close();
@@ -374,7 +351,8 @@ export async function main(argv: string[]): Promise<number> {
       consoleUrl = consoleMount.url(listener);
       http = { server: listener.server, inFlight: trackInFlight(listener.server) };
     } catch (error) {
-      process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}\n`);
+      const inUse = (error as { code?: unknown }).code === 'EADDRINUSE' ? `; another process is listening there: pick another port with --port <port> or PORT=<port> (npm start -- --port 3001)` : '';
+      process.stderr.write(`robot-arm: cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}${inUse}\n`);
       consoleMount.close();
       feed.close();
       await robot.close();
@@ -384,7 +362,7 @@ export async function main(argv: string[]): Promise<number> {
       consoleMount.close();
       feed.close();
     };
-    process.stderr.write(`${banner(robot, options, `at ${url}`)}console: ${consoleUrl}\n\n${connectionHelp(url, options)}\n`);
+    process.stderr.write(`${banner(robot, options, `at ${url}`, access)}console: ${consoleUrl}\n\n${connectionHelp(url, options, access ?? { kind: 'none' })}\n`);
   }
   const reason = await Promise.race(stopped);
   process.stderr.write(`robot-arm: stopping (${reason})\n`);

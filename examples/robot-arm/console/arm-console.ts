@@ -6,6 +6,7 @@
  * last console page goes away while the arm moves, the arm is stopped (e-stop latched, reset by the
  * operator), as when a pendant's enabling switch is released.
  */
+import { presenceUpdateOf } from '../sim/presence-sensor.js';
 import type { McpServer, StageEvent } from 'toolwright';
 import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
 import type { ConsoleMount, ConsoleReply } from 'toolwright/console';
@@ -101,6 +102,19 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
     return cleared ? { status: 200, json: { cleared: true } } : { status: 409, json: { error: 'no emergency stop is latched' } };
   };
 
+  // Operator action: where the person is and the zones (the simulated presence sensor), audited by name.
+  const presence = async (body: unknown): Promise<ConsoleReply> => {
+    const update = presenceUpdateOf(body);
+    if (typeof update === 'string') return { status: 400, json: { error: update } };
+    if (feed.setPresence === undefined) return { status: 404, json: { error: 'this cell has no presence sensor to set' } };
+    try {
+      const status = await feed.setPresence(operator, update);
+      return { status: 200, json: { zone: status.zone, allowedTcpSpeedMmS: status.allowedTcpSpeedMmS, operator } };
+    } catch (error) {
+      return { status: 409, json: { error: error instanceof Error ? error.message : String(error) } };
+    }
+  };
+
   const mount = createConsoleMount({
     ...(options.token !== undefined ? { token: options.token } : {}),
     title: `${server.name}: operator console`,
@@ -111,6 +125,7 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
       { method: 'GET', path: '/api/arm', handle: () => ({ status: 200, json: feed.snapshot() }) },
       { method: 'POST', path: '/api/estop', handle: (r) => estop(r.body) },
       { method: 'POST', path: '/api/estop/reset', handle: (r) => reset(r.body) },
+      { method: 'POST', path: '/api/presence', handle: (r) => presence(r.body) },
       { method: 'POST', path: '/api/approvals/decline-user', handle: (r) => declineForUser(r.body) },
     ],
     channel,
@@ -128,3 +143,4 @@ export function createArmConsole(options: ArmConsoleOptions): ConsoleMount {
     },
   };
 }
+

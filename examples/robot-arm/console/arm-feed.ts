@@ -6,6 +6,8 @@
  * base frame, z up.
  */
 
+import type { PresenceStatus, PresenceUpdate } from '../driver/arm-driver.js';
+
 /** A point in the base frame, mm. */
 export type Point = readonly [x: number, y: number, z: number];
 
@@ -36,9 +38,26 @@ export interface ArmState {
   gripper: { widthMm: number; holding: string | null };
   moving: boolean;
   estop: { latched: boolean; reason: string | null };
+  /** The protective-stop fault the arm is in (a person in the protective zone, contact force), or null. */
+  fault: string | null;
+  /** The presence sensor (a person in the cell). */
+  presence: ArmPresence;
   /** Sim time, s. */
   tS: number;
 }
+
+/** The presence sensor as the page shows it; `available: false` when the driver has none. */
+export type ArmPresence =
+  | { available: false }
+  | {
+      available: true;
+      zone: 'clear' | 'warning' | 'protective';
+      person: Point | null;
+      allowedTcpSpeedMmS: number;
+      warningSpeedMmS: number;
+      warningZones: unknown[];
+      protectiveZones: unknown[];
+    };
 
 /** One audit record as the page shows it. */
 export interface ArmAuditEntry {
@@ -101,6 +120,8 @@ export interface ArmFeed {
    * rejects (the stop stays latched) when the controller could not confirm it. Only the operator calls it.
    */
   resetEmergencyStop(operator: string): Promise<boolean>;
+  /** Operator action on a cell with a simulated presence sensor: sets the zones and where the person is. Absent: no sensor. */
+  setPresence?(operator: string, update: PresenceUpdate): Promise<PresenceStatus>;
 }
 
 /** True when an approval's details describe an arm motion. */

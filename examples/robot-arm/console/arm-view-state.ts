@@ -35,6 +35,18 @@ export function armStateOf(controller: RobotController): ArmState {
     gripper: { widthMm: held === null ? model.preset.gripper.strokeMm : 0, holding: held },
     moving: arm.state === 'moving' || arm.state === 'stopping',
     estop: { latched: estop !== null || arm.estopLatched, reason: estop?.reason ?? (arm.estopLatched ? 'emergency stop' : null) },
+    fault: arm.state === 'fault' ? arm.fault?.message ?? 'fault' : null,
+    presence: arm.presence === undefined
+      ? { available: false }
+      : {
+          available: true,
+          zone: arm.presence.zone,
+          person: arm.presence.person === null ? null : pt(arm.presence.person),
+          allowedTcpSpeedMmS: arm.presence.allowedTcpSpeedMmS,
+          warningSpeedMmS: arm.presence.config.warningSpeedMmS,
+          warningZones: [...arm.presence.config.warningZones],
+          protectiveZones: [...arm.presence.config.protectiveZones],
+        },
     tS: arm.timeMs / 1000,
   };
 }

@@ -9,6 +9,7 @@
  */
 import { readAuditLogChain, type StoredAuditRecord } from '../server/audit-log.js';
 import type { RobotServer } from '../server/create-robot-server.js';
+import type { PresenceStatus, PresenceUpdate } from '../driver/arm-driver.js';
 import { armEnvelopeOf, armObjectsOf, armStateOf } from './arm-view-state.js';
 import type { ArmAuditEntry, ArmFeed, ArmFeedEvent, ArmObject, ArmSnapshot, ArmState, AuditVerification, Point } from './arm-feed.js';
 
@@ -92,7 +93,7 @@ export class RobotArmFeed implements ArmFeed {
     }
     this.#wasMoving = state.moving;
     if (state.moving) this.#trace.push(state.tcp);
-    const key = JSON.stringify([state.joints, state.gripper, state.moving, state.estop]);
+    const key = JSON.stringify([state.joints, state.gripper, state.moving, state.estop, state.fault, state.presence]);
     if (key !== this.#lastState) {
       this.#lastState = key;
       this.#emit({ type: 'state', state });
@@ -112,7 +113,19 @@ export class RobotArmFeed implements ArmFeed {
     this.sample();
   }
 
-  /** The console's reset: clears a latched e-stop and acknowledges a broken audit chain; true when either was cleared. */
+  /** Operator action: sets the presence sensor (zones, person); audited with the operator's name by the robot. */
+  async setPresence(operator: string, update: PresenceUpdate): Promise<PresenceStatus> {
+    try {
+      return await this.#robot.setPresence(update, operator);
+    } finally {
+      this.sample();
+    }
+  }
+
+  /**
+   * The console's reset, the same as SIGUSR2: clears a latched e-stop, acknowledges a protective-stop
+   * fault (refused while a person is in the protective zone) and a broken audit chain; true when any was cleared.
+   */
   async resetEmergencyStop(operator: string): Promise<boolean> {
     try {
       // The audit break first: a failed e-stop release (it throws) must not leave it unacknowledged.
@@ -123,7 +136,8 @@ export class RobotArmFeed implements ArmFeed {
         this.#verification = { ok: true, records: was.records, message: `the audit chain's break was acknowledged by ${operator}; ${was.records} records, the chain goes on from here` };
       }
       const cleared = await this.#robot.clearEmergencyStop(operator);
-      return cleared || acknowledged;
+      const faultCleared = await this.#robot.clearFault(operator);
+      return cleared || faultCleared || acknowledged;
     } finally {
       this.sample();
     }

@@ -24,6 +24,9 @@ export const HANDSHAKE_TIMEOUT_MS = 2000;
  * collision check of every 4 ms sample) in one synchronous step, and on a 2-core machine at load 16
  * that kept it from sending for over a second. A dead controller is seen at once anyway (the socket
  * closes); this bound is for a hung one. RemoteArmDriver takes a tighter one (tests use 500 ms idle).
+ * Measured (examples/robot-arm/bench/controller-stall.ts, 300 s of back-to-back motions while the
+ * robot test suite ran on the same 2 cores): longest gap between state frames 524 ms, p99.9 181 ms.
+ * That rules out 500 ms; with the earlier >1 s observation at load 16 it does not justify going below 2 s.
  */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 2000;
 
@@ -39,6 +42,7 @@ export type ProtocolErrorCode =
   | 'bad_args'
   | 'too_many_pending'
   | 'duplicate_id'
+  | 'no_presence_sensor'
   | 'internal';
 
 /** The arm's status as the controller reports it: the driver's {@link ArmStatus} without `asOf` (the receiver's clock). */
@@ -47,8 +51,8 @@ export type WireArmStatus = Omit<ArmStatus, 'asOf'>;
 /** What the controller reports with every status: its own persisted e-stop latch, or null. */
 export type WireLatch = EmergencyStopInfo | null;
 
-export type OperationName = 'status' | 'execute' | 'cancel' | 'stop' | 'grasp' | 'release' | 'read_ft' | 'camera' | 'reset_estop' | 'clear_fault';
-export const OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['status', 'execute', 'cancel', 'stop', 'grasp', 'release', 'read_ft', 'camera', 'reset_estop', 'clear_fault']);
+export type OperationName = 'status' | 'execute' | 'cancel' | 'stop' | 'grasp' | 'release' | 'read_ft' | 'camera' | 'reset_estop' | 'clear_fault' | 'set_presence';
+export const OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['status', 'execute', 'cancel', 'stop', 'grasp', 'release', 'read_ft', 'camera', 'reset_estop', 'clear_fault', 'set_presence']);
 
 /** Server → controller. */
 export type ServerMessage =

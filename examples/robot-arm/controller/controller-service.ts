@@ -19,6 +19,7 @@ import { clientProof, controllerProof, newNonce, proofMatches } from './controll
 import { CONTROLLER_PROTOCOL, HANDSHAKE_TIMEOUT_MS, IDLE_STATE_PERIOD_MS, MAX_PENDING_REQUESTS, MOVING_STATE_PERIOD_MS, parseServerMessage, type ControllerMessage, type ProtocolErrorCode, type WireArmStatus, type WireError } from './controller-protocol.js';
 import { encodeFrame, FrameReader } from './frame-codec.js';
 import { decodeTrajectory } from './trajectory-wire.js';
+import { presenceUpdateOf } from '../sim/presence-sensor.js';
 
 /** A peer that lets this much unsent data pile up (it stopped reading) is disconnected. */
 const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
@@ -223,6 +224,13 @@ export class ControllerService {
       case 'clear_fault':
         await this.driver.clearFault();
         return {};
+      case 'set_presence': {
+        // The simulated presence sensor's input, from the operator through the server.
+        const update = presenceUpdateOf(args);
+        if (typeof update === 'string') throw refused('bad_args', update);
+        if (this.driver.setPresence === undefined) throw refused('no_presence_sensor', 'this controller has no presence sensor to set');
+        return { presence: await this.driver.setPresence(update) };
+      }
       default: throw refused('unknown_op', `unknown op ${op}`);
     }
   }

@@ -8,7 +8,7 @@
  * controller is back its state is re-read from its welcome (pose, held object, its own e-stop latch),
  * never assumed, and the driver stays in fault until an operator clears it (`clearFault`).
  */
-import { ArmFaultError, type ArmDriver, type ArmFault, type ArmStatus, type ExecuteOptions, type ForceTorqueRequest, type ForceTorqueResult, type MotionEnd, type ReleaseResult, type StopMode, type StopReport } from '../driver/arm-driver.js';
+import { ArmFaultError, type ArmDriver, type ArmFault, type ArmStatus, type ExecuteOptions, type ForceTorqueRequest, type ForceTorqueResult, type MotionEnd, type PresenceStatus, type PresenceUpdate, type ReleaseResult, type StopMode, type StopReport } from '../driver/arm-driver.js';
 import type { Trajectory } from '../model/arm-model.js';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import type { GraspOutcome, GraspRequest } from '../sim/gripper.js';
@@ -113,6 +113,12 @@ export class RemoteArmDriver implements ArmDriver {
 
   async resetEmergencyStop(): Promise<void> {
     await this.usableLink(true).request('reset_estop');
+  }
+
+  /** Sets the controller's simulated presence sensor (rejects `rejected` with the controller's reason). */
+  async setPresence(update: PresenceUpdate): Promise<PresenceStatus> {
+    const result = await this.usableLink(true).request('set_presence', { ...update });
+    return result.presence as PresenceStatus;
   }
 
   async clearFault(): Promise<void> {

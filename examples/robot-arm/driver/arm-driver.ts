@@ -12,13 +12,17 @@ import type { FtAxis, FtFilter } from '../sim/force-torque-sensor.js';
 import type { GraspOutcome, GraspRequest } from '../sim/gripper.js';
 import type { MotionPhase } from '../sim/motion-executor.js';
 import type { ReleasePlan } from '../sim/release-landing.js';
+import type { PresenceStatus, PresenceUpdateInput } from '../sim/presence-sensor.js';
 import type { ObjectDetection } from '../sim/table-camera.js';
 import type { Vec3 } from '../sim/vector3.js';
 import type { ArmPoseState, ArmPresetId, TcpPose, Trajectory } from '../model/arm-model.js';
 
 import type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
 
-export type { ContactPoint, FtAxis, FtFilter, GraspOutcome, GraspRequest, ObjectDetection };
+export type { ContactPoint, FtAxis, FtFilter, GraspOutcome, GraspRequest, ObjectDetection, PresenceStatus };
+
+/** A change of the presence sensor's input: the zones, where the person is (null: nobody), or both. */
+export type PresenceUpdate = PresenceUpdateInput;
 
 /**
  * `idle`: ready. `moving`: executing a trajectory. `stopping`: controlled stop in progress.
@@ -98,6 +102,11 @@ export interface ArmStatus extends ArmSample, ArmPoseState {
   readonly estopLatched: boolean;
   /** What the gripper and the held object touch now (from the controller's contact sensing). */
   readonly contacts: readonly ContactPoint[];
+  /**
+   * The presence sensor (speed and separation monitoring): which zone the person is in and the TCP
+   * speed allowed. Absent when the driver has no presence sensor.
+   */
+  readonly presence?: PresenceStatus;
 }
 
 /** One report of a running motion: how far along, and every control sample since the last report. */
@@ -202,6 +211,11 @@ export interface ArmDriver {
   /** One camera frame: object poses (noisy) with labels from the fixed vocabulary. Data, never instructions. */
   captureCamera(): Promise<ObjectDetection[]>;
 
+  /**
+   * Sets the simulated presence sensor's input (zones, person). Only drivers of a simulated cell have
+   * it; a real sensor reports and is never set.
+   */
+  setPresence?(update: PresenceUpdate): Promise<PresenceStatus>;
   /** Wall-clock ms a motion of `armMs` controller time takes (1:1 on a real arm); bounds the server's watchdog. */
   wallMsFor(armMs: number): number;
 

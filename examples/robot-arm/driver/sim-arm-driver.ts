@@ -18,6 +18,8 @@ import {
   type GraspOutcome,
   type GraspRequest,
   type MotionEnd,
+  type PresenceStatus,
+  type PresenceUpdate,
   type ObjectDetection,
   type ReleaseResult,
   type StopMode,
@@ -108,7 +110,20 @@ export class SimArmDriver implements ArmDriver {
       fault: s.fault === null ? null : { kind: 'protective_stop', code: s.fault.code, message: s.fault.message },
       estopLatched: s.state === 'estop',
       contacts: s.contacts,
+      presence: this.sim.presence(),
     };
+  }
+
+  /**
+   * The presence sensor's input (simulation only: a real cell's sensor reports, nobody sets it): the
+   * zones and where the person is. Rejects `rejected` / `invalid_presence` for an invalid setting.
+   */
+  async setPresence(update: PresenceUpdate): Promise<PresenceStatus> {
+    this.assertOpen();
+    const outcome = this.sim.setPresence(update);
+    if (!outcome.ok) throw new ArmFaultError({ kind: 'rejected', code: outcome.code, message: outcome.message });
+    this.emit();
+    return outcome.presence;
   }
 
   subscribe(listener: (status: ArmStatus) => void): () => void {
@@ -159,7 +174,8 @@ export class SimArmDriver implements ArmDriver {
 
   async clearFault(): Promise<void> {
     this.assertOpen();
-    this.sim.operatorClearFault();
+    const cleared = this.sim.operatorClearFault();
+    if (!cleared.ok) throw new ArmFaultError({ kind: 'rejected', code: cleared.code, message: cleared.message });
     this.reportedFault = null;
     this.emit();
   }
@@ -250,7 +266,7 @@ export class SimArmDriver implements ArmDriver {
       this.run = null;
     }
     const final = this.status();
-    const status: MotionEnd['status'] = final.state === 'fault' ? 'protective_stop' : final.state === 'estop' ? 'emergency_stopped' : run.cancelled ? 'cancelled' : run.stopped ? 'stopped' : 'completed';
+    const status: MotionEnd['status'] = final.state === 'fault' ? 'protective_stop' : final.state === 'estop' ? 'emergency_stopped' : run.cancelled ? 'cancelled' : run.stopped || this.sim.wasStoppedByPresence(run.motionId) ? 'stopped' : 'completed';
     this.emit();
     return { motionId: run.motionId, status, elapsedS: (this.sim.nowMs - run.startMs) / 1000, final };
   }

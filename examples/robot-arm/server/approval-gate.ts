@@ -4,6 +4,7 @@ import { elicitInput, type Approver, type InputRequiredInit, type JsonValue, typ
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 import { UserApprovalBoard } from './user-approval-board.js';
+import { describeWorldChange, worldJson, type WorldState } from './world-binding.js';
 
 /**
  * - `always`: every motion, grasp and release needs a human's approval (default);
@@ -18,11 +19,17 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['always', 'large-moves',
 
 /**
  * Who approves what the mode says needs approval:
- * - `elicitation`: the client's user, through form elicitation (clients that cannot elicit are refused);
+ * - `elicitation`: the client's user, through form elicitation (clients that cannot elicit, or that do
+ *   not hold the server's approver scope, are refused);
  * - `console`: the operator at the console (`server.approvals`), for every client: the call is held open;
- * - `either` (default): elicitation for clients that can elicit, the console operator for the others
- *   while a console is attached ({@link ApprovalGate.attachOperator}); with no console they are refused
- *   at once (`approval_unavailable`), as nobody could approve.
+ * - `either` (default): elicitation for clients that can elicit and hold the approver scope
+ *   (`toolwright:approve`, or the stdio host), the console operator for the others while a console is
+ *   attached ({@link ApprovalGate.attachOperator}); with no console they are refused at once
+ *   (`approval_unavailable`, or `approver_scope_missing`), as nobody could approve.
+ *
+ * A client's own answer is a person's approval only when the deployment trusts that client to show the
+ * question to one (the approver scope, granted by the authorizer): any other client could answer its
+ * own question. Such a client never approves a motion by elicitation, whatever it declares.
  */
 export type ApproverMode = 'elicitation' | 'console' | 'either';
 
@@ -59,6 +66,14 @@ export interface ApprovalSubject {
   readonly maxDisplacementMm: number;
   /** Largest excursion of any joint from its start anywhere on the path, degrees (0 for a release). */
   readonly maxJointTravelDeg: number;
+  /** The world it was computed against; bound by the hash (issue 30 item 1). */
+  readonly world: WorldState;
+}
+
+/** Whether the client declared form elicitation. */
+function formSupportedBy(ctx: ToolContext): boolean {
+  const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
+  return typeof elicitation === 'object' && elicitation !== null && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
 }
 
 /** Subjects that touch an object: they need a human in every mode except `off`. */
@@ -86,6 +101,15 @@ interface SealedApproval {
   readonly stop_epoch: number;
   /** The question's entry on the console's board of motions awaiting the client's user. */
   readonly ask_id: string;
+  /** The plan as shown, in one line, and the world it was computed against: a refusal of a changed plan describes both plans. */
+  readonly shown?: string;
+  readonly world?: WorldState;
+}
+
+/** The `plan_changed` refusal's message: what was approved, what the plan is now, and what changed in the world. */
+export function planChangedMessage(approved: { brief: string; world: WorldState | undefined }, now: { brief: string; world: WorldState }): string {
+  const what = approved.world !== undefined ? describeWorldChange(approved.world, now.world) : 'the arm or the scene moved';
+  return `the plan changed since it was shown for approval (${what}). Approved: ${approved.brief}. Now: ${now.brief}. Nothing was executed; ask again`;
 }
 
 const REQUESTED_SCHEMA = {
@@ -98,7 +122,9 @@ const REQUESTED_SCHEMA = {
  * Human approval bound to the exact plan, on Toolwright's MRTR input flow (`ctx.inputs`): the question
  * goes out as an `input_required` result with a form elicitation showing the plan and its hash. The
  * server seals the plan hash and the stop epoch into the `requestState` (HMAC, bound to this tool,
- * these arguments and this caller, expiring, single use). On the retried call the plan is recomputed:
+ * these arguments, this caller and client, expiring, single use). The toolkit claims it right before
+ * the tool body runs, after the safety steps: a refusal that is not about the approval (the motion
+ * rate limit, a busy arm, any state gate) leaves it usable. On the retried call the plan is recomputed:
  * a different hash (the arm or the scene changed), a stop in between, or anything but an explicit
  * approval refuses the motion; a forged, expired, replayed or transplanted state is a -32602 error from
  * the input flow. No tool argument can approve anything.
@@ -159,7 +185,16 @@ export class ApprovalGate {
    * approvals. `details` is what the console shows beside the description (e.g. the planned path).
    * Resolves at once except when the call is held for the console operator.
    */
-  async decide(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details?: JsonValue): Promise<ApprovalVerdict> {
+  /** Whether {@link decide} holds this call for the console operator (then the caller holds the motion slot across the wait). */
+  asksOperator(ctx: ToolContext, plan: ApprovalSubject): boolean {
+    if (!this.requiresApproval(plan)) return false;
+    return this.approver === 'console' || ((!formSupportedBy(ctx) || !ctx.approvals.callerMayApprove) && this.holdsForOperator);
+  }
+
+  /**
+   * `brief` is the plan in one line (what a `plan_changed` refusal quotes as approved and as now).
+   */
+  async decide(ctx: ToolContext, plan: ApprovalSubject, epoch: number, describe: () => string, details?: JsonValue, brief = plan.id): Promise<ApprovalVerdict> {
     const planHash = plan.hash;
     if (!this.requiresApproval(plan)) {
       const reason = this.mode === 'off'
@@ -167,9 +202,18 @@ export class ApprovalGate {
         : `large-moves mode, below both thresholds: anywhere on the path the TCP stays within ${plan.maxDisplacementMm.toFixed(0)} mm of its start (threshold ${LARGE_MOVE_MM} mm) and no joint moves more than ${plan.maxJointTravelDeg.toFixed(0)}° from its start (threshold ${LARGE_MOVE_DEG}°)`;
       return { kind: 'proceed', decision: { decision: 'not_required', planHash, reason } };
     }
-    const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
-    const formSupported = typeof elicitation === 'object' && elicitation !== null && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
-    if (this.approver === 'console' || (!formSupported && this.holdsForOperator)) return this.#askOperator(ctx, plan, epoch, describe, details);
+    const formSupported = formSupportedBy(ctx);
+    const mayApprove = ctx.approvals.callerMayApprove;
+    if (this.approver === 'console' || ((!formSupported || !mayApprove) && this.holdsForOperator)) return this.#askOperator(ctx, plan, epoch, describe, details);
+    if (!mayApprove) {
+      const scope = ctx.approvals.approverScope;
+      const reason = `this client does not hold the approver scope "${scope}", so its own answer cannot approve a motion`;
+      return {
+        kind: 'refuse',
+        refusal: { stage: 'approval', code: 'approver_scope_missing', message: `${reason}. Connect with a token granting "${scope}", or approve at the operator console (--approver either or console, with the console attached)` },
+        decision: { decision: 'refused', planHash, reason },
+      };
+    }
     if (!formSupported) {
       const reason = 'the client cannot ask a human (no form elicitation capability) and approval is required';
       return {
@@ -181,12 +225,12 @@ export class ApprovalGate {
     // The entry exists only once the question goes out; its id is sealed with the question.
     const entry = { tool: ctx.toolName, summary: describe(), planHash, details };
     const askId = randomBytes(12).toString('base64url');
-    const sealed: SealedApproval = { plan_hash: planHash, stop_epoch: epoch, ask_id: askId };
+    const sealed: SealedApproval = { plan_hash: planHash, stop_epoch: epoch, ask_id: askId, shown: brief, world: plan.world };
     const got = ctx.inputs.require(
       { approval: elicitInput({ mode: 'form', message: entry.summary, requestedSchema: REQUESTED_SCHEMA }) },
       // The plan hash is what is approved: the redeemed record names it. A state sealed for another plan
       // comes back (not -32602) so the refusal can say the plan changed.
-      { data: { ...sealed }, singleUse: true, approves: planHash, onOtherDigest: 'complete' },
+      { data: sealedJson(sealed), singleUse: true, approves: planHash, onOtherDigest: 'complete' },
     );
     if (!got.ready) {
       this.awaitingUser.add({ ...entry, id: askId });
@@ -202,7 +246,8 @@ export class ApprovalGate {
     const declinedBy = typeof approved?.ask_id === 'string' ? this.awaitingUser.answered(approved.ask_id) : undefined;
     if (approved?.stop_epoch !== epoch) return refuse('approval_cancelled', 'a stop_arm since the approval was requested cancelled it');
     if (approved.plan_hash !== planHash || (got.approval !== undefined && got.approval.approves !== planHash)) {
-      return refuse('plan_changed', `the plan changed since it was shown for approval (approved hash ${String(approved.plan_hash).slice(0, 16)}, now ${planHash.slice(0, 16)}): the arm or the scene moved; ask again`);
+      const shown = typeof approved.shown === 'string' ? approved.shown : `hash ${String(approved.plan_hash).slice(0, 16)}`;
+      return refuse('plan_changed', planChangedMessage({ brief: shown, world: approved.world }, { brief, world: plan.world }));
     }
     if (declinedBy !== undefined) return refuse('approval_declined', `the motion was declined at the console by ${declinedBy} while it awaited the client's user`, 'declined');
     const answer = got.responses.approval;
@@ -244,4 +289,9 @@ export class ApprovalGate {
     const who = by.kind === 'operator' ? by.operator : 'the client user';
     return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: `approved at the console by ${who}`, approvedBy: by, approves: outcome.record.approves } };
   }
+}
+
+/** The sealed approval as a JSON value (its world field for field; no cast). */
+function sealedJson({ world, shown, ...rest }: SealedApproval): { [key: string]: JsonValue } {
+  return { ...rest, ...(shown !== undefined ? { shown } : {}), ...(world !== undefined ? { world: worldJson(world) } : {}) };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type Authorizer, type McpServer, type StageEvent, type Tool } from 'toolwright';
 import { armAppResources, linkArmApp, plannedPathOf } from '../console/arm-app.js';
 import { armViewStateOf } from '../console/arm-view-state.js';
-import type { ArmDriver } from '../driver/arm-driver.js';
+import { ArmFaultError, type ArmDriver, type PresenceStatus, type PresenceUpdate } from '../driver/arm-driver.js';
 import { SimArmDriver, type SimArmDriverOptions } from '../driver/sim-arm-driver.js';
 import { realTimePacer, type SimPacer } from '../driver/sim-pacer.js';
 import { createArmModel, type ArmModel, type ArmModelOptions, type ArmPresetId } from '../model/arm-model.js';
@@ -108,6 +108,12 @@ export interface RobotServer<D extends ArmDriver = ArmDriver> {
    * operator's name, so motion is accepted again. False when the chain was not broken.
    */
   acknowledgeAuditBreak(operator: string): boolean;
+  /**
+   * Operator action (simulated cell only): sets the presence sensor's zones and where the person is,
+   * written to the audit log with the operator's name and the sensor's report. Rejects (audited,
+   * nothing changed) for an invalid setting or a driver without a presence sensor.
+   */
+  setPresence(update: PresenceUpdate, operator: string): Promise<PresenceStatus>;
   /** Stops the arm, closes the MCP server, the driver and the audit log. */
   close(): Promise<void>;
 }
@@ -264,6 +270,19 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     clearEmergencyStop: (operator) => audited('clear_emergency_stop', operator, deps.controller.clearEmergencyStop(operator)),
     clearFault: (operator) => audited('clear_fault', operator, deps.controller.clearFault(operator)),
     acknowledgeAuditBreak: (operator) => deps.auditChain.acknowledge(operator),
+    async setPresence(update, operator) {
+      if (!(typeof operator === 'string' && operator.trim() !== '')) throw new TypeError('setPresence needs the operator\'s name for the audit log');
+      const record = { type: 'operator_action', action: 'set_presence', operator, update } as const;
+      try {
+        if (driver.setPresence === undefined) throw new ArmFaultError({ kind: 'rejected', code: 'no_presence_sensor', message: `${driver.description} has no presence sensor to set` });
+        const presence = await driver.setPresence(update);
+        deps.audit.append({ ...record, zone: presence.zone, allowed_tcp_speed_mm_s: presence.allowedTcpSpeedMmS });
+        return presence;
+      } catch (error) {
+        deps.audit.append({ ...record, error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    },
     async close() {
       // A server that never served has no files to close and no record to add.
       const parts = opened;

@@ -8,7 +8,9 @@ import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { refusalResult, type CallRecord } from './tool-call-record.js';
-import { isRefusal } from './safety-stages.js';
+import { isRefusal, type Refusal } from './safety-stages.js';
+import { planChangedMessage } from './approval-gate.js';
+import { worldDigest, worldOf } from './world-binding.js';
 
 function fmt(p: { x: number; y: number; z: number }): string {
   return `(${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm`;
@@ -34,6 +36,7 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
     `Approve this motion of the simulated ${deps.controller.model.preset.displayName}?`,
     `Tool ${toolName}, plan ${plan.id}, SHA-256 ${plan.hash}.`,
     `TCP from ${fmt(plan.startTcp)} to ${fmt(plan.endTcp)}${via} (base frame), ${plan.path === 'linear' ? 'straight-line' : 'joint-space'} path.`,
+    plan.world.held === null ? 'The gripper holds nothing.' : `The gripper holds ${plan.world.held.id}; it moves with the TCP.`,
     `Duration ${t.durationS.toFixed(2)} s; peak TCP speed ${t.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s (cap ${deps.controller.model.limits.maxTcpSpeedMmS}); largest displacement ${plan.maxDisplacementMm.toFixed(0)} mm.`,
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
     `Largest joint excursion from the start anywhere on the path: ${plan.maxJointTravelDeg.toFixed(0)}°.`,
@@ -77,10 +80,46 @@ export function plannedMotionJson(motion: PlannedMotion): JsonValue {
  * Stages `approval` and `execute` for a plan that passed the planning stages. Returns the motion report,
  * or the result to send instead (an approval question or a refusal).
  */
-export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
+export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, replan?: () => MotionPlan | Refusal): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   record.planHash = plan.hash;
+  // The world the plan was computed against must still be the world (a stored plan, or awaits since the planning steps).
+  const before = planChangedRefusal(deps, plan, replan);
+  if (before !== null) return { result: refusalResult(record.trail.refuse(before)) };
+  // A console wait holds the motion slot until the motion has run: nothing else moves the arm or what
+  // it holds between what the operator was shown and what runs. An elicitation round trip ends the
+  // request, so it holds nothing; its retry re-plans against the world then (issue 30 item 1).
+  const hold = deps.approval.asksOperator(ctx, plan) ? deps.controller.holdSlot(record) : () => undefined;
+  if (typeof hold !== 'function') return { result: refusalResult(record.trail.refuse(hold)) };
+  try {
+    return await approveAndRunHeld(deps, ctx, record, plan, replan);
+  } finally {
+    hold();
+  }
+}
+
+/** The plan in one line, as a `plan_changed` refusal quotes it. */
+function planBrief(plan: MotionPlan): string {
+  const held = plan.world.held === null ? 'holding nothing' : `holding ${plan.world.held.id}`;
+  return `${plan.id}: TCP from ${fmt(plan.startTcp)} to ${fmt(plan.endTcp)}, ${held}, ${plan.trajectory.durationS.toFixed(2)} s`;
+}
+
+/**
+ * `plan_changed` when the world now differs from the one the plan was computed against (the plan the
+ * same request gets now is then another plan), with both plans described; null when it is the same.
+ */
+function planChangedRefusal(deps: RobotDeps, plan: MotionPlan, replan: (() => MotionPlan | Refusal) | undefined): Refusal | null {
+  const world = worldOf(deps.controller.status());
+  if (worldDigest(world) === worldDigest(plan.world)) return null;
+  const now = replan?.();
+  const brief = now === undefined
+    ? `the stored plan starts from a world that is gone; call plan_trajectory again`
+    : 'stage' in now ? `no plan is possible (${now.code}: ${now.message})` : planBrief(now);
+  return { stage: 'approval', code: 'plan_changed', message: planChangedMessage({ brief: planBrief(plan), world: plan.world }, { brief, world }) };
+}
+
+async function approveAndRunHeld(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, replan: (() => MotionPlan | Refusal) | undefined): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   const epoch = deps.controller.stopEpoch;
-  const verdict = await deps.approval.decide(ctx, plan, epoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)));
+  const verdict = await deps.approval.decide(ctx, plan, epoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)), planBrief(plan));
   record.approval = verdict.decision;
   if (verdict.kind === 'ask') {
     record.trail.ask('approval', `asked the user to approve plan ${plan.id}`);
@@ -93,6 +132,9 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   if (deps.controller.stopEpoch !== epoch) {
     return { result: refusalResult(record.trail.refuse({ stage: 'approval', code: 'approval_cancelled', message: 'a stop_arm since the approval was requested cancelled it' })) };
   }
+  // After the wait: the plan the request gets against the world now must be the plan approved.
+  const changed = planChangedRefusal(deps, plan, replan);
+  if (changed !== null) return { result: refusalResult(record.trail.refuse(changed)) };
   // Loss of the client is a controlled stop (a 2025 session keeps a call running after its stream
   // drops, so the client can resume it; an arm does not move on unwatched): not started at all if
   // the client already left during the approval, else stopped as it leaves.
@@ -107,6 +149,7 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   // is unknown (a motion_start without its tool_call), never nothing.
   deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
   const report = await deps.controller.runMotion(plan, {
+    owner: record,
     signal: anySignal(ctx.signal, ctx.connectionLost),
     // In a task this updates the task (tasks/get, notifications/tasks); otherwise it is a progress notification when the request sent a token.
     onProgress: (fraction, status) => ctx.progress(Math.round(fraction * 1000) / 1000, 1, progressMessage(fraction, status)),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from 'toolwright';
 import type { TcpPose } from '../sim/forward-kinematics.js';
 import type { Trajectory } from '../sim/trajectory.js';
+import type { WorldState } from './world-binding.js';
 
 /** A TCP target as tools receive it: millimetres and degrees, base frame. */
 export interface PoseTarget {
@@ -31,7 +32,7 @@ export interface GripperAction {
 export interface MotionPlan {
   /** `plan-` + the first 16 hex digits of the hash: the same motion from the same pose gets the same id. */
   readonly id: string;
-  /** SHA-256 (hex) of the canonical plan content: targets, every sampled joint vector, timing. */
+  /** SHA-256 (hex) of the canonical plan content: targets, every sampled joint vector, timing, and the world it was computed against. */
   readonly hash: string;
   readonly kind: 'pose' | 'waypoints' | 'grasp_approach';
   readonly presetId: string;
@@ -44,6 +45,8 @@ export interface MotionPlan {
   readonly toolContactObjectIds: readonly string[];
   /** What the gripper does when the path ends (grasps); part of the hash, so an approval covers it too. */
   readonly gripperAction: GripperAction | null;
+  /** The world the plan was computed against (arm, held object, objects); part of the hash, so an approval binds it. */
+  readonly world: WorldState;
   readonly startTcp: TcpPose;
   readonly endTcp: TcpPose;
   /** Largest TCP displacement from the start anywhere on the path, mm. */
@@ -68,6 +71,7 @@ export function hashPlanContent(content: {
   trajectory: Trajectory;
   toolContactObjectIds: readonly string[];
   gripperAction: GripperAction | null;
+  world: WorldState;
 }): string {
   const t = content.trajectory;
   const canonical = canonicalJson({
@@ -79,6 +83,7 @@ export function hashPlanContent(content: {
     path: content.path,
     contacts: content.toolContactObjectIds,
     gripper: content.gripperAction,
+    world: content.world,
     duration_s: r6(t.durationS),
     samples: t.samples.map((s) => [r6(s.tS), ...s.jointsDeg.map(r6)]),
   });

@@ -6,6 +6,12 @@ import { heightOf } from '../sim/scene-objects.js';
 import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 import { beside } from '../sim/limit-digits.js';
+import { describePresence, pathTcpSpeedCapMmS } from '../sim/presence-sensor.js';
+import type { PlanResult } from '../sim/trajectory-planner.js';
+import { worldOf } from './world-binding.js';
+
+/** A re-timed plan aims this far under the separation's speed (the planner's samples against the executed ones). */
+const PRESENCE_RETIME_MARGIN = 0.97;
 
 /**
  * Longest single motion, seconds. Clients time requests out (the TypeScript SDK after 60 s) and a
@@ -95,11 +101,27 @@ export interface PlanRequest {
 /** Stage `ik_and_joint_limits`: inverse kinematics and joint limits along the whole path (planner). */
 export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionPlan | Refusal {
   const model = arm.model;
-  const result = model.planWaypoints(arm.status().jointsDeg, request.targets.map(toCartesianTarget), {
+  const status = arm.status();
+  const world = worldOf(status);
+  const planWith = (tcpSpeedCapMmS?: number): PlanResult => model.planWaypoints(status.jointsDeg, request.targets.map(toCartesianTarget), {
     speedFraction: request.speedFraction,
     timeScaling: request.timeScaling,
     path: request.path,
+    ...(tcpSpeedCapMmS !== undefined ? { tcpSpeedCapMmS } : {}),
   });
+  let result = planWith();
+  // A person in the warning zone: the same path, re-timed to the speed the separation allows along it.
+  const presence = status.presence;
+  if (result.ok && presence !== undefined && presence.zone !== 'clear') {
+    const cap = pathTcpSpeedCapMmS(presence, result.trajectory.samples.map((s) => s.tcp));
+    if (result.trajectory.peaks.peakTcpSpeedMmS > cap) {
+      if (!(cap > 0)) return { stage: 'speed_and_acceleration', code: 'person_in_cell', message: `no motion is allowed: ${describePresence(presence)}` };
+      result = planWith(cap * PRESENCE_RETIME_MARGIN);
+      if (result.ok && result.trajectory.peaks.peakTcpSpeedMmS > cap) {
+        return { stage: 'speed_and_acceleration', code: 'person_in_warning_zone', message: `re-timed for ${describePresence(presence)}, the path still peaks at ${beside(result.trajectory.peaks.peakTcpSpeedMmS, cap)} mm/s, above the ${cap.toFixed(1)} mm/s the separation allows` };
+      }
+    }
+  }
   if (!result.ok) {
     const at = result.waypointIndex !== undefined && request.targets.length > 1 ? ` (segment to waypoint ${result.waypointIndex})` : '';
     return { stage: 'ik_and_joint_limits', code: result.code, message: `no valid joint path${at}: ${result.message}` };
@@ -107,7 +129,7 @@ export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionP
   const trajectory = result.trajectory;
   const contacts = request.toolContactObjectIds ?? [];
   const gripperAction = request.gripperAction ?? null;
-  const hash = hashPlanContent({ ...request, presetId: model.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction });
+  const hash = hashPlanContent({ ...request, presetId: model.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction, world });
   const start = trajectory.samples[0]!.tcp;
   let maxDisplacementMm = 0;
   for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
@@ -128,6 +150,7 @@ export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionP
     trajectory,
     toolContactObjectIds: contacts,
     gripperAction,
+    world,
     startTcp: model.tcp(trajectory.startJointsDeg),
     endTcp: model.tcp(trajectory.endJointsDeg),
     maxDisplacementMm,
@@ -178,4 +201,16 @@ export function checkPathClear(arm: ArmView, plan: MotionPlan): Refusal | null {
     default:
       return { stage: 'collision', code: check.code, message: check.message };
   }
+}
+
+/**
+ * The planning stages again, against the arm and the scene as they are now (envelope, plan, caps,
+ * collision): what a request would be planned as after a wait, to compare with the plan approved.
+ */
+export function replanFromCurrentPose(arm: ArmView, request: PlanRequest): MotionPlan | Refusal {
+  const outside = checkTargetsInEnvelope(arm, request.targets);
+  if (outside !== null) return outside;
+  const plan = planFromCurrentPose(arm, request);
+  if ('stage' in plan) return plan;
+  return checkCaps(arm, plan) ?? checkPathClear(arm, plan) ?? plan;
 }

@@ -9,6 +9,7 @@ import { SafetyMonitor, type SafetyViolation } from './safety-monitor.js';
 import type { Refusal } from './safety-stages.js';
 import type { LatchStore } from './estop-latch-file.js';
 import { checkOption } from './robot-settings.js';
+import { stateKnowledge, type StateKnowledge } from './arm-state-knowledge.js';
 
 /** How a motion ended. */
 export interface MotionReport {
@@ -104,7 +105,8 @@ export class RobotController {
   private stopped = new AbortController();
   private estop: EmergencyStopInfo | null = null;
   private active: ActiveMotion | null = null;
-  private reserved = false;
+  /** The call holding the single motion slot across an async gap (a console wait, a grasp's approach then close), or null. */
+  private slotOwner: object | null = null;
   private motionCounter = 0;
   private readonly wallSlackMs: number;
   private readonly maxStatusAgeMs: number;
@@ -166,6 +168,11 @@ export class RobotController {
     return this.driver.status();
   }
 
+  /** Whether that snapshot is the arm's state now (see arm-state-knowledge.ts). */
+  stateKnowledge(): StateKnowledge {
+    return stateKnowledge(this.driver.status(), this.maxStatusAgeMs);
+  }
+
   /**
    * Stage `state_gate`. Every kind needs the arm at rest and a current snapshot from a driver not in
    * fault; `motion` commands also take a token of the motion rate limit, `plan` requests
@@ -197,10 +204,10 @@ export class RobotController {
    * rest again: completed, stopped, cancelled through `signal`, halted by the monitor or the watchdog,
    * or lost by the driver. A refusal (nothing moved) resolves instead of a report.
    */
-  runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void } = {}): Promise<MotionReport | Refusal> {
+  runMotion(plan: MotionPlan, options: { signal?: AbortSignal; onProgress?: (fraction: number, status: ArmStatus) => void; owner?: object } = {}): Promise<MotionReport | Refusal> {
     const status = this.driver.status();
-    // The caller may hold the motion slot (`exclusive`) for exactly this motion.
-    const refusal = this.armRefusal(status, 'slot_held');
+    // The caller (`owner`) may hold the motion slot (`holdSlot`) for exactly this motion; nobody else may.
+    const refusal = this.armRefusal(status, options.owner);
     if (refusal !== null) return Promise.resolve(refusal);
     const check = this.model.validateTrajectory(plan.trajectory, status, { contactAllowedWith: plan.toolContactObjectIds });
     if (!check.ok) {
@@ -238,14 +245,21 @@ export class RobotController {
     });
   }
 
-  /** Holds the single motion slot across an async gap (grasp: approach, then close). */
-  async exclusive<T>(body: () => Promise<T>): Promise<T> {
-    this.reserved = true;
-    try {
-      return await body();
-    } finally {
-      this.reserved = false;
-    }
+  /**
+   * Holds the single motion slot for `owner` (a call) across an async gap: a console wait for the
+   * operator (issue 30 item 1: nothing else moves the arm or the held object between what the operator
+   * was shown and what runs), a grasp's approach then close. Returns the release function, or the
+   * `busy` refusal when a motion runs or another call holds the slot. The same owner may hold it again
+   * (the inner release is then a no-op).
+   */
+  holdSlot(owner: object): (() => void) | Refusal {
+    if (this.slotOwner === owner) return () => undefined;
+    const refusal = this.armRefusal(this.driver.status());
+    if (refusal !== null) return refusal;
+    this.slotOwner = owner;
+    return () => {
+      if (this.slotOwner === owner) this.slotOwner = null;
+    };
   }
 
   /**
@@ -346,7 +360,7 @@ export class RobotController {
   }
 
   /** Why the arm cannot take a command now (latch, driver fault, stale snapshot, busy), or null. */
-  private armRefusal(status: ArmStatus, slot: 'slot_free' | 'slot_held' = 'slot_free'): Refusal | null {
+  private armRefusal(status: ArmStatus, owner?: object): Refusal | null {
     if (this.estop !== null || status.state === 'estop' || status.estopLatched) {
       return { stage: 'state_gate', code: 'estop_latched', message: `the emergency stop is latched (${this.estop?.reason ?? 'emergency stop'}); only an operator can clear it, no tool can` };
     }
@@ -361,7 +375,10 @@ export class RobotController {
     if (ageMs > this.maxStatusAgeMs) {
       return { stage: 'state_gate', code: 'stale_status', message: `the arm's last reported state is ${ageMs} ms old (at most ${this.maxStatusAgeMs} ms); nothing is planned from a stale pose` };
     }
-    if (this.active !== null || (this.reserved && slot === 'slot_free') || status.state === 'moving' || status.state === 'stopping') {
+    if (this.active === null && this.slotOwner !== null && this.slotOwner !== owner && status.state !== 'moving' && status.state !== 'stopping') {
+      return { stage: 'state_gate', code: 'busy', message: 'another call holds the arm while its motion awaits the operator\'s approval or its grasp completes; only one motion runs at a time. Retry when it has finished' };
+    }
+    if (this.active !== null || status.state === 'moving' || status.state === 'stopping') {
       return { stage: 'state_gate', code: 'busy', message: `a motion (${this.active?.motionId ?? 'starting'}) is running; only one motion runs at a time. Wait for it to finish or call stop_arm` };
     }
     return null;

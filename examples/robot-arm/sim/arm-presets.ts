@@ -62,6 +62,12 @@ export interface ArmPreset {
   /** Cartesian caps: ISO 10218-1 reduced speed (250 mm/s) and conservative acceleration. */
   readonly maxTcpSpeedMmS: number;
   readonly maxTcpAccelerationMmS2: number;
+  /**
+   * The TCP deceleration a controlled stop reaches at least, mm/s² (a_stop of the stopping distance
+   * v*t_r + v^2/(2*a_stop) used by speed and separation monitoring). Half the TCP acceleration cap:
+   * on some paths a joint's acceleration cap binds before the TCP's.
+   */
+  readonly stopDecelerationMmS2: number;
   /** Workspace defaults: the reach sphere sits well inside the physical reach. */
   readonly envelopeReachMm: number;
   readonly gripper: GripperSpec;
@@ -113,6 +119,7 @@ export const UR5E: ArmPreset = deepFreeze({
   homeDeg: [0, -90, 90, -90, -90, 0],
   maxTcpSpeedMmS: 250,
   maxTcpAccelerationMmS2: 1000,
+  stopDecelerationMmS2: 500,
   envelopeReachMm: 800,
   gripper: parallelGripper,
   ftSensor: ur5eSensor,
@@ -156,6 +163,7 @@ export const XARM6: ArmPreset = deepFreeze({
   homeDeg: [0, 0, 0, 0, 0, 0],
   maxTcpSpeedMmS: 250,
   maxTcpAccelerationMmS2: 1000,
+  stopDecelerationMmS2: 500,
   envelopeReachMm: 650,
   gripper: { strokeMm: 84, minForceN: 5, maxForceN: 30, defaultForceN: 15 },
   ftSensor: ur5eSensor,

@@ -11,6 +11,7 @@ import type { ReleasePlan } from './release-landing.js';
 import { MotionExecutor, type MotionPhase } from './motion-executor.js';
 import { checkBrokenIds, checkRestoredGrip, type RestoredGripper } from './restored-gripper.js';
 import { apply, column } from './rotation.js';
+import { NO_PRESENCE_ZONES, describePresence, pathTcpSpeedCapMmS, presenceConfigProblem, presenceStatus, type PersonPosition, type PresenceConfig, type PresenceStatus, type SeparationLimits } from './presence-sensor.js';
 import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
 import { SeededRandom } from './seeded-random.js';
 import { SimClock } from './sim-clock.js';
@@ -60,6 +61,8 @@ export type SimState = 'idle' | 'moving' | 'stopping' | 'estop' | 'fault';
 export interface SimFault {
   readonly code: 'protective_stop';
   readonly message: string;
+  /** What stopped the arm: excess contact force (default) or a person in the protective zone. */
+  readonly cause?: 'contact_force' | 'person_in_protective_zone';
   readonly atMs: number;
 }
 
@@ -93,7 +96,10 @@ export interface ExecuteOptions {
   readonly motionId?: string;
 }
 
-export type ExecuteResult = { readonly ok: true; readonly motionId: string; readonly durationS: number } | StateRefusal | Extract<TrajectoryCheck, { ok: false }>;
+export type ExecuteResult = { readonly ok: true; readonly motionId: string; readonly durationS: number } | StateRefusal | Extract<TrajectoryCheck, { ok: false }> | { readonly ok: false; readonly code: 'person_in_warning_zone'; readonly message: string };
+
+/** Rounding allowance of the presence speed checks (the planner's sampled peaks against the executed ones). */
+const PRESENCE_SPEED_TOLERANCE = 1.001;
 
 export interface StopReport {
   /** True if a motion was running when stop was called. */
@@ -150,6 +156,11 @@ export class RobotSimulation {
   private lastWrench: Wrench;
   /** What the running motion may touch and where it started and ends (for the every-tick check). */
   private motionContext: MotionAllowances | null = null;
+  /** The presence sensor's zones and where the person is (speed and separation monitoring). */
+  private presenceConfig: PresenceConfig = NO_PRESENCE_ZONES;
+  private person: PersonPosition = null;
+  /** The last motion the presence monitor stopped (a person in a zone), so its end reads `stopped`. */
+  private presenceStoppedMotionId: string | null = null;
 
   constructor(options: RobotSimulationOptions = {}) {
     this.model = options.model ?? new ArmModel({
@@ -275,6 +286,10 @@ export class RobotSimulation {
     if (refusal !== null) return refusal;
     const check = this.validateTrajectory(trajectory, options);
     if (!check.ok) return check;
+    const presenceCap = this.presenceSpeedCapFor(trajectory);
+    if (trajectory.peaks.peakTcpSpeedMmS > presenceCap * PRESENCE_SPEED_TOLERANCE) {
+      return { ok: false, code: 'person_in_warning_zone', message: `the TCP would reach ${trajectory.peaks.peakTcpSpeedMmS.toFixed(1)} mm/s; with ${describePresence(this.presence())} this path may run at most ${presenceCap.toFixed(1)} mm/s: plan it again` };
+    }
     this.motionCounter++;
     const motionId = options.motionId ?? `motion-${this.motionCounter}`;
     this.motionContext = this.model.motionAllowances(trajectory, options.contactAllowedWith ?? []);
@@ -313,9 +328,77 @@ export class RobotSimulation {
   }
 
   /** Operator action: acknowledges a protective stop. */
-  operatorClearFault(): void {
+  operatorClearFault(): { readonly ok: true } | { readonly ok: false; readonly code: 'person_in_protective_zone'; readonly message: string } {
+    const presence = this.presence();
+    if (presence.zone === 'protective') return { ok: false, code: 'person_in_protective_zone', message: `the protective zone is not clear (${describePresence(presence)}); the fault stays until it is` };
     this.faultNow = null;
     if (this.stateNow === 'fault') this.stateNow = 'idle';
+    return { ok: true };
+  }
+
+  /**
+   * The presence sensor's input (an operator's setting from the console, or a test): the zones, and
+   * where the person is. Takes effect at once: a person in the protective zone is a protective stop
+   * (a controlled stop at the preset's stop deceleration, then `fault`); in the warning zone a motion
+   * faster than the separation allows is stopped (controlled). Refused, changing nothing, when the
+   * configuration is invalid.
+   */
+  setPresence(update: { readonly config?: PresenceConfig; readonly person?: PersonPosition }): { readonly ok: true; readonly presence: PresenceStatus } | { readonly ok: false; readonly code: 'invalid_presence'; readonly message: string } {
+    const config = update.config ?? this.presenceConfig;
+    const problem = presenceConfigProblem(config, this.preset.maxTcpSpeedMmS);
+    if (problem !== null) return { ok: false, code: 'invalid_presence', message: problem };
+    const person = update.person === undefined ? this.person : update.person;
+    if (person !== null && !(Number.isFinite(person.x) && Number.isFinite(person.y) && Number.isFinite(person.z))) {
+      return { ok: false, code: 'invalid_presence', message: 'the person\'s position must be finite numbers (mm)' };
+    }
+    this.presenceConfig = config;
+    this.person = person === null ? null : { x: person.x, y: person.y, z: person.z };
+    this.enforcePresence(this.clock.nowMs);
+    return { ok: true, presence: this.presence() };
+  }
+
+  /** What the presence sensor reports now, with the speed it allows at the TCP. */
+  presence(): PresenceStatus {
+    return presenceStatus(this.presenceConfig, this.person, this.tcp, this.separationLimits());
+  }
+
+  /** The TCP speed `trajectory` may reach with the person where they are now (the preset's cap when clear). */
+  presenceSpeedCapFor(trajectory: Trajectory): number {
+    return pathTcpSpeedCapMmS(this.presence(), trajectory.samples.map((s) => s.tcp));
+  }
+
+  private separationLimits(): SeparationLimits {
+    return { capMmS: this.preset.maxTcpSpeedMmS, reactionS: this.clock.stepMs / 1000, stopDecelerationMmS2: this.preset.stopDecelerationMmS2 };
+  }
+
+  /**
+   * Speed and separation monitoring, on every tick and on every change of the sensor: a person in the
+   * protective zone stops the arm (controlled, within v*t_r + v^2/(2*a_stop)) and latches a fault that
+   * only an operator may clear once the zone is clear; in the warning zone a TCP faster than allowed
+   * is stopped (controlled, no fault).
+   */
+  private enforcePresence(nowMs: number): void {
+    const presence = this.presence();
+    if (presence.zone === 'protective') {
+      if (this.faultNow?.cause !== 'person_in_protective_zone') {
+        this.faultNow = { code: 'protective_stop', cause: 'person_in_protective_zone', message: `protective stop: a person entered the protective zone (${describePresence(presence)}); clear the zone, then the operator resets`, atMs: nowMs };
+      }
+      if (this.executor !== null && (this.stateNow === 'moving' || this.stateNow === 'stopping')) this.stopForPresence();
+      else if (this.stateNow === 'idle') this.stateNow = 'fault';
+      return;
+    }
+    const speed = this.executor?.state.tcpSpeedMmS ?? 0;
+    if (presence.zone === 'warning' && this.stateNow === 'moving' && speed > presence.allowedTcpSpeedMmS * PRESENCE_SPEED_TOLERANCE) this.stopForPresence();
+  }
+
+  private stopForPresence(): void {
+    this.presenceStoppedMotionId = this.executor?.motionId ?? null;
+    this.stop();
+  }
+
+  /** True when the presence monitor (not a caller) stopped motion `motionId`. */
+  wasStoppedByPresence(motionId: string): boolean {
+    return this.presenceStoppedMotionId === motionId;
   }
 
   /** Advances simulated time by one step (default: the clock's fixed step), in ms. */
@@ -418,6 +501,7 @@ export class RobotSimulation {
       this.joints = [...state.jointsDeg];
       if (motion.phase === 'done') this.finishMotion();
     }
+    this.enforcePresence(nowMs);
     this.carryHeldObject();
     const { wrench, contacts } = this.measureContacts();
     this.lastWrench = wrench;
@@ -441,7 +525,8 @@ export class RobotSimulation {
   private finishMotion(): void {
     if (this.executor !== null) this.joints = [...this.executor.state.jointsDeg];
     this.executor = null;
-    if (this.stateNow === 'moving' || this.stateNow === 'stopping') this.stateNow = 'idle';
+    // A protective stop that began as a controlled stop (a person) ends in fault, not at rest.
+    if (this.stateNow === 'moving' || this.stateNow === 'stopping') this.stateNow = this.faultNow === null ? 'idle' : 'fault';
   }
 
   private stateGate(): StateRefusal | null {

@@ -29,6 +29,11 @@ export interface CartesianTarget {
 export interface PlanOptions {
   /** Fraction (0.1–1.0) of the configured joint and TCP speed caps; default 0.5. Accelerations keep their caps. */
   readonly speedFraction?: number;
+  /**
+   * A lower TCP speed cap for this plan, mm/s (a person in the warning zone: `sim/presence-sensor.ts`);
+   * the plan is timed so that its TCP stays under the smaller of this and the fraction of the preset's cap.
+   */
+  readonly tcpSpeedCapMmS?: number;
   /** Default `trapezoidal`. */
   readonly timeScaling?: TimeScalingKind;
   /** `linear` (default for Cartesian goals): the TCP moves on a straight line; `joint`: straight line in joint space. */
@@ -169,6 +174,12 @@ function goalRotationFor(orientation: OrientationTarget, current: Mat3): Mat3 {
   }
 }
 
+/** The TCP speed a plan is timed for: the fraction of the preset's cap, or the plan's own lower cap. */
+function tcpSpeedCapOf(limits: MotionLimits, fraction: number, options: PlanOptions): number {
+  const own = options.tcpSpeedCapMmS;
+  return own !== undefined && own > 0 ? Math.min(limits.maxTcpSpeedMmS * fraction, own) : limits.maxTcpSpeedMmS * fraction;
+}
+
 /** Fits the fastest profile of the requested kind, then stretches it until sampled joint and TCP values are under every cap. */
 function timeSegment(preset: ArmPreset, limits: MotionLimits, path: JointPath, kind: 'joint' | 'linear', startTimeS: number, options: PlanOptions): TrajectorySegment {
   const fraction = options.speedFraction ?? 0.5;
@@ -185,7 +196,8 @@ function timeSegment(preset: ArmPreset, limits: MotionLimits, path: JointPath, k
     const b = tcpFrameRad(preset, path.evaluate(Math.min(1, s + h)).q).origin;
     maxDp = Math.max(maxDp, distance(a, b) / (Math.min(1, s + h) - Math.max(0, s - h)));
   }
-  let rv = maxDp / (limits.maxTcpSpeedMmS * fraction);
+  const tcpCap = tcpSpeedCapOf(limits, fraction, options);
+  let rv = maxDp / tcpCap;
   let ra = maxDp / limits.maxTcpAccelerationMmS2;
   for (let j = 0; j < path.dof; j++) {
     const lim = limits.joints[j]!;
@@ -194,7 +206,7 @@ function timeSegment(preset: ArmPreset, limits: MotionLimits, path: JointPath, k
   }
   let timing = fitTimeScaling(profile, rv, ra);
   if (timing.durationS > 0) {
-    const ratio = worstRatios(preset, limits, fraction, path, timing);
+    const ratio = worstRatios(preset, limits, fraction, tcpCap, path, timing);
     const k = Math.max(1, ratio.speed / DESIGN_MARGIN, Math.sqrt(ratio.acceleration / DESIGN_MARGIN));
     timing = timing.stretched(k);
   }
@@ -203,7 +215,7 @@ function timeSegment(preset: ArmPreset, limits: MotionLimits, path: JointPath, k
 }
 
 /** Largest value/cap ratios for joint speed, joint acceleration, TCP speed and TCP acceleration on dense samples. */
-function worstRatios(preset: ArmPreset, limits: MotionLimits, fraction: number, path: JointPath, timing: TimeScaling): { speed: number; acceleration: number } {
+function worstRatios(preset: ArmPreset, limits: MotionLimits, fraction: number, tcpCap: number, path: JointPath, timing: TimeScaling): { speed: number; acceleration: number } {
   const T = timing.durationS;
   const count = Math.min(4000, Math.max(400, Math.ceil(T / 0.001)));
   let speed = 0, acceleration = 0;
@@ -228,7 +240,7 @@ function worstRatios(preset: ArmPreset, limits: MotionLimits, fraction: number, 
       v.y += jac[n + j]! * qd[j]!;
       v.z += jac[2 * n + j]! * qd[j]!;
     }
-    speed = Math.max(speed, norm(v) / (limits.maxTcpSpeedMmS * fraction));
+    speed = Math.max(speed, norm(v) / tcpCap);
     if (previousV !== null) {
       const a = Math.hypot(v.x - previousV.x, v.y - previousV.y, v.z - previousV.z) / dt;
       acceleration = Math.max(acceleration, a / limits.maxTcpAccelerationMmS2);

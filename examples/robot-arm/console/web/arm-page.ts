@@ -23,6 +23,18 @@ let selected: string | undefined;
 const estop = h('button', { 'data-testid': 'estop', style: 'background:#c62828;color:#fff;font-size:20px;font-weight:700;padding:12px 24px;border-radius:8px' }, 'E-STOP');
 const reset = h('button', { 'data-testid': 'estop-reset', disabled: '' }, 'Reset e-stop…');
 
+// The person in the cell: the presence sensor's report, and the operator's setting of the simulated sensor.
+const presenceState = h('p', { 'data-testid': 'presence' }, 'presence sensor: none');
+const EXAMPLE_ZONES = {
+  warningZones: [{ kind: 'cylinder', center: { x: 0, y: 0 }, radiusMm: 1500, zMinMm: 0, zMaxMm: 2000 }],
+  protectiveZones: [{ kind: 'cylinder', center: { x: 0, y: 0 }, radiusMm: 900, zMinMm: 0, zMaxMm: 2000 }],
+  warningSpeedMmS: 100,
+};
+const zonesInput = h('textarea', { 'data-testid': 'presence-config', rows: '5', style: 'width:100%;font:11px ui-monospace,monospace' }) as HTMLTextAreaElement;
+zonesInput.value = JSON.stringify(EXAMPLE_ZONES);
+const personInput = h('input', { 'data-testid': 'presence-person', placeholder: 'x, y, z in mm (empty: nobody)', style: 'width:100%' }) as HTMLInputElement;
+const setPresence = h('button', { 'data-testid': 'presence-set' }, 'Set presence');
+
 function showState(state: ArmState): void {
   views.drawState(state);
   const [x, y, z] = state.tcp.map((n) => n.toFixed(0));
@@ -30,7 +42,17 @@ function showState(state: ArmState): void {
   status.className = state.estop.latched ? 'error' : state.moving ? 'warning' : 'ok';
   status.dataset.estop = String(state.estop.latched);
   status.dataset.moving = String(state.moving);
-  reset.disabled = !state.estop.latched;
+  reset.disabled = !state.estop.latched && state.fault === null;
+  const p = state.presence;
+  if (!p.available) {
+    presenceState.textContent = 'presence sensor: none on this controller';
+    presenceState.dataset.zone = 'none';
+  } else {
+    const who = p.person === null ? 'nobody seen' : `person at ${p.person.map((n) => n.toFixed(0)).join(', ')} mm`;
+    presenceState.textContent = `${p.zone.toUpperCase()}: ${who}; TCP allowed ${p.allowedTcpSpeedMmS.toFixed(0)} mm/s (warning speed ${p.warningSpeedMmS} mm/s)${state.fault !== null ? ` · ${state.fault}` : ''}`;
+    presenceState.className = p.zone === 'protective' ? 'error' : p.zone === 'warning' ? 'warning' : 'ok';
+    presenceState.dataset.zone = p.zone;
+  }
 }
 
 function showVerification(v: AuditVerification): void {
@@ -115,6 +137,26 @@ reset.addEventListener('click', () => {
   api('/api/estop/reset', { confirm: true }).then(() => (message.textContent = 'e-stop reset'), (e: Error) => (message.textContent = `not reset: ${e.message}`));
 });
 
+setPresence.addEventListener('click', () => {
+  let config: unknown;
+  try {
+    config = JSON.parse(zonesInput.value);
+  } catch {
+    message.textContent = 'the zones are not valid JSON';
+    return;
+  }
+  const parts = personInput.value.trim() === '' ? [] : personInput.value.split(',').map((v) => Number(v.trim()));
+  if (parts.length !== 0 && (parts.length !== 3 || !parts.every(Number.isFinite))) {
+    message.textContent = 'the person is "x, y, z" in mm, or empty for nobody';
+    return;
+  }
+  const person = parts.length === 0 ? null : { x: parts[0], y: parts[1], z: parts[2] };
+  api<{ zone: string; allowedTcpSpeedMmS: number }>('/api/presence', { config, person }).then(
+    (r) => (message.textContent = `presence set: ${r.zone}, TCP allowed ${r.allowedTcpSpeedMmS.toFixed(0)} mm/s`),
+    (e: Error) => (message.textContent = `presence not set: ${e.message}`),
+  );
+});
+
 function applySnapshot(snapshot: ArmSnapshot): void {
   views.drawStatics(snapshot.envelope, snapshot.objects);
   views.setTrace(snapshot.trace);
@@ -129,6 +171,7 @@ app.replaceChildren(
     h('section', { class: 'grow' }, h('h2', {}, 'Arm (top and side views)'), views.element, status, h('p', { class: 'muted' }, 'updates received: ', updates, ' · dashed orange: planned path of the selected pending motion · blue: executed trace')),
     h('div', { style: 'width:380px' },
       h('section', {}, estop, ' ', reset, message),
+      h('section', {}, h('h2', {}, 'Person in the cell'), presenceState, h('label', {}, 'zones (base frame, mm)', zonesInput), h('label', {}, 'person', personInput), setPresence),
       h('section', {}, h('h2', {}, 'Waiting for approval'), queue),
       h('section', {}, h('h2', {}, 'Audit log'), verified, audit))),
 );

@@ -3,6 +3,7 @@ import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } fro
 import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
+import { replanFromCurrentPose, type PlanRequest } from '../motion-safety.js';
 import type { Refusal } from '../safety-stages.js';
 import { robotTool } from '../robot-tool.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
@@ -61,6 +62,25 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
     }
     return undefined;
   };
+  /** The approach as a plan request (the planning steps, and the re-plan after an approval wait). */
+  const graspRequest = (args: GraspArgs): PlanRequest => {
+    const { target, force, required } = graspFor(args);
+    return {
+      kind: 'grasp_approach',
+      targets: [args.target_position],
+      speedFraction: APPROACH_SPEED,
+      timeScaling: 'quintic',
+      path: 'linear',
+      toolContactObjectIds: target !== undefined ? [target.id] : [],
+      gripperAction: {
+        force_n: force,
+        strategy: args.grasp_strategy ?? 'parallel',
+        ...(target !== undefined && required !== undefined ? { object_id: target.id, object_max_force_n: target.maxGripForceN, required_force_n: Math.round(required * 1000) / 1000 } : {}),
+        ...(args.force_n === undefined && target !== undefined ? { default_for_class: target.label } : {}),
+      },
+    };
+  };
+  const replanFrom = (args: GraspArgs) => replanFromCurrentPose(deps.controller, graspRequest(args));
   return robotTool(deps, {
     name: 'grasp_object_force_control',
     title: 'Grasp object with force control',
@@ -92,23 +112,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
           message: `the target is ${approach.toFixed(1)} mm from the TCP; the grasp approach is limited to ${MAX_APPROACH_MM} mm. Call move_arm_to_pose to bring the gripper just above the object first`,
         };
       }),
-      ...s.planningSteps(({ args }) => {
-        const { target, force, required } = graspFor(args);
-        return {
-          kind: 'grasp_approach',
-          targets: [args.target_position],
-          speedFraction: APPROACH_SPEED,
-          timeScaling: 'quintic',
-          path: 'linear',
-          toolContactObjectIds: target !== undefined ? [target.id] : [],
-          gripperAction: {
-            force_n: force,
-            strategy: args.grasp_strategy ?? 'parallel',
-            ...(target !== undefined && required !== undefined ? { object_id: target.id, object_max_force_n: target.maxGripForceN, required_force_n: Math.round(required * 1000) / 1000 } : {}),
-            ...(args.force_n === undefined && target !== undefined ? { default_for_class: target.label } : {}),
-          },
-        };
-      }).flatMap((step) => (step.stage !== 'speed_and_acceleration' ? [step] : [step, s.rule('speed_and_acceleration', (call) => {
+      ...s.planningSteps(({ args }) => graspRequest(args)).flatMap((step) => (step.stage !== 'speed_and_acceleration' ? [step] : [step, s.rule('speed_and_acceleration', (call) => {
         const timeout = call.args.timeout_seconds ?? 10;
         const durationS = s.planOf(call).trajectory.durationS;
         return durationS <= timeout ? undefined : { stage: 'speed_and_acceleration', code: 'timeout_too_short', message: `the approach takes ${durationS.toFixed(2)} s at the approach speed, longer than timeout_seconds = ${timeout} s` };
@@ -119,8 +123,11 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       if (plan === undefined) throw new Error('grasp_object_force_control: no plan after the planning stages');
       const strategy = args.grasp_strategy ?? 'parallel';
       const { force } = graspFor(args);
-      return deps.controller.exclusive(async () => {
-        const outcome = await approveAndRun(deps, ctx, record, plan);
+      // The approach and the close are one motion of the slot: nothing else moves in between.
+      const hold = deps.controller.holdSlot(record);
+      if (typeof hold !== 'function') return refusalResult(record.trail.refuse(hold));
+      try {
+        const outcome = await approveAndRun(deps, ctx, record, plan, () => replanFrom(args));
         if ('result' in outcome) return outcome.result;
         if (outcome.report.status !== 'completed') {
           const result = motionResult(outcome.report, { grasped: false });
@@ -149,7 +156,9 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
         };
         record.summary = summary;
         return { content: [{ type: 'text', text: `Grasp failed (${grasp.code}): ${grasp.message}` }], structuredContent: summary, isError: true };
-      });
+      } finally {
+        hold();
+      }
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Tool } from 'toolwright';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
-import { objectsAtFingertips } from '../motion-safety.js';
+import { objectsAtFingertips, replanFromCurrentPose, type PlanRequest } from '../motion-safety.js';
 import type { MotionPlan } from '../motion-plan.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
@@ -21,9 +21,26 @@ export function planSummary(plan: MotionPlan): Record<string, unknown> {
   };
 }
 
+/** The arguments a move is planned from (as the inputSchema validates them). */
+interface MoveArgs {
+  readonly target_position: { readonly x_mm: number; readonly y_mm: number; readonly z_mm: number };
+  readonly orientation?: { readonly roll_deg: number; readonly pitch_deg: number; readonly yaw_deg: number };
+  readonly speed?: number;
+  readonly path?: 'linear' | 'joint';
+}
+
 /** `move_arm_to_pose`: one checked, approved move of the TCP to a pose. */
 export function moveArmToPoseTool(deps: RobotDeps): Tool {
   const preset = deps.model.preset;
+  /** The move as a plan request (the planning steps, and the re-plan after an approval wait). */
+  const moveRequest = (args: MoveArgs): PlanRequest => ({
+    kind: 'pose',
+    targets: [{ ...args.target_position, ...(args.orientation !== undefined ? { orientation: args.orientation } : {}) }],
+    speedFraction: args.speed ?? 0.5,
+    timeScaling: 'trapezoidal',
+    path: args.path ?? 'linear',
+    toolContactObjectIds: objectsAtFingertips(deps.controller),
+  });
   return robotTool(deps, {
     name: 'move_arm_to_pose',
     title: 'Move arm to pose',
@@ -49,14 +66,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
       s.finiteArguments(),
       s.inRange('speed', (args) => args.speed ?? 0.5, 0.1, 1, '(fraction of the speed caps)'),
       s.stateGate((args) => (args.dry_run === true ? 'plan' : 'motion')),
-      ...s.planningSteps(({ args }) => ({
-        kind: 'pose',
-        targets: [{ ...args.target_position, ...(args.orientation !== undefined ? { orientation: args.orientation } : {}) }],
-        speedFraction: args.speed ?? 0.5,
-        timeScaling: 'trapezoidal',
-        path: args.path ?? 'linear',
-        toolContactObjectIds: objectsAtFingertips(deps.controller),
-      })),
+      ...s.planningSteps(({ args }) => moveRequest(args)),
     ],
     // A task for clients that declared the tasks extension; a dry run moves nothing and answers at once.
     runsAsTask: ({ args }) => args.dry_run !== true,
@@ -69,7 +79,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         record.summary = summary;
         return { content: [{ type: 'text', text: `Dry run: the move is allowed. It would take ${plan.trajectory.durationS.toFixed(2)} s (plan hash ${plan.hash.slice(0, 16)}). Nothing moved.` }], structuredContent: summary };
       }
-      const outcome = await approveAndRun(deps, ctx, record, plan);
+      const outcome = await approveAndRun(deps, ctx, record, plan, () => replanFromCurrentPose(deps.controller, moveRequest(args)));
       if ('result' in outcome) return outcome.result;
       const result = motionResult(outcome.report);
       record.summary = result.structuredContent;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, type Tool } from 'toolwright';
 import { plannedReleaseOf } from '../../console/planned-motion.js';
 import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
-import type { ApprovalSubject } from '../approval-gate.js';
+import { planChangedMessage, type ApprovalSubject } from '../approval-gate.js';
+import { worldOf, type WorldState } from '../world-binding.js';
 import { plannedMotionJson, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
@@ -12,16 +13,23 @@ import type { ReleaseResult } from '../../driver/arm-driver.js';
 type Landing = Extract<ReleasePlan, { ok: true }>;
 
 /** The release as an approval subject: the hash covers the object, where it lands and the arm's pose. */
-function releaseSubject(landing: Landing, jointsDeg: readonly number[]): ApprovalSubject {
+function releaseSubject(landing: Landing, world: WorldState): ApprovalSubject {
   const r = (v: number): number => Math.round(v * 1000) / 1000;
   const hash = createHash('sha256').update(canonicalJson({
     kind: 'release',
     object: landing.objectId,
     landing: [r(landing.position.x), r(landing.position.y), r(landing.position.z)],
     drop_mm: r(landing.dropHeightMm),
-    joints: jointsDeg.map(r),
+    world,
   })).digest('hex');
-  return { id: `release-${hash.slice(0, 16)}`, hash, kind: 'release', maxDisplacementMm: 0, maxJointTravelDeg: 0 };
+  return { id: `release-${hash.slice(0, 16)}`, hash, kind: 'release', maxDisplacementMm: 0, maxJointTravelDeg: 0, world };
+}
+
+/** The release in one line, as a `plan_changed` refusal quotes it. */
+function releaseBrief(landing: Landing | null, subject: ApprovalSubject | null): string {
+  if (landing === null || subject === null) return 'the gripper holds nothing to release';
+  const p = landing.position;
+  return `${subject.id}: ${landing.objectId} falls ${landing.dropHeightMm.toFixed(1)} mm and lands at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm`;
 }
 
 function describeRelease(deps: RobotDeps, landing: Landing, subject: ApprovalSubject): string {
@@ -67,21 +75,40 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
         record.summary = { released: false };
         return { content: [{ type: 'text', text: 'The gripper holds nothing; it is open. Nothing changed.' }], structuredContent: { released: false } };
       }
-      const subject = releaseSubject(landing, status.jointsDeg);
+      const subject = releaseSubject(landing, worldOf(status));
       record.planHash = subject.hash;
-      const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject), plannedMotionJson(plannedReleaseOf(landing, subject.hash)));
-      record.approval = verdict.decision;
-      if (verdict.kind === 'ask') {
-        record.trail.ask('approval', `asked the user to approve ${subject.id}`);
-        return verdict.result;
-      }
-      if (verdict.kind === 'refuse') return refusalResult(record.trail.refuse(verdict.refusal));
-      record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+      // A console wait holds the motion slot: no other call moves the arm (and the held object) while
+      // the operator looks at this landing (issue 30 item 1).
+      const hold = deps.approval.asksOperator(ctx, subject) ? deps.controller.holdSlot(record) : () => undefined;
+      if (typeof hold !== 'function') return refusalResult(record.trail.refuse(hold));
       let released: ReleaseResult;
       try {
-        released = await deps.controller.driver.release();
-      } catch (error) {
-        return refusalResult(record.trail.refuse(driverFaultRefusal(error, 'open the gripper')));
+        const verdict = await deps.approval.decide(ctx, subject, deps.controller.stopEpoch, () => describeRelease(deps, landing, subject), plannedMotionJson(plannedReleaseOf(landing, subject.hash)), releaseBrief(landing, subject));
+        record.approval = verdict.decision;
+        if (verdict.kind === 'ask') {
+          record.trail.ask('approval', `asked the user to approve ${subject.id}`);
+          return verdict.result;
+        }
+        if (verdict.kind === 'refuse') return refusalResult(record.trail.refuse(verdict.refusal));
+        record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+        // After the wait: the release computed again against the world now must be the one approved.
+        const busy = deps.controller.holdSlot(record);
+        if (typeof busy !== 'function') return refusalResult(record.trail.refuse(busy));
+        busy();
+        const nowStatus = deps.controller.status();
+        const nowLanding = deps.controller.model.planRelease(nowStatus);
+        const nowSubject = nowLanding.ok ? releaseSubject(nowLanding, worldOf(nowStatus)) : null;
+        if (nowSubject?.hash !== subject.hash) {
+          const message = planChangedMessage({ brief: releaseBrief(landing, subject), world: subject.world }, { brief: nowLanding.ok ? releaseBrief(nowLanding, nowSubject) : nowLanding.code === 'not_holding' ? releaseBrief(null, null) : `no release is possible (${nowLanding.code}: ${nowLanding.message})`, world: worldOf(nowStatus) });
+          return refusalResult(record.trail.refuse({ stage: 'approval', code: 'plan_changed', message }));
+        }
+        try {
+          released = await deps.controller.driver.release();
+        } catch (error) {
+          return refusalResult(record.trail.refuse(driverFaultRefusal(error, 'open the gripper')));
+        }
+      } finally {
+        hold();
       }
       if (!released.ok) return refusalResult(record.trail.refuse({ stage: 'collision', code: released.code, message: released.message }));
       record.trail.pass('execute', `released ${released.objectId}`);

@@ -17,6 +17,7 @@ import { openConsoleSession } from '../../../../test/console/browser-session.js'
 import type { ConsoleSession } from '../../../../test/console/browser-session.js';
 import { repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
 import { readAuditLog } from '../../server/audit-log.js';
+import { robotAuthHeaders, robotHeaderArgs } from '../../../../test/support/robot-token.js';
 
 const run = promisify(execFile);
 const structured = (result: { structuredContent?: unknown }): Record<string, unknown> => (result.structuredContent ?? {}) as Record<string, unknown>;
@@ -26,7 +27,7 @@ describe('the real robot console in Chromium', () => {
   let audit: string;
   before(async () => {
     audit = join(mkdtempSync(join(tmpdir(), 'robot-console-')), 'audit.jsonl');
-    session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--rate', '50']);
+    session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--rate', '50'], { mcpHeaders: robotAuthHeaders });
   });
   after(() => session?.close());
 
@@ -35,7 +36,7 @@ describe('the real robot console in Chromium', () => {
     const { page, served } = session;
     const before = await tcpOf(page);
     const args = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } });
-    const call = run(process.execPath, ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'call', served.mcpUrl, 'move_arm_to_pose', args], { timeout: 60_000 });
+    const call = run(process.execPath, ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'call', served.mcpUrl, 'move_arm_to_pose', args, ...robotHeaderArgs()], { timeout: 60_000 });
     await page.waitForSelector('[data-testid=approve]');
     assert.notEqual((await page.getAttribute('[data-testid=planned-path-top]', 'points')) ?? '', '');
     assert.match((await page.textContent('[data-testid=approval-queue]')) ?? '', /Approve this motion of the simulated Universal Robots UR5e\?/);
@@ -84,7 +85,8 @@ describe('the real robot console in Chromium', () => {
     assert.equal(await tcpOf(page), stoppedAt);
     await resetEstopThroughConfirmation(page);
     const actions = readAuditLog(audit).records.filter((r) => r.type === 'operator_action').map((r) => `${String(r.action)} by ${String(r.operator)}`);
-    assert.deepEqual(actions.map((a) => a.replace(/\d+/, 'PID')), ['emergency_stop by console operator (pid PID)', 'clear_emergency_stop by console operator (pid PID)']);
+    // The console's reset is SIGUSR2's: it also acknowledges a protective-stop fault, recorded even when there was none.
+    assert.deepEqual(actions.map((a) => a.replace(/\d+/, 'PID')), ['emergency_stop by console operator (pid PID)', 'clear_emergency_stop by console operator (pid PID)', 'clear_fault by console operator (pid PID)']);
   });
 
   it('refuses every action without the token; the MCP call stays held until the console decides', async (t) => {
@@ -105,6 +107,20 @@ describe('the real robot console in Chromium', () => {
     assert.equal(await page.getAttribute('[data-testid=arm-status]', 'data-estop'), 'false');
   });
 
+  it('a client without the /mcp token that declares elicitation and answers its own question: 401, nothing is held and nothing moves', async (t) => {
+    if (session === undefined) return t.skip('chromium missing');
+    const { page, served } = session;
+    const args = { target_position: { x_mm: -430, y_mm: -120, z_mm: 400 } };
+    const before = await tcpOf(page);
+    // The attack of issue 29: declare elicitation and answer your own question, without the token file.
+    const body = { jsonrpc: '2.0', id: 8000, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: args, inputResponses: { approval: { action: 'accept', content: { approve: true } } }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } } } };
+    const res = await fetch(served.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' }, body: JSON.stringify(body) });
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+    assert.deepEqual(await getConsoleApi(served.consoleUrl, '/console/api/approvals'), []);
+    assert.equal(await tcpOf(page), before, 'nothing moved');
+  });
+
   it('a client that can elicit: its motion shows as awaiting the client\'s user with its plan; no approve, decline refuses the user\'s accept', async (t) => {
     if (session === undefined) return t.skip('chromium missing');
     const { page, served } = session;
@@ -112,7 +128,7 @@ describe('the real robot console in Chromium', () => {
     let id = 9000;
     const eliciting = async (extra: Record<string, unknown> = {}) => {
       const body = { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: args, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } } } };
-      const res = await fetch(served.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' }, body: JSON.stringify(body) });
+      const res = await fetch(served.mcpUrl, { method: 'POST', headers: { ...robotAuthHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' }, body: JSON.stringify(body) });
       return (await res.json()) as { result: { resultType?: string; requestState?: string; structuredContent?: { refused?: { code: string; message: string } } } };
     };
     const before = await tcpOf(page);
@@ -141,7 +157,7 @@ describe('the real robot console in Chromium', () => {
 describe('the real robot with --hold-to-run', () => {
   it('e-stops and latches the arm when the console page goes away during an approved motion', async (t) => {
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-hold-')), 'audit.jsonl');
-    const session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789']);
+    const session = await openConsoleSession('examples/robot-arm/main.ts', ['--port', '0', '--audit-log', audit, '--hold-to-run', '--console-token', 'hold-to-run-test-token-0123456789'], { mcpHeaders: robotAuthHeaders });
     if (session === undefined) return t.skip('chromium missing');
     try {
       const { page, client, served } = session;

@@ -5,7 +5,7 @@
  * only PIDs this test started are signalled.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -13,10 +13,12 @@ import { newSecret } from '../../controller/controller-auth.js';
 import { ControllerLink } from '../../controller/controller-link.js';
 import { PoseFile } from '../../controller/controller-pose-file.js';
 import { RemoteArmDriver } from '../../controller/remote-arm-driver.js';
+import { statusWhere } from '../support/arm-status.js';
 import { isArmFaultError, type ArmFault, type ArmStatus } from '../../driver/arm-driver.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { ArmModel } from '../../model/arm-model.js';
 import type { Vec3 } from '../../sim/vector3.js';
+import { untilStopped } from '../support/process-stopped.js';
 
 const HOME = [0, -90, 90, -90, -90, 0];
 const model = new ArmModel({ preset: 'ur5e' });
@@ -45,23 +47,6 @@ function nextFault(driver: RemoteArmDriver): Promise<ArmFault> {
   });
 }
 
-/**
- * Resolves once every thread of process `pid` is stopped (Linux /proc state T). kill() only queues
- * SIGSTOP: a process running on another core goes on for a moment, long enough to save another pose.
- * The kernel sends no event for this, so it is polled, and bounded.
- */
-async function untilStopped(pid: number): Promise<void> {
-  const stopped = (): boolean => readdirSync(`/proc/${pid}/task`).every((task) => {
-    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'T';
-  });
-  const deadline = performance.now() + 5000;
-  while (!stopped()) {
-    if (performance.now() > deadline) throw new Error(`process ${pid} did not stop within 5 s of SIGSTOP`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
 /** SIGKILLs the controller and resolves with the first status of the one the supervisor restarted. */
 async function killAndRecover(driver: RemoteArmDriver): Promise<ArmStatus> {
   const firstPid = driver.supervisor.pid!;
@@ -71,19 +56,6 @@ async function killAndRecover(driver: RemoteArmDriver): Promise<ArmStatus> {
   const back = await statusWhere(driver, (s) => s.fault?.code === 'link_recovered');
   assert.notEqual(driver.supervisor.pid, firstPid);
   return back;
-}
-
-/** Resolves with the first status matching `test` (the state stream). */
-function statusWhere(driver: RemoteArmDriver, test: (s: ArmStatus) => boolean): Promise<ArmStatus> {
-  return new Promise((resolve) => {
-    if (test(driver.status())) return resolve(driver.status());
-    const off = driver.subscribe((s) => {
-      if (test(s)) {
-        off();
-        resolve(s);
-      }
-    });
-  });
 }
 
 /** Moves the TCP straight to `target` and waits until the arm is at rest there. */

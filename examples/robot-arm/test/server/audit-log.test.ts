@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { untilFile } from '../../../../test/support/file-events.js';
+import { robotAuthHeaders } from '../../../../test/support/robot-token.js';
 
 const MAIN = resolve(import.meta.dirname, '..', '..', 'main.ts');
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -93,7 +94,7 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       const call = async (id: number, name: string, args: Record<string, unknown>): Promise<void> => {
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+          headers: { ...robotAuthHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
           body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
           signal: AbortSignal.timeout(30_000),
         });
@@ -111,7 +112,7 @@ describe('audit log durability: kill -9 right after answered calls loses none of
       // motion takes ~6 s of wall time, far longer than the kill takes even on a loaded machine.)
       void fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
+        headers: { ...robotAuthHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'move_arm_to_pose' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 106, method: 'tools/call', params: { name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
       }).catch(() => undefined);
       await untilFile(path, () => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 106) || undefined, 'motion 106 starting');

@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { robotToken } from '../../../../test/support/robot-token.js';
+import { robotTokenPath } from '../../server/mcp-access.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const MAIN = join(ROOT, 'examples', 'robot-arm', 'main.ts');
@@ -60,15 +62,19 @@ describe('npm start: every printed connection recipe works as printed', () => {
     server.kill('SIGTERM');
   });
 
-  it('prints the three recipes for a dual-era server', () => {
+  it('prints the three recipes for a dual-era server, the HTTP ones reading the token file (the token itself is never printed)', () => {
+    const header = ` --header "Authorization: Bearer $(cat ${robotTokenPath()})"`;
     assert.match(banner, /protocol: {3}2026-07-28 and 2025 clients \(2025-11-25, 2025-06-18, 2025-03-26\)/);
-    assert.match(banner, /MCP Inspector: {3}npx @modelcontextprotocol\/inspector --cli http:\/\/127\.0\.0\.1:\d+\/mcp --method tools\/list\n/);
+    assert.ok(banner.includes(`  /mcp:       bearer token required; token file ${robotTokenPath()} (0600, `), banner);
+    assert.match(banner, /MCP Inspector: {3}npx @modelcontextprotocol\/inspector --cli http:\/\/127\.0\.0\.1:\d+\/mcp --method tools\/list --header /);
     assert.match(banner, /toolwright call: node dist\/cli\/main\.js call /);
-    assert.match(banner, /Desktop client \(stdio\), add to its MCP config:/);
+    for (const line of banner.split('\n').filter((l) => / (npx|node) .* (call|--cli) http/.test(l))) assert.ok(line.endsWith(header), line);
+    assert.match(banner, /Desktop client \(stdio, its own process: no token needed\), add to its MCP config:/);
+    assert.ok(!banner.includes(robotToken()), 'the banner must not show the token');
   });
 
   it('MCP Inspector CLI (2.12.0, default options) lists the nine tools', async () => {
-    const line = /MCP Inspector: +(npx .+ --method tools\/list)\n/.exec(banner)?.[1];
+    const line = /MCP Inspector: +(npx .+ --method tools\/list .+)\n/.exec(banner)?.[1];
     assert.ok(line);
     const run = await runLine(line);
     assert.equal(run.code, 0, run.stderr);

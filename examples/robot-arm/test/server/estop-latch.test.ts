@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { latchPathFor } from '../../server/estop-latch-file.js';
 import { REPO_ROOT, tsxArgs } from '../../../../test/support/repo-paths.js';
 import { startHarness } from '../support/robot-harness.js';
+import { robotAuthHeaders } from '../../../../test/support/robot-token.js';
 
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
 
@@ -95,7 +96,7 @@ describe('the emergency-stop latch persists across restarts', () => {
     const call = async (url: string, name: string, args: Record<string, unknown>): Promise<{ structuredContent?: Record<string, unknown> }> => {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+        headers: { ...robotAuthHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
         body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
         signal: AbortSignal.timeout(30_000),
       });

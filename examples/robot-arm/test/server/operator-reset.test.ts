@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAuditLog } from '../../server/audit-log.js';
 import { REPO_ROOT, repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
+import { robotAuthHeaders } from '../../../../test/support/robot-token.js';
 
 describe('operator reset of a latched emergency stop (a signal to the process, never a tool)', () => {
   it('SIGUSR2 clears the latch (robot-sim controller, the default); until then motions are refused, the first motion after the cleared line is accepted', async () => {
@@ -29,7 +30,7 @@ describe('operator reset of a latched emergency stop (a signal to the process, n
       const call = async (name: string, args: Record<string, unknown>): Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean }> => {
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+          headers: { ...robotAuthHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
           body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
           signal: AbortSignal.timeout(30_000),
         });

@@ -274,11 +274,14 @@ describe('plan hash', () => {
       const again = planFromCurrentPose(arm, request);
       assert.ok(!isRefusal(again));
       assert.equal(again.hash, plan.hash, 'same request, same pose: same hash');
-      const base = { kind: plan.kind, presetId: plan.presetId, targets: plan.targets, speedFraction: plan.speedFraction, timeScaling: plan.timeScaling, path: plan.path, trajectory: plan.trajectory, toolContactObjectIds: plan.toolContactObjectIds };
+      const base = { kind: plan.kind, presetId: plan.presetId, targets: plan.targets, speedFraction: plan.speedFraction, timeScaling: plan.timeScaling, path: plan.path, trajectory: plan.trajectory, toolContactObjectIds: plan.toolContactObjectIds, world: plan.world };
       assert.equal(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'parallel' } }), plan.hash);
       assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 30, strategy: 'parallel' } }), plan.hash);
       assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'adaptive' } }), plan.hash);
       assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'parallel' }, speedFraction: 0.31 }), plan.hash);
+      // The world the plan was computed against is bound too: another held object is another plan.
+      const holding = { ...plan.world, held: { id: 'cup-1', offset_in_tool_mm: [0, 0, 40] } };
+      assert.notEqual(hashPlanContent({ ...base, gripperAction: { force_n: 6, strategy: 'parallel' }, world: holding }), plan.hash);
     } finally {
       await h.close();
     }

@@ -69,6 +69,11 @@ async function waitForMotionTime(h: Harness, seconds: number): Promise<void> {
 }
 
 /** What the sequences actually exercised (reported as test diagnostics, so a vacuous run is visible). */
+// A fixed seed in CI (the same sequences every run); ROBOT_PROPERTY_SEED explores others, and fast-check prints
+// the seed and path of a failure to replay it.
+const SEED = Number(process.env.ROBOT_PROPERTY_SEED ?? 301206);
+if (process.env.ROBOT_PROPERTY_SEED !== undefined) process.stdout.write(`# safety properties with seed ${SEED}\n`);
+
 const tally = { motions: 0, refusals: new Map<string, number>(), grasps: 0, stopsDuringMotion: 0 };
 
 function count(reply: RpcReply): void {
@@ -111,7 +116,8 @@ async function run(h: Harness, c: Command): Promise<void> {
       moved = s?.motion_id !== undefined;
       if (s?.grasped === true) {
         assert.ok((s.applied_force_n as number) >= 5 - 1e-9 && (s.applied_force_n as number) <= 30 + 1e-9, `grip force ${String(s.applied_force_n)} N`);
-        assert.ok((s.applied_force_n as number) <= c.force + 1e-9, 'never squeezes harder than commanded');
+        // The answer rounds the force to 1e-3 N (6.8939 N commanded reads 6.894), so the bound allows half of that.
+        assert.ok((s.applied_force_n as number) <= c.force + 5e-4, `never squeezes harder than commanded: ${String(s.applied_force_n)} N for ${c.force} N`);
         tally.grasps++;
       }
       break;
@@ -189,7 +195,7 @@ describe('safety properties under random and hostile tool-call sequences (fast-c
           await h.close();
         }
       }),
-      { numRuns: 20, endOnFailure: true },
+      { numRuns: 20, endOnFailure: true, seed: SEED },
     );
     t.diagnostic(`motions run: ${tally.motions}, grasps held: ${tally.grasps}, stops during motion: ${tally.stopsDuringMotion}, refusals by stage: ${JSON.stringify(Object.fromEntries(tally.refusals))}`);
     assert.ok(tally.motions > 0, 'the sequences must include motions that really ran');
@@ -203,7 +209,7 @@ describe('safety properties under random and hostile tool-call sequences (fast-c
           await h.robot.clearEmergencyStop('property-test operator');
           await run(h, { kind: 'move_then_stop', dx, dy, dz, afterS, mode });
         }),
-        { numRuns: 15, endOnFailure: true },
+        { numRuns: 15, endOnFailure: true, seed: SEED },
       );
     } finally {
       await h.close();
@@ -223,7 +229,7 @@ describe('safety properties under random and hostile tool-call sequences (fast-c
           assert.deepEqual(h.robot.driver.sim.jointsDeg, before);
           assert.equal(refusalOf(reply)?.stage === 'execute', false);
         }),
-        { numRuns: 40 },
+        { numRuns: 40, seed: SEED },
       );
       assert.equal(JSON.stringify(h.robot.driver.sim.limits), limits);
       assert.equal(JSON.stringify(h.robot.driver.sim.envelope), envelope);

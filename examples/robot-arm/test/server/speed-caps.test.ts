@@ -9,6 +9,7 @@ import type { Trajectory } from '../../sim/trajectory.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import { hashPlanContent, planIdFor, type MotionPlan } from '../../server/motion-plan.js';
 import { planFromCurrentPose } from '../../server/motion-safety.js';
+import { worldOf } from '../../server/world-binding.js';
 import { isRefusal } from '../../server/safety-stages.js';
 import { refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
@@ -47,7 +48,7 @@ function wristTurnPlanFor(preset: ArmPreset): MotionPlan {
   const trajectory: Trajectory = planned.trajectory;
   const tcp = sim.tcp;
   const targets = [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z }];
-  const content = { kind: 'waypoints' as const, presetId: preset.id, targets, speedFraction: 1, timeScaling: 'trapezoidal' as const, path: 'joint' as const, trajectory, toolContactObjectIds: [], gripperAction: null };
+  const content = { kind: 'waypoints' as const, presetId: preset.id, targets, speedFraction: 1, timeScaling: 'trapezoidal' as const, path: 'joint' as const, trajectory, toolContactObjectIds: [], gripperAction: null, world: worldOf({ jointsDeg: sim.jointsDeg, held: sim.heldObject(), objects: sim.objects() }) };
   const hash = hashPlanContent(content);
   return {
     ...content,

@@ -7,6 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { readAuditLog } from '../../server/audit-log.js';
 import { untilFile } from '../../../../test/support/file-events.js';
+import { robotHeaderArgs } from '../../../../test/support/robot-token.js';
+import { robotTokenPath } from '../../server/mcp-access.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const MAIN = join(ROOT, 'examples', 'robot-arm', 'main.ts');
@@ -45,9 +47,10 @@ describe('toolwright call against the running robot server, as the start-up bann
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-')), 'audit.jsonl');
     await withRobotServer(ROOT, audit, async (url, banner) => {
       // The README's form, which works right after `npm ci` (prepare builds dist/).
-      assert.ok(banner.includes(`  toolwright call: node dist/cli/main.js call ${url} get_device_status\n`), banner);
+      // The token is read from its file when the command runs; the banner never shows it.
+      assert.ok(banner.includes(`  toolwright call: node dist/cli/main.js call ${url} get_device_status --header "Authorization: Bearer $(cat ${robotTokenPath()})"\n`), banner);
       assert.ok(!banner.includes('curl'), banner);
-      const { stdout } = await run(process.execPath, ['dist/cli/main.js', 'call', url, 'get_device_status'], { cwd: ROOT, timeout: 30_000 });
+      const { stdout } = await run(process.execPath, ['dist/cli/main.js', 'call', url, 'get_device_status', ...robotHeaderArgs()], { cwd: ROOT, timeout: 30_000 });
       assert.match(stdout, /^Stages:\n  repair {6}skipped  no --repair\n  request {5}ok {7}answered in \d+ ms over http\n  validation  skipped  the tool declares no outputSchema\n/);
       assert.ok(stdout.includes(`\nContent:\n${STATUS_TEXT}`), stdout);
       assert.ok(stdout.includes('\n\nStructured content:\n  {\n    "arm": "Universal Robots UR5e",\n    "state": "idle",\n'), stdout);
@@ -62,10 +65,8 @@ describe('toolwright call against the running robot server, as the start-up bann
       const line = banner.split('\n').find((l) => l.startsWith('  toolwright call: '));
       assert.ok(line !== undefined, banner);
       const command = line.slice('  toolwright call: '.length);
-      assert.equal(command, `node ${join(ROOT, 'dist', 'cli', 'main.js')} call ${url} get_device_status`);
-      const [node, ...args] = command.split(' ');
-      assert.equal(node, 'node');
-      const { stdout } = await run(process.execPath, args, { cwd: elsewhere, timeout: 30_000 });
+      assert.equal(command, `node ${join(ROOT, 'dist', 'cli', 'main.js')} call ${url} get_device_status --header "Authorization: Bearer $(cat ${robotTokenPath()})"`);
+      const { stdout } = await run('sh', ['-c', command], { cwd: elsewhere, timeout: 30_000 });
       assert.ok(stdout.includes(`\nContent:\n${STATUS_TEXT}`), stdout);
     });
   });
@@ -74,7 +75,7 @@ describe('toolwright call against the running robot server, as the start-up bann
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-task-')), 'audit.jsonl');
     await withRobotServer(ROOT, audit, async (url) => {
       const args = JSON.stringify({ target_position: { x_mm: -400, y_mm: -133, z_mm: 400 }, speed: 0.2 });
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task'], { cwd: ROOT, timeout: 60_000 });
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task', ...robotHeaderArgs()], { cwd: ROOT, timeout: 60_000 });
       const taskId = /^toolwright call: task (\S+) started \(working\); Ctrl-C cancels it$/m.exec(stderr)?.[1];
       assert.ok(taskId !== undefined, stderr);
       assert.match(stderr, /^toolwright call: progress 0\.\d+\/1 motion \d+%, TCP at \(-?\d+\.\d, -?\d+\.\d, -?\d+\.\d\) mm \(base frame\)$/m);
@@ -91,7 +92,7 @@ describe('toolwright call against the running robot server, as the start-up bann
     const audit = join(mkdtempSync(join(tmpdir(), 'robot-call-cancel-')), 'audit.jsonl');
     await withRobotServer(ROOT, audit, async (url) => {
       const args = JSON.stringify({ target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
-      const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'call', url, 'move_arm_to_pose', args, '--task', ...robotHeaderArgs()], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       const killer = setTimeout(() => cli.kill('SIGKILL'), 60_000);
       let stderr = '';
       let interrupted = false;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import type { SimArmDriver } from '../../driver/sim-arm-driver.js';
-import type { McpServer } from 'toolwright';
+import { DEFAULT_APPROVER_SCOPE, type McpServer } from 'toolwright';
 
 type ListenOptions = NonNullable<Parameters<McpServer['listen']>[0]>;
 import { assertServerMessage } from '../../../../test/fixtures/servers/wire-schema.js';
@@ -64,7 +64,8 @@ export type HarnessMounts = (robot: RobotServer<SimArmDriver>) => Promise<NonNul
 export async function startHarness(options: Omit<RobotServerOptions, 'driver'> = {}, mounts?: HarnessMounts): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'robot-test-'));
   const auditPath = join(dir, 'audit.jsonl');
-  const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, ...options });
+  // Every caller holds the approver scope unless a test brings its own authorizer: its elicitation answers approve.
+  const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }), ...options });
   const listener = await robot.server.listen({ port: 0, host: '127.0.0.1', ...(mounts !== undefined ? { mounts: await mounts(robot) } : {}) });
   const url = String(listener.url);
   const rpc: Harness['rpc'] = async (method, params, opts = {}) => {
