@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
+import { explainArgsError } from './args-error.js';
 
 /** Where a command writes; the process streams unless a caller (a test, an embedding tool) passes others. */
 export interface CommandIo {
@@ -31,10 +32,11 @@ export interface CommandArgs {
  */
 export function parseCommandArgs(command: string, usage: string, argv: string[], options: NonNullable<ParseArgsConfig['options']>, io: CommandIo): CommandArgs | number {
   let parsed: CommandArgs;
+  const all = { ...options, help: { type: 'boolean', short: 'h', default: false } } as const;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }) as CommandArgs;
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: all }) as CommandArgs;
   } catch (error) {
-    io.stderr.write(`toolwright ${command}: ${(error as Error).message}\n\n${usage}\n`);
+    io.stderr.write(`toolwright ${command}: ${explainArgsError(error, all)}\n\n${usage}\n`);
     return 2;
   }
   if (parsed.values.help === true) {

@@ -12,12 +12,14 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { InputError } from '../errors/toolwright-error.js';
 
 const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
 const COMMONJS_EXTENSIONS = new Set(['.cjs', '.cts']);
 
 /** Why a module could not be imported; `message` is meant for the command line as it is. */
-export class ModuleImportError extends Error {
+export class ModuleImportError extends InputError {
+  readonly errorCode = 'module-import' as const;
   constructor(message: string, readonly kind: 'no-loader' | 'load', options?: { cause: unknown }) {
     super(message, options);
     this.name = 'ModuleImportError';

@@ -8,6 +8,7 @@ import { extname, resolve } from 'node:path';
 import { connect, McpClientError } from '../client/index.js';
 import type { ConnectTarget, OAuthClient } from '../client/index.js';
 import { importModule, ModuleImportError } from './import-module.js';
+import { InputError } from '../errors/toolwright-error.js';
 
 /** Where the tools came from. */
 export type ToolTargetSource =
@@ -37,7 +38,8 @@ export interface LoadToolTargetOptions {
 }
 
 /** A target that cannot be read; the CLI prints the message and exits with code 2. */
-export class ToolTargetError extends Error {
+export class ToolTargetError extends InputError {
+  readonly errorCode = 'tool-target' as const;
   constructor(message: string) {
     super(message);
     this.name = 'ToolTargetError';

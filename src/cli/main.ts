@@ -5,6 +5,7 @@
  * optionally `summary` (one line for the usage text).
  */
 import { readdir } from 'node:fs/promises';
+import { closestWord } from '../text/similar-names.js';
 
 /** What every module in ./commands exports. */
 export interface CliCommand {
@@ -63,7 +64,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const loaded = await loadCommand(command);
   if (loaded === undefined) {
-    process.stderr.write(`toolwright: unknown command ${JSON.stringify(command)}\n\n${await usage()}`);
+    const guess = closestWord(command, await availableCommands());
+    process.stderr.write(`toolwright: unknown command ${JSON.stringify(command)}${guess !== undefined ? `; did you mean ${guess}?` : ''}\n\n${await usage()}`);
     return 2;
   }
   return loaded.run(rest);

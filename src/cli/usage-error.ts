@@ -1,5 +1,9 @@
+import { InputError } from '../errors/toolwright-error.js';
+
 /** A command-line mistake: the command prints the message and its usage, and exits 2. */
-export class UsageError extends Error {}
+export class UsageError extends InputError {
+  readonly errorCode = 'usage' as const;
+}
 
 /**
  * Parses repeated `--header "Name: value"` options into a header record (names lower-cased, since

@@ -1,6 +1,8 @@
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { isJsonObject } from '../json/json-object.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { compareSchemas } from './compare-schema.js';
 import type { CatalogChange, CatalogDiff, ChangeKind, DiffSuggestion, VersionBump } from './types.js';
+import { namesAlike } from '../text/similar-names.js';
 
 type Tool = Record<string, unknown>;
 
@@ -12,13 +14,9 @@ const ANNOTATION_EFFECTS: Record<string, string> = {
   openWorldHint: 'hosts treat open-world tools as untrusted sources',
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function byName(tools: readonly unknown[]): Map<string, Tool> {
   const map = new Map<string, Tool>();
-  for (const tool of tools) if (isRecord(tool) && typeof tool.name === 'string' && !map.has(tool.name)) map.set(tool.name, tool);
+  for (const tool of tools) if (isJsonObject(tool) && typeof tool.name === 'string' && !map.has(tool.name)) map.set(tool.name, tool);
   return map;
 }
 
@@ -42,8 +40,8 @@ function compareTool(tool: string, before: Tool, after: Tool): CatalogChange[] {
   } else if (before.outputSchema !== undefined) {
     changes.push(...compareSchemas(before.outputSchema, after.outputSchema, 'output', '/outputSchema'));
   }
-  const oldNotes = isRecord(before.annotations) ? before.annotations : {};
-  const newNotes = isRecord(after.annotations) ? after.annotations : {};
+  const oldNotes = isJsonObject(before.annotations) ? before.annotations : {};
+  const newNotes = isJsonObject(after.annotations) ? after.annotations : {};
   for (const key of new Set([...Object.keys(oldNotes), ...Object.keys(newNotes)])) {
     if (canonicalJson(oldNotes[key]) === canonicalJson(newNotes[key])) continue;
     const why = ANNOTATION_EFFECTS[key];
@@ -93,7 +91,8 @@ export function diffCatalogs(before: readonly unknown[], after: readonly unknown
   for (const [name, tool] of oldTools) {
     const next = newTools.get(name);
     if (next === undefined) {
-      const twin = added.find((n) => schemaKey(newTools.get(n)!) === schemaKey(tool));
+      // Same schemas alone is weak evidence (many tools take {}): a rename needs alike names too.
+      const twin = added.find((n) => namesAlike(name, n) && schemaKey(newTools.get(n)!) === schemaKey(tool));
       changes.push({ tool: name, pointer: '', kind: 'breaking', breaking: true, message: `tool removed${twin !== undefined ? ` (a tool "${twin}" with the same schemas was added: renamed?)` : ''}: callers that call "${name}" now get an unknown-tool error` });
       suggestions.push({ tool: name, message: `if callers exist, keep "${name}" (deprecated in its description) until they have moved${twin !== undefined ? ` to "${twin}"` : ''}` });
       continue;

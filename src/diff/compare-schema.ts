@@ -6,9 +6,10 @@
  * schema refuses calls that used to work; on the output side a wider one lets the server return what
  * consumers of `structuredContent` do not expect.
  */
+import { isJsonObject } from '../json/json-object.js';
 import { walkSchema, SUBSCHEMA_KEYWORDS, unescapePointerToken } from '../schema/index.js';
 import type { SchemaVisit } from '../schema/index.js';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { ChangeKind } from './types.js';
 
 /** Which side of the tool a schema describes. */
@@ -37,10 +38,6 @@ const COUNT_MAX = ['maxLength', 'maxItems', 'maxProperties', 'maxContains'] as c
 const HANDLED: ReadonlySet<string> = new Set(['type', 'enum', 'const', 'required', 'multipleOf', 'pattern', 'format', 'uniqueItems', '$ref', 'default',
   ...LOWER.map(([k]) => k), ...UPPER.map(([k]) => k), ...COUNT_MIN, ...COUNT_MAX]);
 const ALL_TYPES = ['null', 'boolean', 'object', 'array', 'number', 'string', 'integer'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
@@ -79,17 +76,17 @@ function accepts(types: ReadonlySet<string>, type: string): boolean {
 }
 
 function isClosed(schema: unknown): boolean {
-  return isRecord(schema) && (schema.additionalProperties === false || schema.unevaluatedProperties === false);
+  return isJsonObject(schema) && (schema.additionalProperties === false || schema.unevaluatedProperties === false);
 }
 
 function requiredOf(schema: unknown): Set<string> {
-  return new Set(isRecord(schema) && Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : []);
+  return new Set(isJsonObject(schema) && Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : []);
 }
 
 /** A schema that constrains nothing (`true`, `{}`, or only text keywords). */
 function isTrivial(schema: unknown): boolean {
   if (schema === true) return true;
-  return isRecord(schema) && Object.keys(schema).every((k) => TEXT_KEYWORDS.has(k) || k === 'default');
+  return isJsonObject(schema) && Object.keys(schema).every((k) => TEXT_KEYWORDS.has(k) || k === 'default');
 }
 
 interface Bound { value: number; exclusive: boolean; keyword: string }
@@ -273,7 +270,7 @@ function nodeEffect(visit: SchemaVisit, otherParent: unknown, present: 'after' |
   if (keyword === '$defs' || keyword === 'definitions') {
     return added ? undefined : { undecidable: `definition "${name}" removed: every $ref to it now fails to resolve` };
   }
-  const combinatorExisted = isRecord(otherParent) && Array.isArray(otherParent[keyword]);
+  const combinatorExisted = isJsonObject(otherParent) && Array.isArray(otherParent[keyword]);
   if (keyword === 'allOf' || keyword === 'anyOf') {
     if (!combinatorExisted) return lastToken(visit.pointer) === '0' ? { narrows: added, widens: !added, what: `${keyword} ${added ? 'added' : 'removed'}` } : undefined;
     const narrows = keyword === 'allOf' ? added : !added;
@@ -297,7 +294,7 @@ function nodeEffect(visit: SchemaVisit, otherParent: unknown, present: 'after' |
  */
 export function compareSchemas(before: unknown, after: unknown, side: SchemaSide, base: string): SchemaChange[] {
   const changes: SchemaChange[] = [];
-  const isSchema = (v: unknown): v is object | boolean => typeof v === 'boolean' || isRecord(v);
+  const isSchema = (v: unknown): v is object | boolean => typeof v === 'boolean' || isJsonObject(v);
   if (!isSchema(before) || !isSchema(after)) {
     if (canonicalJson(before) !== canonicalJson(after)) changes.push({ pointer: base, kind: 'unknown', message: `${base.slice(1)} is not a schema in ${isSchema(before) ? 'the new' : 'the old'} definition, so nothing can be compared` });
     return changes;
@@ -320,16 +317,16 @@ export function compareSchemas(before: unknown, after: unknown, side: SchemaSide
     const subject = where(pointer, side);
     if (typeof a === 'boolean' || typeof b === 'boolean') {
       if (a === b) continue;
-      const aAll = a === true || (isRecord(a) && isTrivial(a));
-      const bAll = b === true || (isRecord(b) && isTrivial(b));
+      const aAll = a === true || (isJsonObject(a) && isTrivial(a));
+      const bAll = b === true || (isJsonObject(b) && isTrivial(b));
       const aNone = a === false;
       const bNone = b === false;
       if (aAll && bAll) continue;
       push(pointer, visit, { narrows: !bAll && !aNone, widens: !aAll && !bNone, what: `schema ${show(a)} replaced by ${show(b)}` }, subject);
       continue;
     }
-    const oldParams = isRecord((a as Record<string, unknown>).properties) ? (a as { properties: Record<string, unknown> }).properties : {};
-    const newParams = isRecord((b as Record<string, unknown>).properties) ? (b as { properties: Record<string, unknown> }).properties : {};
+    const oldParams = isJsonObject((a as Record<string, unknown>).properties) ? (a as { properties: Record<string, unknown> }).properties : {};
+    const newParams = isJsonObject((b as Record<string, unknown>).properties) ? (b as { properties: Record<string, unknown> }).properties : {};
     for (const { keyword, effect } of keywordEffects(a as Record<string, unknown>, b as Record<string, unknown>, side, subject)) {
       push(pointer === '' ? `/${keyword}` : `${pointer}/${keyword}`, visit, effect, subject);
     }

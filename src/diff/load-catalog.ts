@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parsePinLock, PinLockError } from '../lint/pin.js';
+import { InputError } from '../errors/toolwright-error.js';
 
 const run = promisify(execFile);
 
@@ -21,7 +22,8 @@ const run = promisify(execFile);
 export type TargetLoader = (target: string, options: { stdio?: boolean }) => Promise<{ tools: unknown[] }>;
 
 /** A side of the diff that cannot be loaded; the CLI prints the message and exits 2. */
-export class DiffTargetError extends Error {
+export class DiffTargetError extends InputError {
+  readonly errorCode = 'diff-target' as const;
   constructor(message: string) {
     super(message);
     this.name = 'DiffTargetError';

@@ -1,7 +1,7 @@
 /**
  * Every `toolwright <command>` goes through the one preamble (src/cli/command-args.ts): an unknown
- * flag prints the parser's message, a blank line and the command's usage to stderr, and exits 2
- * with nothing on stdout. Real child processes of the real CLI, one command at a time (concurrent
+ * flag prints one sentence (with "did you mean" when a known flag is near), a blank line and the
+ * command's usage to stderr, and exits 2 with nothing on stdout. Real child processes of the real CLI, one command at a time (concurrent
  * TypeScript cold starts on a loaded 2-core machine only compete with each other).
  */
 import assert from 'node:assert/strict';
@@ -23,12 +23,12 @@ function cli(args: string[]): Promise<Run> {
   });
 }
 
-const COMMANDS = ['call', 'diff', 'eval', 'gateway', 'lint', 'preview', 'serve'] as const;
-const UNKNOWN = `Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus"`;
+const COMMANDS = ['audit', 'auth', 'call', 'diff', 'eval', 'gateway', 'lint', 'openapi', 'preview', 'serve'] as const;
+const UNKNOWN = 'unknown option --hepl; did you mean --help? (a value starting with "-" goes after "--", e.g. -- --hepl)';
 
-it('every command refuses an unknown flag with its name, the parser message and its usage, exit 2', { timeout: 300_000 }, async () => {
+it('every command refuses a mistyped flag with its name, the flag it meant and its usage, exit 2', { timeout: 300_000 }, async () => {
   for (const command of COMMANDS) {
-    const run = await cli([command, '--bogus']);
+    const run = await cli([command, '--hepl']);
     assert.equal(run.code, 2, command);
     assert.equal(run.stdout, '', command);
     const [first, blank, usage] = run.stderr.split('\n');
@@ -48,5 +48,8 @@ it('gateway and serve answer --help and -h with their usage on stdout, exit 0; a
   const missing = await cli(['serve', 'x.ts', '--http']);
   assert.equal(missing.code, 2);
   assert.equal(missing.stdout, '');
-  assert.equal(missing.stderr.split('\n')[0], `toolwright serve: Option '--http <value>' argument missing`);
+  assert.equal(missing.stderr.split('\n')[0], 'toolwright serve: option --http needs a value (--http <value>)');
+  const unknownCommand = await cli(['lnit']);
+  assert.equal(unknownCommand.code, 2);
+  assert.equal(unknownCommand.stderr.split('\n')[0], 'toolwright: unknown command "lnit"; did you mean lint?');
 });

@@ -90,7 +90,7 @@ test('bad usage exits 2 with a specific message and prints no report', async () 
     [[SEED, SEED, SEED], /expected 2 targets, got 3/],
     [[SEED, SEED, '--format', 'xml'], /--format must be pretty, json or sarif; got "xml"/],
     [[SEED, SEED, '--timeout', '0'], /--timeout must be a positive integer/],
-    [[SEED, SEED, '--bogus'], /Unknown option '--bogus'/],
+    [[SEED, SEED, '--bogus'], /unknown option --bogus/],
     [['--pin', 'a.json', '--old-stdio', 'x', SEED], /give the old side once: --pin or --old-stdio, not both/],
     [[SEED, 'no-such-file.json'], /no such file: no-such-file\.json/],
   ];

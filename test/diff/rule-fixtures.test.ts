@@ -72,8 +72,8 @@ test('a tool already at _v2 is advised to move to _v3; a removed tool with a sam
   const v2 = [{ name: 'grasp_v2', inputSchema: { type: 'object', properties: { f: { type: 'number' } } } }];
   const v2b = [{ name: 'grasp_v2', inputSchema: { type: 'object', properties: { f: { type: 'integer' } } } }];
   assert.match(diffCatalogs(v2, v2b).suggestions[0]!.message, /"grasp_v3"/);
-  const renamed = diffCatalogs([{ name: 'grip', inputSchema: { type: 'object' } }], [{ name: 'grasp', inputSchema: { type: 'object' } }]);
-  assert.match(renamed.changes.find((c) => c.tool === 'grip')!.message, /a tool "grasp" with the same schemas was added: renamed\?/);
+  const renamed = diffCatalogs([{ name: 'grasp_object', inputSchema: { type: 'object' } }], [{ name: 'graspObject', inputSchema: { type: 'object' } }]);
+  assert.match(renamed.changes.find((c) => c.tool === 'grasp_object')!.message, /a tool "graspObject" with the same schemas was added: renamed\?/);
 });
 
 test('outputSchema removed breaks consumers; added is compatible', () => {

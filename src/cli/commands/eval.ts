@@ -7,8 +7,9 @@ import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import type { CommandIo } from '../command-args.js';
 import { DiffTargetError, loadDiffSide } from '../../diff/load-catalog.js';
 import type { TargetLoader } from '../../diff/load-catalog.js';
-import { CaseFileError, parseCaseFile } from '../../eval/cases.js';
-import { ModelTargetError, ProviderCallError, resolveModelTarget } from '../../eval/providers.js';
+import { parseCaseFile } from '../../eval/cases.js';
+import { EvalError } from '../../eval/eval-error.js';
+import { resolveModelTarget } from '../../eval/providers.js';
 import { runEval } from '../../eval/run-eval.js';
 import { interviewTools } from '../../eval/interview.js';
 import { formatCompareTable, formatInterview, formatRunTable, progressLine, runJson } from '../../eval/report.js';
@@ -121,8 +122,8 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     stdout.write(format === 'json' ? `${JSON.stringify(runJson(after), null, 2)}\n` : formatRunTable(after));
     return after.totals.passed === after.totals.trials ? 0 : 1;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ToolTargetError || error instanceof DiffTargetError || error instanceof CaseFileError || error instanceof ModelTargetError || error instanceof ProviderCallError) {
-      stderr.write(`toolwright eval: ${error.message}${error instanceof ProviderCallError ? ' (no request reached the model, so there is nothing to score)' : ''}\n`);
+    if (error instanceof UsageError || error instanceof ToolTargetError || error instanceof DiffTargetError || (error instanceof EvalError && error.code !== 'reply-shape')) {
+      stderr.write(`toolwright eval: ${error.message}${error instanceof EvalError && error.code === 'provider-call' ? ' (no request reached the model, so there is nothing to score)' : ''}\n`);
       if (error instanceof UsageError) stderr.write('Run "toolwright eval --help" for usage.\n');
       return 2;
     }

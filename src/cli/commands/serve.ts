@@ -4,16 +4,19 @@ import type { McpServer } from '../../server/create-server.js';
 import { isTool } from '../../server/define-tool.js';
 import { resolveEras } from '../../server/eras.js';
 import type { ErasSetting } from '../../server/eras.js';
-import { PROTOCOL_VERSION } from '../../protocol/constants.js';
+import { PROTOCOL_VERSION } from '../../protocol/versions.js';
 import { ServerDefinitionError } from '../../server/tool-registry.js';
 import type { Tool } from '../../server/tool-types.js';
 import { createRedisStore } from '../../server/store/redis-store.js';
-import type { RedisStore } from '../../server/store/redis-store.js';
+import { guardRedisStore } from '../../server/store/claim-counter-guard.js';
+import type { GuardedRedisStore } from '../../server/store/claim-counter-guard.js';
+import { VolatileStoreError } from '../../server/store/redis-persistence.js';
 import { setProcessStore } from '../../server/store/process-store.js';
 import { STATE_SECRET_ENV } from '../../server/request-state.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { importModule, ModuleImportError } from '../import-module.js';
 import { UsageError } from '../usage-error.js';
+import { isLoopbackHost } from '../../transport/http-policy.js';
 import type { StageEvent } from '../../server/stage-events.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
@@ -24,7 +27,12 @@ Serves the module's default export: a server from createServer() or an array of 
 
 Options:
   --http <port>          Streamable HTTP on this port (0 picks a free one)
-  --host <addr>          Address to bind (default 127.0.0.1)
+  --host <addr>          Address to bind (default 127.0.0.1). An address that is not loopback is
+                         refused when the server has no authorize option (createServer's
+                         jwtAuthorizer or staticTokenAuthorizer), unless --allow-unauthenticated
+  --allow-unauthenticated
+                         Serve a server without authorization on a non-loopback --host (only
+                         on a network that is itself trusted: anyone reaching it calls every tool)
   --path <path>          Endpoint path (default /mcp)
   --allow-origin <url>   Accept browser requests from this Origin (repeatable)
   --allow-host <name>    Accept this Host header (repeatable; default loopback names on loopback)
@@ -41,6 +49,14 @@ Options:
                          or rediss://... (TLS); default: this process's memory. For several
                          instances behind one load balancer, also give all of them the same
                          TOOLWRIGHT_STATE_SECRET (16+ bytes) in the environment.
+                         Redis must keep every write (appendonly yes, maxmemory-policy
+                         noeviction), else serve refuses to start: a Redis that forgets
+                         would let an approval run twice
+  --allow-volatile-store Serve on a Redis that does not keep every write (a warning)
+  --claim-counter-file <path>
+                         The file that counts this instance's claims outside Redis, to
+                         detect a Redis that lost writes (default: a free slot under
+                         the state folder, $TOOLWRIGHT_STATE_DIR/claim-counters/)
   -h, --help             Show this help
 
 Logs go to stderr. With --stdio the process exits when stdin closes.`;
@@ -83,12 +99,15 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs('serve', HELP, argv, {
     http: { type: 'string' },
     host: { type: 'string' },
+    'allow-unauthenticated': { type: 'boolean' },
     path: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'allow-host': { type: 'string', multiple: true },
     stdio: { type: 'boolean' },
     eras: { type: 'string' },
     store: { type: 'string' },
+    'allow-volatile-store': { type: 'boolean' },
+    'claim-counter-file': { type: 'string' },
     console: { type: 'boolean' },
     'console-token': { type: 'string' },
     operator: { type: 'string' },
@@ -96,8 +115,8 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const positionals = parsed.positionals;
   const values = parsed.values as {
-    http?: string; host?: string; path?: string; 'allow-origin'?: string[]; 'allow-host'?: string[];
-    stdio?: boolean; eras?: string; store?: string; console?: boolean; 'console-token'?: string; operator?: string;
+    http?: string; host?: string; 'allow-unauthenticated'?: boolean; path?: string; 'allow-origin'?: string[]; 'allow-host'?: string[];
+    stdio?: boolean; eras?: string; store?: string; 'allow-volatile-store'?: boolean; 'claim-counter-file'?: string; console?: boolean; 'console-token'?: string; operator?: string;
   };
   if (positionals.length !== 1) {
     process.stderr.write(`toolwright serve: expected exactly one module, got ${positionals.length}\n\n${HELP}\n`);
@@ -110,8 +129,8 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`toolwright serve: --http needs a port number 0-65535, got ${JSON.stringify(values.http)}\n`);
       return 2;
     }
-  } else if (values.host !== undefined || values.path !== undefined) {
-    process.stderr.write('toolwright serve: --host and --path only apply with --http <port>\n');
+  } else if (values.host !== undefined || values.path !== undefined || values['allow-unauthenticated'] === true) {
+    process.stderr.write('toolwright serve: --host, --path and --allow-unauthenticated only apply with --http <port>\n');
     return 2;
   }
   const wantsConsole = values.console === true || values['console-token'] !== undefined;
@@ -137,19 +156,39 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let store: RedisStore | undefined;
+  let store: GuardedRedisStore | undefined;
+  if ((values['allow-volatile-store'] === true || values['claim-counter-file'] !== undefined) && (values.store === undefined || values.store === 'memory')) {
+    process.stderr.write(`toolwright serve: ${values['allow-volatile-store'] === true ? '--allow-volatile-store' : '--claim-counter-file'} only applies with --store redis://...\n`);
+    return 2;
+  }
   if (values.store !== undefined && values.store !== 'memory') {
     try {
-      store = createRedisStore({ url: values.store, onError: (error) => process.stderr.write(`toolwright: ${error.message}\n`) });
+      const redis = createRedisStore({ url: values.store, onError: (error) => process.stderr.write(`toolwright: ${error.message}\n`) });
+      try {
+        store = guardRedisStore(redis, {
+          allowVolatile: values['allow-volatile-store'] === true,
+          ...(values['claim-counter-file'] !== undefined ? { counterFile: values['claim-counter-file'] } : {}),
+        });
+      } catch (error) {
+        await redis.close();
+        throw error;
+      }
     } catch (error) {
       process.stderr.write(`toolwright serve: --store: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    // Not reachable yet is not fatal: calls that need the store are refused until it is, the rest is served.
+    // Not reachable yet is not fatal: calls that need the store are refused until it is (and is checked), the rest is served.
     await store.ready().then(
       () => process.stderr.write(`toolwright: store ${store!.label}\n`),
       (error: unknown) => process.stderr.write(`toolwright: warning: ${error instanceof Error ? error.message : String(error)}; serving anyway, calls that need the store are refused until it is back\n`),
     );
+    try {
+      await store.start();
+    } catch (error) {
+      await store.close();
+      process.stderr.write(`toolwright serve: --store: ${error instanceof Error ? error.message : String(error)}\n`);
+      return error instanceof VolatileStoreError ? 2 : 1;
+    }
     if (process.env[STATE_SECRET_ENV] === undefined) process.stderr.write(`toolwright: warning: ${STATE_SECRET_ENV} is not set: approvals issued by this instance are not accepted by other instances\n`);
     setProcessStore(store);
   }
@@ -164,6 +203,14 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`toolwright serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return error instanceof ServerDefinitionError ? 1 : 2;
+  }
+
+  // A server others can reach that asks nobody who they are serves every tool to anyone.
+  const host = values.host ?? '127.0.0.1';
+  if (port !== undefined && !server.authorizes && !isLoopbackHost(host) && values['allow-unauthenticated'] !== true) {
+    process.stderr.write(`toolwright serve: refusing to serve ${server.name} on ${host} without authorization: its server has no authorize option, so anyone who can reach that address could call every tool. Export a server from createServer({ authorize }) (jwtAuthorizer for an OAuth issuer, staticTokenAuthorizer for one token), or add --allow-unauthenticated if the network itself is trusted\n`);
+    await store?.close();
+    return 2;
   }
 
   let consoleMount: import('../../console/index.js').ConsoleMount | undefined;
@@ -189,7 +236,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(consoleMount !== undefined ? { mounts: [consoleMount] } : {}),
         port,
         ...(eras !== undefined ? { eras } : {}),
-        host: values.host ?? '127.0.0.1',
+        host,
         ...(values.path !== undefined ? { path: values.path } : {}),
         ...(values['allow-origin'] !== undefined ? { allowedOrigins: values['allow-origin'] } : {}),
         ...(values['allow-host'] !== undefined ? { allowedHosts: values['allow-host'] } : {}),
@@ -197,8 +244,10 @@ export async function run(argv: string[]): Promise<number> {
       // The URL ends its line: scripts read it from there.
       process.stderr.write(`toolwright: serving ${server.tools.length} tool(s) of ${server.name} at ${listener.url}\ntoolwright: answering ${erasText(eras, server)} over HTTP\n`);
       if (consoleMount !== undefined) process.stderr.write(`console: ${consoleMount.url(listener)}\n`);
+      if (!server.authorizes && !isLoopbackHost(host)) process.stderr.write(`toolwright: WARNING: --allow-unauthenticated: anyone who can reach ${host} can call every tool\n`);
     } catch (error) {
-      process.stderr.write(`toolwright serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+      const inUse = (error as { code?: unknown }).code === 'EADDRINUSE' ? `; another process is listening there: pick another port with --http <port> (0 picks a free one)` : '';
+      process.stderr.write(`toolwright serve: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}${inUse}\n`);
       return 1;
     }
   }

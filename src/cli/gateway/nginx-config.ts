@@ -1,3 +1,5 @@
+import { DefinitionError } from '../../errors/toolwright-error.js';
+
 /**
  * Writes an nginx.conf that fronts several Toolwright instances, from the tool contracts:
  *
@@ -48,7 +50,8 @@ export interface NginxGatewayOptions {
 }
 
 /** A bad option: the CLI prints it and exits 2. */
-export class GatewayConfigError extends Error {
+export class GatewayConfigError extends DefinitionError {
+  readonly errorCode = 'gateway-config' as const;
   constructor(message: string) {
     super(message);
     this.name = 'GatewayConfigError';
