@@ -4,11 +4,14 @@
  * pins the list. Wire helpers live in their modules (protocol/, transport/) for the client and CLI.
  */
 export * from './server/index.js';
-export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, META, HEADER } from './protocol/constants.js';
+export { META, HEADER } from './protocol/constants.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
 export { ErrorCode } from './protocol/error-codes.js';
 export type { ErrorCodeValue } from './protocol/error-codes.js';
 export { ProtocolError } from './protocol/protocol-error.js';
-export { canonicalJson } from './protocol/canonical-json.js';
+export { ToolwrightError, DefinitionError, StoreError, WireError, InputError } from './errors/toolwright-error.js';
+export type { ErrorCodes, ErrorRole, ToolwrightErrorCode } from './errors/toolwright-error.js';
+export { canonicalJson } from './json/canonical-json.js';
 export type {
   JsonRpcId,
   JsonValue,
@@ -26,4 +29,5 @@ export { createFetchHandler } from './transport/fetch-handler.js';
 export type { ListenOptions, HttpListener } from './transport/node-http.js';
 export type { StdioOptions, StdioConnection } from './transport/stdio.js';
 export type { HttpOptions } from './transport/http-policy.js';
+export { isLoopbackHost } from './transport/http-policy.js';
 export type { InboundMessage, Reply, MessageDispatcher, HeaderLookup } from './transport/message-dispatcher.js';

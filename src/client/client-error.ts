@@ -1,4 +1,5 @@
 import type { SchemaError } from '../schema/index.js';
+import { WireError } from '../errors/toolwright-error.js';
 
 /** What went wrong, from the caller's point of view. */
 export type ClientErrorKind =
@@ -30,7 +31,8 @@ export type ClientErrorKind =
   | 'auth';
 
 /** Every failure of `toolwright/client` is one of these; `kind` says which. */
-export class McpClientError extends Error {
+export class McpClientError extends WireError {
+  readonly errorCode = 'client' as const;
   readonly kind: ClientErrorKind;
   /** JSON-RPC error code (kind `rpc`). */
   readonly code: number | undefined;

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/index.js';
+import { REFUSALS } from './refusals.js';
 
 /**
  * Answers one server-to-client request (a legacy-era `roots/list`, `elicitation/create` or
@@ -72,7 +73,7 @@ export interface Connection {
 /** The JSON-RPC error to answer a failed server-to-client request with. */
 export function errorForServerRequest(error: unknown): { code: number; message: string; data?: unknown } {
   const record = error as { code?: unknown; message?: unknown; data?: unknown } | null;
-  const code = typeof record?.code === 'number' && Number.isInteger(record.code) ? record.code : -32603;
+  const code = typeof record?.code === 'number' && Number.isInteger(record.code) ? record.code : REFUSALS.handlerFailed.code;
   const message = typeof record?.message === 'string' && record.message !== '' ? record.message : 'the client could not answer the request';
   return { code, message, ...(record?.data !== undefined ? { data: record.data } : {}) };
 }

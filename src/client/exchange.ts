@@ -6,17 +6,15 @@
  * - HTTP: the first request goes out modern; a 400/404/405 without a recognised modern error
  *   means legacy: `initialize`, then the request again with the session's headers.
  */
-import { encodeHeaderValue, isJsonObject, META, PROTOCOL_VERSION } from '../protocol/index.js';
+import { encodeHeaderValue, ErrorCode, isJsonObject, META, PROTOCOL_VERSION } from '../protocol/index.js';
+import { CLIENT_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
 import type { Connection, ServerRequestHandler } from './connection.js';
 import type { ProtocolEra } from './types.js';
 
-/** Legacy revisions this client speaks after `initialize`, newest first. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
-
 /** JSON-RPC codes only a 2026-07-28 server sends: they mean "modern, fix the request", never "fall back". */
-const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
+const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
 
 /** The era in force and, for a legacy server, what `initialize` answered. */
 export interface EraState {
@@ -61,20 +59,20 @@ function describeShape(value: unknown): string {
 /** A -32022 that lists only legacy revisions comes from a server that wants `initialize`. */
 function namesOnlyLegacy(error: McpClientError): boolean {
   const supported = isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
-  return !supported.includes(PROTOCOL_VERSION) && supported.some((v) => typeof v === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(v));
+  return !supported.includes(PROTOCOL_VERSION) && supported.some((v) => typeof v === 'string' && CLIENT_LEGACY_PROTOCOL_VERSIONS.includes(v));
 }
 
 /** Is this failure of a modern request a legacy server's answer (so `initialize` is worth trying)? */
 function meansLegacy(error: unknown, transport: 'http' | 'stdio'): boolean {
   // An OAuth failure (its httpStatus is the authorization server's) says nothing about the era.
   if (!(error instanceof McpClientError) || error.kind === 'auth') return false;
-  if (error.kind === 'rpc' && error.code === -32022 && namesOnlyLegacy(error)) return true;
+  if (error.kind === 'rpc' && error.code === ErrorCode.UnsupportedProtocolVersion && namesOnlyLegacy(error)) return true;
   if (error.kind === 'rpc' && error.code !== undefined && MODERN_ERROR_CODES.has(error.code)) return false;
   if (transport === 'stdio') return error.kind === 'rpc' || error.kind === 'protocol' || error.kind === 'timeout';
   const status = error.httpStatus;
   if (status !== 400 && status !== 404 && status !== 405) return false;
   // A modern server answers unknown methods 404 + -32601 (R-xx removed methods): that is not a legacy sign.
-  return !(status === 404 && error.code === -32601);
+  return !(status === 404 && error.code === ErrorCode.MethodNotFound);
 }
 
 /** Sends requests in the era the server speaks; finds the era on first use. */
@@ -210,8 +208,8 @@ export class Exchange {
     const clientInfo = this.#settings.clientInfo === false ? { name: 'toolwright-client', version: '0.1.0' } : this.#settings.clientInfo;
     const result = await this.#once('initialize', { protocolVersion: requested, capabilities: this.#settings.capabilities, clientInfo }, signal === undefined ? {} : { signal }, 'legacy', true);
     const version = result.protocolVersion;
-    if (typeof version !== 'string' || !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-      throw new McpClientError('protocol', `initialize: the server chose protocol version ${JSON.stringify(version)}, which this client does not speak (it speaks ${[PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS].join(', ')})`, { method: 'initialize', data: result });
+    if (typeof version !== 'string' || !CLIENT_LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+      throw new McpClientError('protocol', `initialize: the server chose protocol version ${JSON.stringify(version)}, which this client does not speak (it speaks ${[PROTOCOL_VERSION, ...CLIENT_LEGACY_PROTOCOL_VERSIONS].join(', ')})`, { method: 'initialize', data: result });
     }
     if (!isJsonObject(result.capabilities)) throw new McpClientError('protocol', 'initialize: the result has no capabilities object', { method: 'initialize', data: result });
     this.#connection.setLegacySession({ protocolVersion: version, ...(this.#lastSessionId !== undefined ? { sessionId: this.#lastSessionId } : {}) });
@@ -275,7 +273,7 @@ export class Exchange {
       }
       // A -32022 that names the very version sent is a transient refusal (a server mid-upgrade, a misrouted
       // request): the request is sent once more with that version, as the spec asks clients to retry with a supported one.
-      if (err.code === -32022 && era === 'modern' && !retried && isJsonObject(err.data) && Array.isArray(err.data.supported) && err.data.supported.includes(PROTOCOL_VERSION)) {
+      if (err.code === ErrorCode.UnsupportedProtocolVersion && era === 'modern' && !retried && isJsonObject(err.data) && Array.isArray(err.data.supported) && err.data.supported.includes(PROTOCOL_VERSION)) {
         return this.#once(method, params, options, era, handshake, true);
       }
       throw new McpClientError('rpc', `${method} failed: ${err.message} (JSON-RPC ${err.code}${httpStatus !== undefined ? `, HTTP ${httpStatus}` : ''})`, {

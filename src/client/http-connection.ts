@@ -7,6 +7,7 @@ import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, S
 import { SseReader } from './sse-reader.js';
 import { readBodyText } from '../protocol/bounded-body.js';
 import type { OAuthClient } from './oauth/oauth-client.js';
+import { refusalResponse } from './refusals.js';
 
 /** Streamable HTTP target. */
 export interface HttpTarget {
@@ -102,8 +103,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
         // The server gave up on the request or went away; the call that needed it reports that.
       });
     };
-    if (handler === undefined) return reply({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `the client does not answer ${request.method}` } });
-    if (serverRequests >= MAX_SERVER_REQUESTS) return reply({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `the client is already answering ${MAX_SERVER_REQUESTS} requests` } });
+    if (handler === undefined) return reply(refusalResponse(request.id, 'notAnswered', `the client does not answer ${request.method}`));
+    if (serverRequests >= MAX_SERVER_REQUESTS) return reply(refusalResponse(request.id, 'tooManyRequests', `the client is already answering ${MAX_SERVER_REQUESTS} requests`));
     serverRequests++;
     handler(request, signal)
       .then(

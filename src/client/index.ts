@@ -20,7 +20,7 @@ export type {
   OutputOf,
 } from './types.js';
 export type { CallToolResult, ToolDescriptor, InputRequest } from '../protocol/index.js';
-export { LEGACY_PROTOCOL_VERSIONS } from './exchange.js';
+export { CLIENT_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 export { McpClientError } from './client-error.js';
 export type { ClientErrorKind } from './client-error.js';
 export type { HttpTarget } from './http-connection.js';

@@ -9,32 +9,24 @@
 import { INPUT_REQUEST_CAPABILITY, isJsonObject } from '../protocol/index.js';
 import type { InputRequest, JsonObject, JsonRpcRequest } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
+import { refusal } from './refusals.js';
 import type { ServerRequestHandler } from './connection.js';
 import type { CallToolOptions, ClientOptions, ClientRoot, InputRequiredContext } from './types.js';
 
 // The methods a server may ask the client: the keys of the one method→capability table.
 const INPUT_METHODS: ReadonlySet<string> = new Set(Object.keys(INPUT_REQUEST_CAPABILITY));
 
-/** An error a server request is answered with. */
-class ServerRequestRefusal extends Error {
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 function rootsResult(roots: readonly ClientRoot[]): JsonObject {
   return { roots: roots.map((root) => ({ uri: root.uri, ...(root.name !== undefined ? { name: root.name } : {}) })) };
 }
 
 function asInputRequest(request: JsonRpcRequest): InputRequest {
-  if (!INPUT_METHODS.has(request.method)) throw new ServerRequestRefusal(-32601, `the client does not answer ${request.method}`);
+  if (!INPUT_METHODS.has(request.method)) throw refusal('notAnswered', `the client does not answer ${request.method}`);
   return { method: request.method, params: isJsonObject(request.params) ? request.params : {} } as InputRequest;
 }
 
 function checkedResult(value: unknown, method: string): JsonObject {
-  if (!isJsonObject(value)) throw new ServerRequestRefusal(-32603, `the client's handler for ${method} returned ${value === null ? 'null' : typeof value}, not a result object`);
+  if (!isJsonObject(value)) throw refusal('handlerFailed', `the client's handler for ${method} returned ${value === null ? 'null' : typeof value}, not a result object`);
   return value;
 }
 
@@ -44,7 +36,7 @@ export function clientRequestHandler(options: Pick<ClientOptions, 'roots' | 'onS
     if (request.method === 'ping') return {};
     const input = asInputRequest(request);
     if (input.method === 'roots/list' && options.roots !== undefined) return rootsResult(options.roots);
-    if (options.onServerRequest === undefined) throw new ServerRequestRefusal(-32601, `the client has no handler for ${request.method}`);
+    if (options.onServerRequest === undefined) throw refusal('notAnswered', `the client has no handler for ${request.method}`);
     return checkedResult(await options.onServerRequest(input, { signal }), request.method);
   };
 }
@@ -103,15 +95,15 @@ export function callRequestHandler(state: CallInputState, fallback: ServerReques
   return async (request, signal) => {
     if (!INPUT_METHODS.has(request.method) || (request.method === 'roots/list' && state.roots !== undefined)) return fallback(request, signal);
     state.round++;
-    if (state.round > state.maxRounds) throw new ServerRequestRefusal(-32603, `the client answers at most ${state.maxRounds} input requests per call`);
+    if (state.round > state.maxRounds) throw refusal('handlerFailed', `the client answers at most ${state.maxRounds} input requests per call`);
     const key = `server-request-${String(request.id)}`;
     let answered: Record<string, unknown>;
     try {
       answered = await handler({ [key]: asInputRequest(request) }, context(state, signal));
     } catch (error) {
-      throw new ServerRequestRefusal(-32603, `the client's input handler failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw refusal('handlerFailed', `the client's input handler failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (!isJsonObject(answered) || !(key in answered)) throw new ServerRequestRefusal(-32603, `the client's input handler gave no answer for ${request.method}`);
+    if (!isJsonObject(answered) || !(key in answered)) throw refusal('handlerFailed', `the client's input handler gave no answer for ${request.method}`);
     return checkedResult(answered[key], request.method);
   };
 }

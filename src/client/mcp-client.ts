@@ -11,7 +11,8 @@ import type { CallContext } from './call-tool.js';
 import { Catalog, resultTypeOf } from './catalog.js';
 import { McpClientError } from './client-error.js';
 import type { Connection, ServerRequestHandler } from './connection.js';
-import { Exchange, LEGACY_PROTOCOL_VERSIONS } from './exchange.js';
+import { Exchange } from './exchange.js';
+import { CLIENT_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import { createHttpConnection } from './http-connection.js';
 import type { HttpTarget } from './http-connection.js';
 import { clientRequestHandler } from './input-rounds.js';
@@ -48,8 +49,8 @@ function toConnection(target: ConnectTarget): Connection {
 
 function checkOptions(options: ClientOptions): void {
   if (options.era !== undefined && !['auto', 'modern', 'legacy'].includes(options.era)) throw new McpClientError('usage', `connect: era must be "auto", "modern" or "legacy", got ${JSON.stringify(options.era)}`);
-  if (options.legacyProtocolVersion !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(options.legacyProtocolVersion)) {
-    throw new McpClientError('usage', `connect: legacyProtocolVersion must be one of ${LEGACY_PROTOCOL_VERSIONS.join(', ')}, got ${JSON.stringify(options.legacyProtocolVersion)}`);
+  if (options.legacyProtocolVersion !== undefined && !CLIENT_LEGACY_PROTOCOL_VERSIONS.includes(options.legacyProtocolVersion)) {
+    throw new McpClientError('usage', `connect: legacyProtocolVersion must be one of ${CLIENT_LEGACY_PROTOCOL_VERSIONS.join(', ')}, got ${JSON.stringify(options.legacyProtocolVersion)}`);
   }
   for (const root of options.roots ?? []) {
     if (!isJsonObject(root) || typeof root.uri !== 'string' || !root.uri.startsWith('file://')) throw new McpClientError('usage', `connect: every root needs a file:// uri, got ${JSON.stringify(root)}`);
@@ -77,7 +78,7 @@ class Client implements McpClient {
       timeoutMs,
       era: options.era ?? 'auto',
       probeTimeoutMs: options.probeTimeoutMs ?? 5000,
-      legacyProtocolVersion: options.legacyProtocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0] as string,
+      legacyProtocolVersion: options.legacyProtocolVersion ?? CLIENT_LEGACY_PROTOCOL_VERSIONS[0] as string,
       // The GET stream carries what belongs to no call: notifications, and requests such as roots/list (SDK v1
       // servers also send a call's elicitation there), so it is open whenever the client can answer or listens.
       listen: options.onNotification !== undefined || options.onServerRequest !== undefined || ['roots', 'elicitation', 'sampling'].some((name) => capabilities[name] !== undefined),

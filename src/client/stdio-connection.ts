@@ -5,6 +5,7 @@ import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } 
 import { McpClientError } from './client-error.js';
 import { errorForServerRequest } from './connection.js';
 import type { Connection, ConnectionHandlers, ReceivedResponse, SendOptions } from './connection.js';
+import { refusalResponse } from './refusals.js';
 
 /** A stdio server to spawn. */
 export interface StdioTarget {
@@ -187,11 +188,11 @@ export function createStdioConnection(target: StdioTarget): StdioConnection {
     const handler = owners.length === 1 ? owners[0]?.options.onRequest : handlers.onRequest;
     const signal = owners.length === 1 ? (owners[0] as Pending).options.signal : new AbortController().signal;
     if (handler === undefined) {
-      write({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `the client does not answer ${request.method}` } });
+      write(refusalResponse(request.id, 'notAnswered', `the client does not answer ${request.method}`));
       return;
     }
     if (serverRequests >= MAX_SERVER_REQUESTS) {
-      write({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `the client is already answering ${MAX_SERVER_REQUESTS} requests` } });
+      write(refusalResponse(request.id, 'tooManyRequests', `the client is already answering ${MAX_SERVER_REQUESTS} requests`));
       return;
     }
     serverRequests++;

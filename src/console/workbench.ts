@@ -6,7 +6,8 @@
  * endpoint, as a message without HTTP headers on the `console` transport, naming the operator
  * (audit records show who called, and from where), so every stage runs.
  */
-import { META, PROTOCOL_VERSION } from '../protocol/constants.js';
+import { META } from '../protocol/constants.js';
+import { PROTOCOL_VERSION } from '../protocol/versions.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
 import type { McpServer } from '../server/create-server.js';

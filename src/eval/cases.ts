@@ -3,8 +3,10 @@
  * The seed guide (§6.3): keep a fixed set of test questions and compare tool-calling accuracy
  * before and after every change to a definition.
  */
+import { isJsonObject } from '../json/json-object.js';
 import { parse as parseYaml } from 'yaml';
 import { checkSchema } from '../schema/index.js';
+import { EvalError } from './eval-error.js';
 
 /** What one case expects. */
 export interface CaseExpectation {
@@ -26,18 +28,6 @@ export interface EvalCase {
   expect: CaseExpectation;
 }
 
-/** A case file that does not fit the documented shape; the message says where. */
-export class CaseFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CaseFileError';
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const CASE_KEYS = new Set(['id', 'request', 'context', 'expect']);
 const EXPECT_KEYS = new Set(['tool', 'arguments', 'argumentsSchema']);
 
@@ -51,36 +41,36 @@ export function parseCaseFile(text: string, format: 'yaml' | 'json', label: stri
   try {
     data = format === 'yaml' ? parseYaml(text, { prettyErrors: true, uniqueKeys: true }) : JSON.parse(text);
   } catch (error) {
-    throw new CaseFileError(`${label} is not valid ${format.toUpperCase()}: ${(error as Error).message.split('\n')[0]}`);
+    throw new EvalError('case-file', `${label} is not valid ${format.toUpperCase()}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const list = Array.isArray(data) ? data : isRecord(data) ? data.cases : undefined;
-  if (!Array.isArray(list)) throw new CaseFileError(`${label}: expected {"cases": [...]} or a list of cases`);
-  if (list.length === 0) throw new CaseFileError(`${label}: no cases`);
+  const list = Array.isArray(data) ? data : isJsonObject(data) ? data.cases : undefined;
+  if (!Array.isArray(list)) throw new EvalError('case-file', `${label}: expected {"cases": [...]} or a list of cases`);
+  if (list.length === 0) throw new EvalError('case-file', `${label}: no cases`);
   const seen = new Set<string>();
   return list.map((entry, index) => {
     const where = `${label}: cases[${index}]`;
-    if (!isRecord(entry)) throw new CaseFileError(`${where} must be an object`);
-    for (const key of Object.keys(entry)) if (!CASE_KEYS.has(key)) throw new CaseFileError(`${where}.${key} is not allowed (use id, request, context, expect)`);
+    if (!isJsonObject(entry)) throw new EvalError('case-file', `${where} must be an object`);
+    for (const key of Object.keys(entry)) if (!CASE_KEYS.has(key)) throw new EvalError('case-file', `${where}.${key} is not allowed (use id, request, context, expect)`);
     const id = entry.id === undefined ? `case-${index + 1}` : entry.id;
-    if (typeof id !== 'string' || id.trim() === '') throw new CaseFileError(`${where}.id must be a non-empty string`);
-    if (seen.has(id)) throw new CaseFileError(`${where}.id "${id}" is used twice`);
+    if (typeof id !== 'string' || id.trim() === '') throw new EvalError('case-file', `${where}.id must be a non-empty string`);
+    if (seen.has(id)) throw new EvalError('case-file', `${where}.id "${id}" is used twice`);
     seen.add(id);
-    if (typeof entry.request !== 'string' || entry.request.trim() === '') throw new CaseFileError(`${where} (${id}).request must be a non-empty string`);
-    if (entry.context !== undefined && typeof entry.context !== 'string') throw new CaseFileError(`${where} (${id}).context must be a string`);
+    if (typeof entry.request !== 'string' || entry.request.trim() === '') throw new EvalError('case-file', `${where} (${id}).request must be a non-empty string`);
+    if (entry.context !== undefined && typeof entry.context !== 'string') throw new EvalError('case-file', `${where} (${id}).context must be a string`);
     const expect = entry.expect;
-    if (!isRecord(expect)) throw new CaseFileError(`${where} (${id}).expect must be an object with "tool" (a tool name, or none)`);
-    for (const key of Object.keys(expect)) if (!EXPECT_KEYS.has(key)) throw new CaseFileError(`${where} (${id}).expect.${key} is not allowed (use tool, arguments, argumentsSchema)`);
+    if (!isJsonObject(expect)) throw new EvalError('case-file', `${where} (${id}).expect must be an object with "tool" (a tool name, or none)`);
+    for (const key of Object.keys(expect)) if (!EXPECT_KEYS.has(key)) throw new EvalError('case-file', `${where} (${id}).expect.${key} is not allowed (use tool, arguments, argumentsSchema)`);
     const tool = expect.tool === 'none' || expect.tool === null ? null : expect.tool;
-    if (tool !== null && (typeof tool !== 'string' || tool === '')) throw new CaseFileError(`${where} (${id}).expect.tool must be a tool name, or none / null for "no tool"`);
-    if (tool === null && (expect.arguments !== undefined || expect.argumentsSchema !== undefined)) throw new CaseFileError(`${where} (${id}): "no tool" cannot have argument expectations`);
-    if (expect.arguments !== undefined && !isRecord(expect.arguments)) throw new CaseFileError(`${where} (${id}).expect.arguments must be an object of exact values by argument name`);
+    if (tool !== null && (typeof tool !== 'string' || tool === '')) throw new EvalError('case-file', `${where} (${id}).expect.tool must be a tool name, or none / null for "no tool"`);
+    if (tool === null && (expect.arguments !== undefined || expect.argumentsSchema !== undefined)) throw new EvalError('case-file', `${where} (${id}): "no tool" cannot have argument expectations`);
+    if (expect.arguments !== undefined && !isJsonObject(expect.arguments)) throw new EvalError('case-file', `${where} (${id}).expect.arguments must be an object of exact values by argument name`);
     const schema = expect.argumentsSchema;
     if (schema !== undefined) {
-      if (!isRecord(schema) && typeof schema !== 'boolean') throw new CaseFileError(`${where} (${id}).expect.argumentsSchema must be a JSON Schema`);
+      if (!isJsonObject(schema) && typeof schema !== 'boolean') throw new EvalError('case-file', `${where} (${id}).expect.argumentsSchema must be a JSON Schema`);
       try {
         checkSchema(schema);
       } catch (error) {
-        throw new CaseFileError(`${where} (${id}).expect.argumentsSchema is not a valid schema: ${(error as Error).message}`);
+        throw new EvalError('case-file', `${where} (${id}).expect.argumentsSchema is not a valid schema: ${(error as Error).message}`);
       }
     }
     const result: EvalCase = { id, request: entry.request, expect: { tool } };

@@ -4,8 +4,10 @@
  * provider receives it and asked when it would call it, for which task, with which arguments; the
  * arguments are then checked against the ORIGINAL schema (required fields, types, ranges, units).
  */
+import { isJsonObject } from '../json/json-object.js';
 import { compileSchema } from '../schema/index.js';
-import { buildRequest, callModel, ProviderCallError, ReplyShapeError } from './providers.js';
+import { EvalError } from './eval-error.js';
+import { buildRequest, callModel } from './providers.js';
 import type { ModelTarget } from './providers.js';
 import { lowerCatalog } from './run-eval.js';
 
@@ -46,18 +48,14 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Disagreements between proposed arguments and the schema, said the way a tool author reads them. */
 export function schemaMismatches(schema: Record<string, unknown>, args: unknown): string[] {
   const problems: string[] = [];
-  const properties = isRecord(schema.properties) ? schema.properties : {};
-  if (isRecord(args)) {
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  if (isJsonObject(args)) {
     for (const [name, value] of Object.entries(args)) {
       const property = properties[name];
-      if (!isRecord(property)) continue;
+      if (!isJsonObject(property)) continue;
       const numeric = property.type === 'number' || property.type === 'integer';
       if (numeric && typeof value === 'string' && /^\s*-?\d+(?:\.\d+)?\s*[^\d\s.,-]+/.test(value)) {
         problems.push(`unit: "${name}" was given as ${JSON.stringify(value)}, but it is a bare number${typeof property.description === 'string' ? ` (${property.description})` : ''}`);
@@ -76,7 +74,7 @@ export async function interviewTools(tools: readonly unknown[], options: { targe
   const catalog = lowerCatalog(tools, options.target);
   const answers: InterviewAnswer[] = [];
   let reached = false;
-  let unreachable: ProviderCallError | undefined;
+  let unreachable: EvalError | undefined;
   for (const [index, mapped] of catalog.tools.entries()) {
     const description = typeof mapped.tool.description === 'string' ? mapped.tool.description : '';
     const answer: InterviewAnswer = { tool: mapped.mcpName, description, mismatches: [] };
@@ -95,8 +93,8 @@ export async function interviewTools(tools: readonly unknown[], options: { targe
         answer.mismatches.push(...schemaMismatches(mapped.tool.inputSchema as Record<string, unknown>, parsed.arguments ?? {}));
       }
     } catch (error) {
-      if (!(error instanceof ProviderCallError) && !(error instanceof ReplyShapeError)) throw error;
-      if (error instanceof ProviderCallError && error.unreachable) unreachable ??= error;
+      if (!(error instanceof EvalError) || (error.code !== 'provider-call' && error.code !== 'reply-shape')) throw error;
+      if (error.code === 'provider-call' && error.unreachable) unreachable ??= error;
       else reached = true;
       answer.error = error.message;
     }

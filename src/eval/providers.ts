@@ -4,7 +4,9 @@
  * LM Studio also speak), Anthropic Messages, and Gemini generateContent. Only the request and the
  * reply's tool call are handled here; scoring is elsewhere.
  */
+import { isJsonObject } from '../json/json-object.js';
 import type { MappedCatalog, ProviderName } from '../host/index.js';
+import { EvalError } from './eval-error.js';
 
 /** A `--model provider:model` choice, resolved. */
 export interface ModelTarget {
@@ -18,14 +20,6 @@ export interface ModelTarget {
   baseUrl: string;
   /** Environment variable holding the API key, when the endpoint needs one. */
   keyVariable: string | undefined;
-}
-
-/** A provider choice that cannot be used; the CLI exits 2 with the message. */
-export class ModelTargetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ModelTargetError';
-  }
 }
 
 interface ProviderEntry { api: ModelTarget['api']; profile: ProviderName; baseUrl: string; keyVariable?: string }
@@ -47,17 +41,17 @@ export const PROVIDERS: Readonly<Record<string, ProviderEntry>> = {
  */
 export function resolveModelTarget(spec: string, baseUrl?: string): ModelTarget {
   const colon = spec.indexOf(':');
-  if (colon <= 0 || colon === spec.length - 1) throw new ModelTargetError(`--model must be provider:model (providers: ${Object.keys(PROVIDERS).join(', ')}), got ${JSON.stringify(spec)}`);
+  if (colon <= 0 || colon === spec.length - 1) throw new EvalError('model-target', `--model must be provider:model (providers: ${Object.keys(PROVIDERS).join(', ')}), got ${JSON.stringify(spec)}`);
   const provider = spec.slice(0, colon).toLowerCase();
   const entry = PROVIDERS[provider];
-  if (entry === undefined) throw new ModelTargetError(`unknown provider "${provider}" in --model (known: ${Object.keys(PROVIDERS).join(', ')})`);
+  if (entry === undefined) throw new EvalError('model-target', `unknown provider "${provider}" in --model (known: ${Object.keys(PROVIDERS).join(', ')})`);
   let url = entry.baseUrl;
   if (baseUrl !== undefined) {
     try {
       const parsed = new URL(baseUrl);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
     } catch {
-      throw new ModelTargetError(`--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+      throw new EvalError('model-target', `--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
     }
     url = baseUrl;
   }
@@ -115,56 +109,36 @@ export function buildRequest(target: ModelTarget, catalog: MappedCatalog | undef
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A reply that is not the documented shape; counted as a failed trial with this reason. */
-export class ReplyShapeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ReplyShapeError';
-  }
-}
-
 /** Reads the tool call out of a provider's JSON reply (the shapes of each provider's API reference). */
 export function readReply(api: ModelTarget['api'], data: unknown): ModelReply {
-  if (!isRecord(data)) throw new ReplyShapeError('the reply is not a JSON object');
+  if (!isJsonObject(data)) throw new EvalError('reply-shape', 'the reply is not a JSON object');
   if (api === 'openai-chat') {
-    const message = Array.isArray(data.choices) && isRecord(data.choices[0]) ? data.choices[0].message : undefined;
-    if (!isRecord(message)) throw new ReplyShapeError('no choices[0].message in the Chat Completions reply');
-    const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isRecord) : [];
+    const message = Array.isArray(data.choices) && isJsonObject(data.choices[0]) ? data.choices[0].message : undefined;
+    if (!isJsonObject(message)) throw new EvalError('reply-shape', 'no choices[0].message in the Chat Completions reply');
+    const calls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isJsonObject) : [];
     const first = calls[0];
-    const fn = first !== undefined && isRecord(first.function) ? first.function : undefined;
-    if (first !== undefined && (fn === undefined || typeof fn.name !== 'string')) throw new ReplyShapeError('tool_calls[0].function.name is missing');
+    const fn = first !== undefined && isJsonObject(first.function) ? first.function : undefined;
+    if (first !== undefined && (fn === undefined || typeof fn.name !== 'string')) throw new EvalError('reply-shape', 'tool_calls[0].function.name is missing');
     return { call: fn ? { name: fn.name as string, arguments: fn.arguments } : undefined, extraCalls: Math.max(0, calls.length - 1), text: typeof message.content === 'string' ? message.content : '' };
   }
   if (api === 'anthropic') {
-    if (!Array.isArray(data.content)) throw new ReplyShapeError('no content[] in the Messages reply');
-    const blocks = data.content.filter(isRecord);
+    if (!Array.isArray(data.content)) throw new EvalError('reply-shape', 'no content[] in the Messages reply');
+    const blocks = data.content.filter(isJsonObject);
     const uses = blocks.filter((b) => b.type === 'tool_use');
     const first = uses[0];
-    if (first !== undefined && typeof first.name !== 'string') throw new ReplyShapeError('a tool_use block has no name');
+    if (first !== undefined && typeof first.name !== 'string') throw new EvalError('reply-shape', 'a tool_use block has no name');
     const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('\n');
     return { call: first ? { name: first.name as string, arguments: first.input } : undefined, extraCalls: Math.max(0, uses.length - 1), text };
   }
-  const candidate = Array.isArray(data.candidates) && isRecord(data.candidates[0]) ? data.candidates[0] : undefined;
-  const content = candidate !== undefined && isRecord(candidate.content) ? candidate.content : undefined;
-  if (content === undefined || !Array.isArray(content.parts)) throw new ReplyShapeError('no candidates[0].content.parts in the generateContent reply');
-  const parts = content.parts.filter(isRecord);
-  const calls = parts.filter((p) => isRecord(p.functionCall)).map((p) => p.functionCall as Record<string, unknown>);
+  const candidate = Array.isArray(data.candidates) && isJsonObject(data.candidates[0]) ? data.candidates[0] : undefined;
+  const content = candidate !== undefined && isJsonObject(candidate.content) ? candidate.content : undefined;
+  if (content === undefined || !Array.isArray(content.parts)) throw new EvalError('reply-shape', 'no candidates[0].content.parts in the generateContent reply');
+  const parts = content.parts.filter(isJsonObject);
+  const calls = parts.filter((p) => isJsonObject(p.functionCall)).map((p) => p.functionCall as Record<string, unknown>);
   const first = calls[0];
-  if (first !== undefined && typeof first.name !== 'string') throw new ReplyShapeError('a functionCall has no name');
+  if (first !== undefined && typeof first.name !== 'string') throw new EvalError('reply-shape', 'a functionCall has no name');
   const text = parts.filter((p) => typeof p.text === 'string').map((p) => p.text as string).join('\n');
   return { call: first ? { name: first.name as string, arguments: first.args ?? {} } : undefined, extraCalls: Math.max(0, calls.length - 1), text };
-}
-
-/** A request that failed on the wire or with an HTTP error; counted as an error, never as a score. */
-export class ProviderCallError extends Error {
-  constructor(message: string, readonly unreachable: boolean) {
-    super(message);
-    this.name = 'ProviderCallError';
-  }
 }
 
 /** Sends one request and reads the reply. */
@@ -174,7 +148,7 @@ export async function callModel(target: ModelTarget, request: ProviderRequest, t
     response = await fetch(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body), signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new ProviderCallError(`cannot reach ${request.url}: ${cause === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : cause}`, true);
+    throw new EvalError('provider-call', `cannot reach ${request.url}: ${cause === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : cause}`, true);
   }
   const text = await response.text();
   if (!response.ok) {
@@ -183,13 +157,13 @@ export async function callModel(target: ModelTarget, request: ProviderRequest, t
       const data = JSON.parse(text) as { error?: { message?: string } | string };
       detail = typeof data.error === 'string' ? data.error : data.error?.message ?? detail;
     } catch { /* keep the text */ }
-    throw new ProviderCallError(`${target.provider} answered HTTP ${response.status}: ${detail}`, false);
+    throw new EvalError('provider-call', `${target.provider} answered HTTP ${response.status}: ${detail}`, false);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new ReplyShapeError('the reply is not JSON');
+    throw new EvalError('reply-shape', 'the reply is not JSON');
   }
   return readReply(target.api, data);
 }

@@ -8,8 +8,9 @@ import { mapTools, resolveToolCall, HostError } from '../host/index.js';
 import type { MappedCatalog, ToolDescriptor } from '../host/index.js';
 import { compileSchema } from '../schema/index.js';
 import type { CompiledSchema } from '../schema/index.js';
-import { canonicalJson } from '../protocol/canonical-json.js';
-import { buildRequest, callModel, ProviderCallError, ReplyShapeError } from './providers.js';
+import { canonicalJson } from '../json/canonical-json.js';
+import { EvalError } from './eval-error.js';
+import { buildRequest, callModel } from './providers.js';
 import type { ModelTarget } from './providers.js';
 import type { EvalCase } from './cases.js';
 
@@ -174,7 +175,7 @@ export function lowerCatalog(tools: readonly unknown[], target: ModelTarget): Ma
 }
 
 /**
- * Runs every case `trials` times against the model. Throws {@link ProviderCallError} when not a
+ * Runs every case `trials` times against the model. Throws an {@link EvalError} `provider-call` when not a
  * single request reached the model (there is nothing to score); otherwise failed trials are errors.
  */
 export async function runEval(cases: readonly EvalCase[], tools: readonly unknown[], catalogLabel: string, options: RunEvalOptions): Promise<EvalRun> {
@@ -183,7 +184,7 @@ export async function runEval(cases: readonly EvalCase[], tools: readonly unknow
   const total = cases.length * options.trials;
   let done = 0;
   let reached = false;
-  let firstUnreachable: ProviderCallError | undefined;
+  let firstUnreachable: EvalError | undefined;
   const results: CaseResult[] = [];
   for (const testCase of cases) {
     const trials: TrialResult[] = [];
@@ -195,8 +196,8 @@ export async function runEval(cases: readonly EvalCase[], tools: readonly unknow
         reached = true;
         trial = scoreTrial(testCase, catalog, reply, validators);
       } catch (error) {
-        if (!(error instanceof ProviderCallError) && !(error instanceof ReplyShapeError)) throw error;
-        if (error instanceof ProviderCallError && error.unreachable) firstUnreachable ??= error;
+        if (!(error instanceof EvalError) || (error.code !== 'provider-call' && error.code !== 'reply-shape')) throw error;
+        if (error.code === 'provider-call' && error.unreachable) firstUnreachable ??= error;
         else reached = true;
         trial = { calledTool: null, toolChoiceCorrect: false, validBefore: null, validAfter: null, repairs: [], assertionsPassed: null, passed: false, error: error.message, notes: [] };
       }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 import { walkSchema } from '../schema/index.js';
 import type { SchemaVisit } from '../schema/index.js';
 import { HostError } from './host-error.js';
@@ -27,15 +28,11 @@ const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY',
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 const ROOT_COMPOSITION = ['oneOf', 'anyOf', 'allOf'];
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The part of a provider tool JSON holding name, description and schema. */
 function parts(provider: ProviderName, json: Json): { name: unknown; schema: unknown; base: string; schemaKey: string } {
   switch (provider) {
     case 'openai-chat': {
-      const fn = isObject(json.function) ? json.function : {};
+      const fn = isJsonObject(json.function) ? json.function : {};
       return { name: fn.name, schema: fn.parameters, base: '/function', schemaKey: 'parameters' };
     }
     case 'openai-responses': return { name: json.name, schema: json.parameters, base: '', schemaKey: 'parameters' };
@@ -46,7 +43,7 @@ function parts(provider: ProviderName, json: Json): { name: unknown; schema: unk
 }
 
 function isStrict(provider: ProviderName, json: Json): boolean {
-  if (provider === 'openai-chat') return isObject(json.function) && json.function.strict === true;
+  if (provider === 'openai-chat') return isJsonObject(json.function) && json.function.strict === true;
   if (provider === 'openai-responses' || provider === 'anthropic') return json.strict === true;
   return false;
 }
@@ -61,7 +58,7 @@ export function checkProviderTool(provider: ProviderName, json: unknown): Provid
   if (!profile) throw new HostError('unknown_provider', `unknown provider "${String(provider)}"`);
   const out: ProviderViolation[] = [];
   const add = (pointer: string, message: string): void => { out.push({ pointer, message }); };
-  if (!isObject(json)) return [{ pointer: '', message: 'tool JSON must be an object' }];
+  if (!isJsonObject(json)) return [{ pointer: '', message: 'tool JSON must be an object' }];
   if ((provider === 'openai-chat' || provider === 'openai-responses') && json.type !== 'function') add('/type', 'must be "function"');
   if (provider === 'openai-responses' && typeof json.strict !== 'boolean') add('/strict', 'Responses tools must carry an explicit boolean strict');
   const { name, schema, base, schemaKey } = parts(provider, json);
@@ -73,13 +70,13 @@ export function checkProviderTool(provider: ProviderName, json: unknown): Provid
     if (rule.startLetterOrUnderscore && !/^[A-Za-z_]/.test(name)) add(`${base}/name`, 'name must start with a letter or underscore');
   }
   const schemaPointer = `${base}/${schemaKey}`;
-  if (!isObject(schema)) {
+  if (!isJsonObject(schema)) {
     add(schemaPointer, 'schema must be an object');
     return out;
   }
   const objectType = provider === 'gemini-legacy' ? 'OBJECT' : 'object';
   if (schema.type !== objectType) add(`${schemaPointer}/type`, `root type must be "${objectType}"`);
-  if (!isObject(schema.properties)) add(`${schemaPointer}/properties`, 'root must list properties (an empty object for no arguments)');
+  if (!isJsonObject(schema.properties)) add(`${schemaPointer}/properties`, 'root must list properties (an empty object for no arguments)');
   if (provider !== 'openai-chat' && provider !== 'openai-responses' || isStrict(provider, json)) {
     for (const k of ROOT_COMPOSITION) if (k in schema) add(`${schemaPointer}/${k}`, `${k} is not allowed at the root`);
   }
@@ -127,7 +124,7 @@ function checkOpenAiStrict(schema: Json, at: string, add: (p: string, m: string)
     for (const t of types) if (!JSON_TYPES.has(String(t))) add(`${p}/type`, `unknown type ${JSON.stringify(t)}`);
     if (types.includes('object') || s.properties !== undefined) {
       if (s.additionalProperties !== false) add(p, 'additionalProperties must be false on every object');
-      const keys = isObject(s.properties) ? Object.keys(s.properties) : [];
+      const keys = isJsonObject(s.properties) ? Object.keys(s.properties) : [];
       properties += keys.length;
       const required = Array.isArray(s.required) ? s.required : [];
       for (const k of keys) if (!required.includes(k)) add(`${p}/required`, `property "${k}" must be listed in required`);
@@ -192,7 +189,7 @@ function checkGeminiLegacy(schema: Json, at: string, add: (p: string, m: string)
     for (const key of Object.keys(s)) if (!GEMINI_SCHEMA_FIELDS.has(key)) add(`${p}/${key}`, `unknown field "${key}" (Gemini rejects the whole request with HTTP 400)`);
     if (s.type === undefined ? s.anyOf === undefined : !(typeof s.type === 'string' && GEMINI_TYPES.has(s.type))) add(`${p}/type`, `type is required and must be one of ${[...GEMINI_TYPES].join(', ')}`);
     if (Array.isArray(s.enum) && s.enum.some((v) => typeof v !== 'string')) add(`${p}/enum`, 'enum values must be strings');
-    if (s.items !== undefined && !isObject(s.items)) add(`${p}/items`, 'items must be one schema');
+    if (s.items !== undefined && !isJsonObject(s.items)) add(`${p}/items`, 'items must be one schema');
     if (s.type === 'ARRAY' && s.items === undefined) add(p, 'ARRAY needs items');
   });
 }

@@ -1,4 +1,5 @@
 import type { LossEntry } from './types.js';
+import { InputError } from '../errors/toolwright-error.js';
 
 /** Why a host-side operation refused its input. */
 export type HostErrorCode =
@@ -14,7 +15,8 @@ export type HostErrorCode =
  * valid MCP tool, a tool that cannot be lowered under the options asked for. `code` is stable;
  * `message` names the tool and the exact reason.
  */
-export class HostError extends Error {
+export class HostError extends InputError {
+  readonly errorCode = 'host' as const;
   readonly code: HostErrorCode;
   /** The MCP tool name concerned, when there is one. */
   readonly tool: string | undefined;

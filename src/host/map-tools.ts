@@ -1,7 +1,8 @@
+import { isJsonObject } from '../json/json-object.js';
 import { checkProviderTool } from './check-provider-tool.js';
 import { HostError } from './host-error.js';
-import { lowerInputSchema } from './lower-schema.js';
-import type { LoweredSchema } from './lower-schema.js';
+import { lowerInputSchema } from './lowering/schema.js';
+import type { LoweredSchema } from './lowering/schema.js';
 import { walkSchema } from '../schema/index.js';
 import { ANTHROPIC_STRICT_LIMITS, PROFILES } from './profiles.js';
 import type { ProviderProfile } from './profiles.js';
@@ -12,10 +13,6 @@ import type { MapOptions, MappedCatalog, MappedTool, MappingFailure, ProviderNam
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The profile for a provider name, or a HostError listing the known ones. */
 export function getProfile(provider: unknown): ProviderProfile {
   if (typeof provider === 'string' && Object.prototype.hasOwnProperty.call(PROFILES, provider)) return PROFILES[provider as ProviderName];
@@ -24,9 +21,9 @@ export function getProfile(provider: unknown): ProviderProfile {
 
 /** Throws a HostError unless `tool` has the shape of an MCP `Tool` with an object inputSchema. */
 export function assertTool(tool: unknown): asserts tool is ToolDescriptor {
-  if (!isObject(tool)) throw new HostError('invalid_tool', 'a tool must be an object with "name" and "inputSchema"');
+  if (!isJsonObject(tool)) throw new HostError('invalid_tool', 'a tool must be an object with "name" and "inputSchema"');
   if (typeof tool.name !== 'string' || tool.name.length === 0) throw new HostError('invalid_tool', 'a tool has an empty or missing "name"');
-  if (!isObject(tool.inputSchema)) throw new HostError('invalid_tool', `tool "${tool.name}": "inputSchema" must be a JSON Schema object`, tool.name);
+  if (!isJsonObject(tool.inputSchema)) throw new HostError('invalid_tool', `tool "${tool.name}": "inputSchema" must be a JSON Schema object`, tool.name);
   if (tool.description !== undefined && typeof tool.description !== 'string') throw new HostError('invalid_tool', `tool "${tool.name}": "description" must be a string`, tool.name);
 }
 
@@ -114,7 +111,7 @@ function strictCosts(schema: Json): { optional: number; unions: number } {
   walkSchema(schema, (node) => {
     if (typeof node.schema !== 'object') return;
     const s = node.schema as Json;
-    if (isObject(s.properties)) {
+    if (isJsonObject(s.properties)) {
       const required = Array.isArray(s.required) ? s.required : [];
       optional += Object.keys(s.properties).filter((k) => !required.includes(k)).length;
     }
@@ -179,7 +176,7 @@ export function mapTools(tools: readonly ToolDescriptor[], options: MapOptions):
       valid.push(tool);
     } catch (error) {
       if (!(error instanceof HostError)) throw error;
-      const name = isObject(tool) && typeof tool.name === 'string' ? tool.name : '(unnamed)';
+      const name = isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : '(unnamed)';
       failures.push({ mcpName: name, code: error.code, message: error.message, loss: [] });
     }
   }

@@ -40,7 +40,7 @@ export interface LoweringPolicy {
   openApiTypes: boolean;
   /** `enum` may hold only strings (Gemini legacy). */
   enumStringsOnly: boolean;
-  /** Keywords sent as they are (the rest is lowered as its row of lower-table.ts says); `undefined` means every keyword is passed (non-strict hints). */
+  /** Keywords sent as they are (the rest is lowered as its row of lowering/table.ts says); `undefined` means every keyword is passed (non-strict hints). */
   keep: ReadonlySet<string> | undefined;
   /** Formats that are kept; others move into the description. `undefined` = all. */
   formats: ReadonlySet<string> | undefined;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HostError } from './host-error.js';
+import { prefixedName } from '../protocol/prefixed-name.js';
 import { PROFILES } from './profiles.js';
 import type { NameRule } from './profiles.js';
 import type { ProviderName } from './types.js';
@@ -35,7 +36,7 @@ function clean(text: string, rule: NameRule): string {
  * 8-hex-digit hash of the full original, so the same input always gives the same name.
  */
 export function sanitizeToolName(mcpName: string, rule: NameRule, serverPrefix?: string): string {
-  const full = serverPrefix ? `${serverPrefix}__${mcpName}` : mcpName;
+  const full = prefixedName(serverPrefix, mcpName);
   let name = clean(full, rule);
   if (rule.startLetterOrUnderscore && !/^[A-Za-z_]/.test(name)) name = `_${name}`;
   if (name.length > rule.maxLength) name = `${name.slice(0, rule.maxLength - 9)}_${shortHash(full)}`;
@@ -61,7 +62,7 @@ export function createNameMap(mcpNames: readonly string[], options: NameMapOptio
     if (toProvider.has(mcpName)) throw new HostError('name_collision', `two tools are both named "${mcpName}"`, mcpName);
     let name = sanitizeToolName(mcpName, rule, options.serverPrefix);
     if (toMcp.has(name)) {
-      const full = options.serverPrefix ? `${options.serverPrefix}__${mcpName}` : mcpName;
+      const full = prefixedName(options.serverPrefix, mcpName);
       const base = name.length > rule.maxLength - 9 ? name.slice(0, rule.maxLength - 9) : name;
       name = `${base}_${shortHash(full)}`;
       if (toMcp.has(name)) throw new HostError('name_collision', `cannot give "${mcpName}" a unique ${options.provider} name`, mcpName);

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 import { walkSchema, resolvePointer, escapePointerToken, compilePattern } from '../schema/index.js';
 import type { PatternMatcher } from '../schema/index.js';
 import { HostError } from './host-error.js';
@@ -39,10 +40,6 @@ export type RepairProfile = MappedTool | ProviderName | MapOptions;
 const NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 const INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 const MAX_DEPTH = 128;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function setOwn(target: Json, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -100,7 +97,7 @@ class OriginalSchema {
     seen.add(schema);
     let target: unknown;
     try { target = resolvePointer(this.root, decodeURIComponent(schema.$ref.slice(1))); } catch { target = undefined; }
-    return typeof target === 'boolean' || isObject(target) ? target : undefined;
+    return typeof target === 'boolean' || isJsonObject(target) ? target : undefined;
   }
 
   typesOf(schema: Schema, seen: Set<object> = new Set()): TypeSet {
@@ -145,17 +142,17 @@ class OriginalSchema {
     if (typeof key === 'number') {
       const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems as Schema[] : undefined;
       if (prefix && key < prefix.length) out.push(prefix[key]!);
-      else if (typeof schema.items === 'boolean' || isObject(schema.items)) out.push(schema.items as Schema);
+      else if (typeof schema.items === 'boolean' || isJsonObject(schema.items)) out.push(schema.items as Schema);
     } else {
-      const props = isObject(schema.properties) ? schema.properties : undefined;
+      const props = isJsonObject(schema.properties) ? schema.properties : undefined;
       let matched = false;
       if (props && Object.prototype.hasOwnProperty.call(props, key)) { out.push(props[key] as Schema); matched = true; }
-      if (isObject(schema.patternProperties)) {
+      if (isJsonObject(schema.patternProperties)) {
         for (const [pattern, sub] of Object.entries(schema.patternProperties)) {
           if (this.matches(pattern, key)) { out.push(sub as Schema); matched = true; }
         }
       }
-      if (!matched && (typeof schema.additionalProperties === 'boolean' || isObject(schema.additionalProperties))) out.push(schema.additionalProperties as Schema);
+      if (!matched && (typeof schema.additionalProperties === 'boolean' || isJsonObject(schema.additionalProperties))) out.push(schema.additionalProperties as Schema);
     }
     if (Array.isArray(schema.allOf)) for (const b of schema.allOf) out.push(...this.childrenOf(b as Schema, key, seen));
     const alternatives: Schema[][][] = [];
@@ -178,7 +175,7 @@ class OriginalSchema {
   originals(candidates: readonly Schema[], out: Schema[] = []): Schema[] {
     for (const c of candidates) {
       if (this.pointerOf(c) !== undefined) out.push(c);
-      else if (isObject(c)) {
+      else if (isJsonObject(c)) {
         if (Array.isArray(c.allOf)) this.originals(c.allOf as Schema[], out);
         if (Array.isArray(c.anyOf)) this.originals(c.anyOf as Schema[], out);
       }
@@ -189,7 +186,7 @@ class OriginalSchema {
 
 function resolveMapping(tool: ToolDescriptor, profile: RepairProfile): MappedTool {
   if (typeof profile === 'string') return mapTool(tool, { provider: getProfile(profile).name });
-  if (!isObject(profile)) throw new HostError('invalid_options', 'profile must be a provider name, map options, or a mapped tool');
+  if (!isJsonObject(profile)) throw new HostError('invalid_options', 'profile must be a provider name, map options, or a mapped tool');
   if ('nullableOptional' in profile && 'mcpName' in profile) {
     const mapped = profile as MappedTool;
     if (mapped.mcpName !== tool.name) {
@@ -239,7 +236,7 @@ export function repairArguments(tool: ToolDescriptor, modelArgs: unknown, profil
       // Arguments encoded twice ("{\"a\":1}" inside a string) are an object sent as a JSON string.
       try {
         const inner = parseArgumentsText(value);
-        if (isObject(inner.value)) {
+        if (isJsonObject(inner.value)) {
           repairs.push({ path: '', kind: 'json-string', from: value, to: inner.value });
           value = inner.value;
         }
@@ -256,7 +253,7 @@ export function repairArguments(tool: ToolDescriptor, modelArgs: unknown, profil
     if (Array.isArray(next)) {
       return next.map((item, i) => visit(item, candidates.flatMap((c) => original.childrenOf(c, i)), `${path}/${i}`, depth + 1));
     }
-    if (isObject(next)) {
+    if (isJsonObject(next)) {
       const out: Json = {};
       for (const [key, item] of Object.entries(next)) {
         const children = candidates.flatMap((c) => original.childrenOf(c, key));

@@ -1,3 +1,4 @@
+import { destructiveReason, isDestructive, isOpenWorld, missingScopes, openWorldReason } from '../protocol/tool-risk.js';
 import { HostError } from './host-error.js';
 import { assertTool, getProfile, mapTool, mapTools } from './map-tools.js';
 import { createNameMap } from './provider-names.js';
@@ -70,17 +71,17 @@ export function selectTools(tools: readonly ToolDescriptor[], options: SelectOpt
       dropped.push({ name, reason: 'invalid-tool', detail: error.message });
       continue;
     }
-    const a = tool.annotations ?? {};
-    if (options.exclude?.destructive && a.readOnlyHint !== true && a.destructiveHint !== false) {
-      dropped.push({ name: tool.name, reason: 'destructive', detail: a.destructiveHint === true ? 'destructiveHint is true' : 'no readOnlyHint/destructiveHint: the spec default is destructive' });
+    const a = tool.annotations;
+    if (options.exclude?.destructive && isDestructive(a)) {
+      dropped.push({ name: tool.name, reason: 'destructive', detail: destructiveReason(a) });
       continue;
     }
-    if (options.exclude?.openWorld && a.openWorldHint !== false) {
-      dropped.push({ name: tool.name, reason: 'open-world', detail: a.openWorldHint === true ? 'openWorldHint is true' : 'no openWorldHint: the spec default is open-world' });
+    if (options.exclude?.openWorld && isOpenWorld(a)) {
+      dropped.push({ name: tool.name, reason: 'open-world', detail: openWorldReason(a) });
       continue;
     }
     if (granted) {
-      const missing = (scopesOf(tool) ?? []).filter((s) => !granted.has(s));
+      const missing = missingScopes(scopesOf(tool) ?? [], granted);
       if (missing.length > 0) {
         dropped.push({ name: tool.name, reason: 'missing-scopes', detail: `needs ${missing.map((s) => JSON.stringify(s)).join(', ')}, not granted` });
         continue;

@@ -1,7 +1,10 @@
+import { isJsonObject } from '../json/json-object.js';
 import type { ConfigIgnore, LintConfig, LintRule, RuleSetting, SeveritySetting } from './types.js';
+import { DefinitionError } from '../errors/toolwright-error.js';
 
 /** Thrown for a config file that does not fit the documented shape; the message says where and why. */
-export class LintConfigError extends Error {
+export class LintConfigError extends DefinitionError {
+  readonly errorCode = 'lint-config' as const;
   constructor(message: string) {
     super(message);
     this.name = 'LintConfigError';
@@ -10,16 +13,12 @@ export class LintConfigError extends Error {
 
 const SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'off']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
 }
 
 function checkOptions(rule: LintRule, where: string, options: unknown): Record<string, number | string | boolean | string[]> {
-  if (!isPlainObject(options)) throw new LintConfigError(`${where}.options must be an object, got ${describe(options)}`);
+  if (!isJsonObject(options)) throw new LintConfigError(`${where}.options must be an object, got ${describe(options)}`);
   const defaults = rule.defaultOptions ?? {};
   const checked: Record<string, number | string | boolean | string[]> = {};
   for (const [key, value] of Object.entries(options)) {
@@ -50,14 +49,14 @@ function checkOptions(rule: LintRule, where: string, options: unknown): Record<s
  * Unknown rule ids, options, or opt-outs without a reason are errors, so typos never silently do nothing.
  */
 export function parseLintConfig(data: unknown, rules: readonly LintRule[]): LintConfig {
-  if (!isPlainObject(data)) throw new LintConfigError(`the config must be a JSON object, got ${describe(data)}`);
+  if (!isJsonObject(data)) throw new LintConfigError(`the config must be a JSON object, got ${describe(data)}`);
   const byId = new Map(rules.map((r) => [r.id, r]));
   for (const key of Object.keys(data)) {
     if (key !== 'rules' && key !== 'ignore' && key !== '$schema') throw new LintConfigError(`unknown top-level key "${key}" (expected "rules" and/or "ignore")`);
   }
   const config: LintConfig = { rules: {}, ignore: [] };
   if (data.rules !== undefined) {
-    if (!isPlainObject(data.rules)) throw new LintConfigError(`"rules" must be an object keyed by rule id, got ${describe(data.rules)}`);
+    if (!isJsonObject(data.rules)) throw new LintConfigError(`"rules" must be an object keyed by rule id, got ${describe(data.rules)}`);
     for (const [id, setting] of Object.entries(data.rules)) {
       const rule = byId.get(id);
       const where = `rules["${id}"]`;
@@ -67,7 +66,7 @@ export function parseLintConfig(data: unknown, rules: readonly LintRule[]): Lint
         config.rules[id] = { severity: setting as SeveritySetting };
         continue;
       }
-      if (!isPlainObject(setting)) throw new LintConfigError(`${where} must be a severity string or {"severity", "options"}, got ${describe(setting)}`);
+      if (!isJsonObject(setting)) throw new LintConfigError(`${where} must be a severity string or {"severity", "options"}, got ${describe(setting)}`);
       const resolved: RuleSetting = {};
       for (const key of Object.keys(setting)) {
         if (key !== 'severity' && key !== 'options') throw new LintConfigError(`${where}.${key} is not allowed (use "severity" and "options")`);
@@ -84,7 +83,7 @@ export function parseLintConfig(data: unknown, rules: readonly LintRule[]): Lint
     if (!Array.isArray(data.ignore)) throw new LintConfigError(`"ignore" must be a list, got ${describe(data.ignore)}`);
     data.ignore.forEach((entry, i) => {
       const where = `ignore[${i}]`;
-      if (!isPlainObject(entry)) throw new LintConfigError(`${where} must be {"rule", "tools", "reason"}, got ${describe(entry)}`);
+      if (!isJsonObject(entry)) throw new LintConfigError(`${where} must be {"rule", "tools", "reason"}, got ${describe(entry)}`);
       for (const key of Object.keys(entry)) if (key !== 'rule' && key !== 'tools' && key !== 'reason') throw new LintConfigError(`${where}.${key} is not allowed (use "rule", "tools", "reason")`);
       if (typeof entry.rule !== 'string' || !byId.has(entry.rule)) throw new LintConfigError(`${where}.rule must name a known rule, got ${describe(entry.rule)}`);
       if (!Array.isArray(entry.tools) || entry.tools.length === 0 || !entry.tools.every((t) => typeof t === 'string')) throw new LintConfigError(`${where}.tools must be a non-empty list of tool names ("*" for all)`);

@@ -1,8 +1,9 @@
+import { isJsonObject } from '../json/json-object.js';
 import { BUILTIN_RULES } from './rules/index.js';
 import { createPinRules } from './pin.js';
 import type { PinLock } from './pin.js';
 import { readInlineOptOuts } from './opt-out.js';
-import { buildToolView, isObject } from './tool-view.js';
+import { buildToolView } from './tool-view.js';
 import { DEFAULT_CONFIG } from './config.js';
 import type { CatalogView, Finding, LintConfig, LintResult, LintRule, Report, RuleContext, RuleOptions, Severity, Suppression, ToolView } from './types.js';
 
@@ -22,6 +23,8 @@ interface ResolvedRule {
   /** The config set a severity explicitly; it then wins over per-report escalation. */
   forced: boolean;
   options: RuleOptions;
+  /** The rule's options as its `prepare` made them, once per run. */
+  prepared: unknown;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -32,7 +35,8 @@ function resolveRules(rules: readonly LintRule[], config: LintConfig): ResolvedR
     const setting = config.rules[rule.id];
     const severity = setting?.severity ?? rule.defaultSeverity;
     if (severity === 'off') continue;
-    resolved.push({ rule, severity, forced: setting?.severity !== undefined, options: { ...rule.defaultOptions, ...setting?.options } });
+    const options = { ...rule.defaultOptions, ...setting?.options };
+    resolved.push({ rule, severity, forced: setting?.severity !== undefined, options, prepared: rule.prepare?.(options) });
   }
   return resolved;
 }
@@ -66,7 +70,7 @@ export function lintTools(tools: readonly unknown[], options: LintOptions = {}):
   const views: ToolView[] = [];
   const optOuts = new Map<number, Map<string, string>>();
   tools.forEach((entry, index) => {
-    if (!isObject(entry)) {
+    if (!isJsonObject(entry)) {
       const meta = activeById.get('lint/tool-object');
       if (meta) findings.push({ ruleId: 'lint/tool-object', severity: meta.severity, tool: `#${index}`, toolIndex: index, pointer: '', message: `tools[${index}] is ${entry === null ? 'null' : Array.isArray(entry) ? 'an array' : typeof entry}, not a tool object`, fix: 'every entry must be {"name", "inputSchema", ...}' });
       return;
@@ -112,8 +116,11 @@ export function lintTools(tools: readonly unknown[], options: LintOptions = {}):
   for (const resolved of active) {
     const check = resolved.rule.checkTool;
     if (check === undefined) continue;
+    // One context per rule, pointed at each tool in turn (not one object and closure per tool and rule).
+    let current: ToolView | undefined;
+    const ctx: RuleContext = { options: resolved.options, prepared: resolved.prepared, report: (report) => emit(resolved, report, current) };
     for (const view of views) {
-      const ctx: RuleContext = { options: resolved.options, report: (report) => emit(resolved, report, view) };
+      current = view;
       check.call(resolved.rule, view, ctx);
     }
   }
@@ -121,7 +128,7 @@ export function lintTools(tools: readonly unknown[], options: LintOptions = {}):
   for (const resolved of active) {
     const check = resolved.rule.checkCatalog;
     if (check === undefined) continue;
-    const ctx: RuleContext = { options: resolved.options, report: (report) => emit(resolved, report, report.tool) };
+    const ctx: RuleContext = { options: resolved.options, prepared: resolved.prepared, report: (report) => emit(resolved, report, report.tool) };
     check.call(resolved.rule, catalog, ctx);
   }
 

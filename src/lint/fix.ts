@@ -1,4 +1,5 @@
-import { isObject } from './tool-view.js';
+import { isJsonObject } from '../json/json-object.js';
+
 
 /** One safe rewrite applied to one tool. */
 export interface AppliedFix {
@@ -29,7 +30,7 @@ const NO_PARAM_KEYS = new Set(['type', 'properties', '$schema', 'title', 'descri
 export function applySafeFixes(tools: readonly unknown[]): FixOutcome {
   const fixes: AppliedFix[] = [];
   const rewritten = tools.map((entry, index) => {
-    if (!isObject(entry) || !isObject(entry.inputSchema)) return entry;
+    if (!isJsonObject(entry) || !isJsonObject(entry.inputSchema)) return entry;
     const schema = entry.inputSchema;
     const name = typeof entry.name === 'string' ? entry.name : `#${index}`;
     const keys = Object.keys(schema);
@@ -37,7 +38,7 @@ export function applySafeFixes(tools: readonly unknown[]): FixOutcome {
       fixes.push({ toolIndex: index, tool: name, ruleId: 'spec/no-params-closed', change: 'inputSchema {} → {"type":"object","additionalProperties":false}' });
       return { ...entry, inputSchema: { type: 'object', additionalProperties: false } };
     }
-    const emptyProperties = schema.properties === undefined || (isObject(schema.properties) && Object.keys(schema.properties).length === 0);
+    const emptyProperties = schema.properties === undefined || (isJsonObject(schema.properties) && Object.keys(schema.properties).length === 0);
     if (schema.type === 'object' && emptyProperties && keys.every((k) => NO_PARAM_KEYS.has(k))) {
       fixes.push({ toolIndex: index, tool: name, ruleId: 'spec/no-params-closed', change: 'added "additionalProperties": false to a parameterless inputSchema' });
       return { ...entry, inputSchema: { ...schema, additionalProperties: false } };

@@ -1,5 +1,6 @@
+import { isJsonObject } from '../json/json-object.js';
 import { escapePointerToken } from '../schema/index.js';
-import { isObject } from './tool-view.js';
+
 import type { LintRule, WireTool } from './types.js';
 
 /**
@@ -25,10 +26,10 @@ export function readInlineOptOuts(tool: WireTool, knownRules: ReadonlySet<string
   const optOuts: InlineOptOut[] = [];
   const problems: InlineOptOutProblem[] = [];
   const meta = tool._meta;
-  if (!isObject(meta) || !Object.prototype.hasOwnProperty.call(meta, INLINE_OPT_OUT_KEY)) return { optOuts, problems };
+  if (!isJsonObject(meta) || !Object.prototype.hasOwnProperty.call(meta, INLINE_OPT_OUT_KEY)) return { optOuts, problems };
   const base = `/_meta/${escapePointerToken(INLINE_OPT_OUT_KEY)}`;
   const value = meta[INLINE_OPT_OUT_KEY];
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     problems.push({ pointer: base, message: `${INLINE_OPT_OUT_KEY} must map rule ids to reasons, e.g. {"quality/param-count": "why it does not apply"}` });
     return { optOuts, problems };
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { LintRule, WireTool } from './types.js';
+import { InputError } from '../errors/toolwright-error.js';
 
 /** What a lockfile remembers about one tool. */
 export interface PinEntry {
@@ -49,7 +50,8 @@ export function buildPinLock(tools: readonly WireTool[]): PinLock {
 }
 
 /** Thrown by {@link parsePinLock} for a lockfile that is not ours or is damaged. */
-export class PinLockError extends Error {
+export class PinLockError extends InputError {
+  readonly errorCode = 'pin-lock' as const;
   constructor(message: string) {
     super(message);
     this.name = 'PinLockError';

@@ -42,10 +42,12 @@ export function findUsageGuidance(text: string): { family: string; cue: string }
 /** Words that state an order between tools. */
 export const ORDER_WORDS = /\b(?:after|before|prior to) (?:calling|using|running|invoking|moving|you|it|the (?:arm|robot|gripper|tool|previous|other))\b|\bfollowed by\b|\b(?:call|run|use|invoke) [\w.'\`-]+ first\b|\bmust (?:first|already)\b|\bhas (?:already )?been (?:called|run|moved)\b|之前|之后|前.{0,6}先|先调用|然后调用/i;
 
-/** Units and range statements for numeric parameters. */
-export const UNIT_OR_RANGE = new RegExp([
-  // units
-  String.raw`\b(?:mm|cm|km|nm|µm|um|m|ms|us|µs|ns|sec|secs|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|hz|khz|mhz|ghz|rpm|n|newtons?|nm|n·m|kn|pa|kpa|mpa|bar|psi|deg|degrees?|rad|radians?|kg|g|grams?|mg|lbs?|pounds?|v|volts?|mv|a|amps?|amperes?|ma|w|watts?|kw|j|joules?|bytes?|kb|mb|gb|tb|kib|mib|gib|bits?|px|pixels?|dpi|pt|em|percent|percentage|ratio|fraction|factor|celsius|fahrenheit|kelvin|meters?|metres?|millimet(?:er|re)s?|centimet(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?|feet|foot|miles?|lines?|items?|results?|entries|records?|rows?|characters?|chars?|tokens?|pages?|words?|times|attempts|retries|steps|frames|samples|points|epoch|unix|usd|eur|cents?|dollars?)\b`,
+/**
+ * Unit words that are never ordinary English. Words that also are (the article "a", "second" as an
+ * ordinal, "bar", "us", the one-letter SI symbols) count only in a unit's place: UNIT_IN_PLACE.
+ */
+const UNIT_WORDS = new RegExp([
+  String.raw`\b(?:mm|cm|km|nm|µm|um|ms|µs|ns|secs|seconds|minutes|mins|hours|hrs|days|weeks|months|years|hz|khz|mhz|ghz|rpm|newtons?|n·m|kn|kpa|mpa|psi|degrees?|radians?|kg|grams?|mg|lbs?|pounds?|volts?|mv|amps?|amperes?|watts?|kw|joules?|bytes?|kb|mb|gb|tb|kib|mib|gib|bits?|px|pixels?|dpi|percent|percentage|ratio|fraction|factor|celsius|fahrenheit|kelvin|meters?|metres?|millimet(?:er|re)s?|centimet(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?|feet|miles?|lines|items|results|entries|records|rows|characters?|chars|tokens?|pages|words|times|attempts|retries|steps|frames|samples|points|epoch|unix|usd|eur|cents?|dollars?)\b`,
   String.raw`[%°℃℉]|m/s|mm/s|rad/s|deg/s|m/s²|m/s\^2`,
   // ranges stated in words or numbers
   String.raw`\bbetween -?\d[\d.,]*\s*(?:and|&)\s*-?\d`,
@@ -56,6 +58,17 @@ export const UNIT_OR_RANGE = new RegExp([
   // Chinese: unit, range, and common units
   '单位', '范围', '毫米', '厘米', '米', '毫秒', '秒', '分钟', '小时', '牛', '度', '弧度', '百分', '赫兹', '千克', '克', '个', '次', '条', '最大', '最小', '不超过', '至少', '无单位',
 ].join('|'), 'i');
+
+/** A word that is a unit only in a unit's place: after a number, "in", "per", "as", "(" or "/" ("5 second", "per second", "in ms"). */
+const UNIT_IN_PLACE = /(?:\d\s*|\b(?:in|per|as)\s+|[(/])(?:s|sec|second|minute|min|hour|hr|day|week|month|year|ma|pa|bar|deg|rad|us|pt|em|foot|mile|line|item|result|record|row|page|word|point)s?\b/i;
+/** One-letter SI symbols, case-sensitive ("in N", "(m)", "5 A"; never the article in "in a list"). */
+const SYMBOL_IN_PLACE = /\d\s*[mngvawjNVAWJ]\b|(?:\b(?:in|per|as)\s+|[(/])(?:[NVAWJ]|m|g)\b/;
+
+/**
+ * Units and range statements for numeric parameters: `UNIT_OR_RANGE.test(text)`. "The second
+ * operand" or "a value for the gripper" state no unit; "in seconds", "5 second" and "in N" do.
+ */
+export const UNIT_OR_RANGE = { test: (text: string): boolean => UNIT_WORDS.test(text) || UNIT_IN_PLACE.test(text) || SYMBOL_IN_PLACE.test(text) } as const;
 
 /** A numeric parameter whose name already says it counts things (`limit`, `max_results`, `page`). */
 export const COUNT_LIKE_NAME = /(?:^|_|(?<=[a-z]))(?:count|limit|num|number|page|pages|size|index|offset|top|depth|retries|attempts|results|items|lines|n|k)$/i;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 import { walkSchema, escapePointerToken } from '../schema/index.js';
 import type { SchemaVisit } from '../schema/index.js';
 import type { ParamInfo, ToolView, WireTool } from './types.js';
@@ -18,11 +19,6 @@ export function schemaVisits(schema: Record<string, unknown>): readonly SchemaVi
   return visits;
 }
 
-/** True for a plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function requiredNames(schema: Record<string, unknown>): ReadonlySet<string> {
   const required = schema.required;
   return new Set(Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : []);
@@ -35,7 +31,7 @@ function requiredNames(schema: Record<string, unknown>): ReadonlySet<string> {
  * so the walk does not descend into them for this list.
  */
 function collectParams(inputSchema: unknown): ParamInfo[] {
-  if (!isObject(inputSchema)) return [];
+  if (!isJsonObject(inputSchema)) return [];
   const params: ParamInfo[] = [];
   // Map schema pointer (inside inputSchema) -> the parameter that owns that schema node.
   const owner = new Map<string, ParamInfo | undefined>([['', undefined]]);
@@ -53,7 +49,7 @@ function collectParams(inputSchema: unknown): ParamInfo[] {
         pointer: `/inputSchema${node.pointer}`,
         schema: node.schema,
         level: (parentParam?.level ?? 0) + 1,
-        required: isObject(parentSchema) && requiredNames(parentSchema).has(name),
+        required: isJsonObject(parentSchema) && requiredNames(parentSchema).has(name),
         parent: parentParam,
       };
       params.push(info);
@@ -87,7 +83,7 @@ export function childPointer(base: string, ...tokens: (string | number)[]): stri
 
 /** The declared JSON types of a schema (`type` as string or list), or [] when unconstrained. */
 export function schemaTypes(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
+  if (!isJsonObject(schema)) return [];
   const type = schema.type;
   if (typeof type === 'string') return [type];
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
@@ -96,7 +92,7 @@ export function schemaTypes(schema: unknown): string[] {
 
 /** The text a model reads about a parameter: its description and title. */
 export function paramText(param: ParamInfo): string {
-  if (!isObject(param.schema)) return '';
+  if (!isJsonObject(param.schema)) return '';
   const parts: string[] = [];
   if (typeof param.schema.description === 'string') parts.push(param.schema.description);
   if (typeof param.schema.title === 'string') parts.push(param.schema.title);

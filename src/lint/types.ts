@@ -78,9 +78,11 @@ export interface ToolView {
 export type RuleOptions = Readonly<Record<string, number | string | boolean | readonly string[]>>;
 
 /** Context handed to a rule for one run. */
-export interface RuleContext {
+export interface RuleContext<Prepared = unknown> {
   /** The rule's options: defaults merged with the config. */
   options: RuleOptions;
+  /** What the rule's `prepare` made of its options, once per lint run (undefined without `prepare`). */
+  prepared: Prepared;
   report(report: Report): void;
 }
 
@@ -90,7 +92,7 @@ export interface CatalogView {
 }
 
 /** A lint rule. Either hook may be absent. */
-export interface LintRule {
+export interface LintRule<Prepared = unknown> {
   id: string;
   family: RuleFamily;
   defaultSeverity: Severity;
@@ -100,8 +102,13 @@ export interface LintRule {
   defaultOptions?: RuleOptions;
   /** Extra checks of configured options beyond their type; returns a problem or undefined. */
   validateOptions?(options: RuleOptions): string | undefined;
-  checkTool?(tool: ToolView, ctx: RuleContext): void;
-  checkCatalog?(catalog: CatalogView, ctx: RuleContext): void;
+  /**
+   * Turns the rule's options into what its checks read (parsed lists, sets), once per lint run
+   * rather than once per tool; the checks find it as `ctx.prepared`.
+   */
+  prepare?(options: RuleOptions): Prepared;
+  checkTool?(tool: ToolView, ctx: RuleContext<Prepared>): void;
+  checkCatalog?(catalog: CatalogView, ctx: RuleContext<Prepared>): void;
 }
 
 /** One configured rule. */

@@ -1,9 +1,3 @@
-/** The protocol revision this package implements. */
-export const PROTOCOL_VERSION = '2026-07-28';
-
-/** Every revision a request may name in `_meta`; anything else gets -32022. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([PROTOCOL_VERSION]);
-
 /** Reserved `_meta` keys defined by the 2026-07-28 revision. */
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',

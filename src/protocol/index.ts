@@ -1,20 +1,14 @@
 /** Wire-level pieces of MCP 2026-07-28 shared by server, client and linter. */
-export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, META, HEADER } from './constants.js';
+export { META, HEADER } from './constants.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SERVER_LEGACY_PROTOCOL_VERSIONS, CLIENT_LEGACY_PROTOCOL_VERSIONS } from './versions.js';
 export { ErrorCode } from './error-codes.js';
 export type { ErrorCodeValue } from './error-codes.js';
-export {
-  ProtocolError,
-  parseError,
-  invalidRequest,
-  methodNotFound,
-  invalidParams,
-  internalError,
-  headerMismatch,
-  missingClientCapability,
-  unsupportedProtocolVersion,
-} from './protocol-error.js';
+export { ProtocolError } from './protocol-error.js';
 export { isJsonObject, isJsonRpcId } from './json-rpc.js';
-export { canonicalJson } from './canonical-json.js';
+export { canonicalJson } from '../json/canonical-json.js';
+export { isDestructive, isOpenWorld, missingScopes } from './tool-risk.js';
+export { isScopeToken, scopeTokenProblem, scopeListProblems, TOOL_SCOPES_META_KEY } from './scope-token.js';
+export type { ScopeListProblem } from './scope-token.js';
 export { INPUT_REQUEST_CAPABILITY } from './input-requests.js';
 export type {
   JsonRpcId,

@@ -1,11 +1,12 @@
+import type { JsonObject } from '../json/json-object.js';
 /** A JSON-RPC request id: string or integer, never null (digest R-02). */
 export type JsonRpcId = string | number;
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** A plain JSON object. */
-export type JsonObject = { [key: string]: unknown };
+/** A plain JSON object (defined with {@link isJsonObject} in json/json-object.ts, below the schema engine). */
+export type { JsonObject } from '../json/json-object.js';
 
 /** A JSON-RPC 2.0 request (has an id). */
 export interface JsonRpcRequest {
@@ -62,10 +63,7 @@ export interface JsonRpcErrorResponse {
 /** Either kind of JSON-RPC response: a result or an error. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
-/** True for a plain (non-array, non-null) object. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject } from '../json/json-object.js';
 
 /** True for a valid JSON-RPC id (string or integer). */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {

@@ -5,6 +5,7 @@ import { createInputFlow } from './input-flow.js';
 import type { InputFlow } from './input-flow.js';
 import { LOG_LEVELS } from './log-levels.js';
 import { defaultApprovalDigest } from './approvals.js';
+import { approverOf, callerMayApprove } from './approver-trust.js';
 import type { ToolApprovals } from './operator-approvals.js';
 import type { PipelineEnv } from './stages/pipeline-env.js';
 import type { Redeemed } from './stages/stage.js';
@@ -63,25 +64,35 @@ export class CallContext implements ToolContext {
       call: `tools/call ${this.toolName}`,
       args: s.args,
       caller: s.auth?.subject ?? '',
+      client: s.auth?.clientId ?? '',
       capabilities: s.capabilities,
       inputResponses: s.inputResponses,
       requestState: s.requestState,
       ttlMs: this.#env.approvalTtlMs,
-      redeemed: s.redeemed,
+      epoch: () => this.#env.store.epoch(),
+      // Read when asked: the `claim` stage sets it after the approval hook made this flow.
+      redeemed: () => s.redeemed,
+      claimAhead: true,
+      approver: approverOf(this.#env.approverTrust, s.message.transport, s.auth, `tools/call ${this.toolName}`),
     }));
   }
 
   get approvals(): ToolApprovals {
     const s = this.#s;
     const call = `tools/call ${this.toolName}`;
-    return (this.#approvals ??= this.#env.approvals.forCall({
-      call,
-      tool: this.toolName,
-      defaultDigest: defaultApprovalDigest(call, s.args),
-      subject: s.auth?.subject ?? '',
-      signal: s.message.signal,
-      progress: (progress, total, text) => this.progress(progress, total, text),
-    }));
+    const trust = this.#env.approverTrust;
+    return (this.#approvals ??= {
+      ...this.#env.approvals.forCall({
+        call,
+        tool: this.toolName,
+        defaultDigest: defaultApprovalDigest(call, s.args),
+        subject: s.auth?.subject ?? '',
+        signal: s.message.signal,
+        progress: (progress, total, text) => this.progress(progress, total, text),
+      }),
+      callerMayApprove: callerMayApprove(trust, s.message.transport, s.auth),
+      approverScope: trust.scope,
+    });
   }
 
   progress(progress: number, total?: number, text?: string): void {

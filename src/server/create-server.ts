@@ -1,130 +1,53 @@
-import { createHash } from 'node:crypto';
-import { META, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/constants.js';
+/**
+ * `createServer`: the wiring. Options are resolved once (server-config.ts); the routes come from
+ * the one route list (routes/route-list.ts), the call stages from the one stage list, and the era
+ * routers (era-router/) put the pipeline and the 2025 wire (legacy/) behind each transport. The
+ * server's life around its requests (warm-up, middleware, shutdown) is server-lifecycle.ts.
+ */
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { JsonObject } from '../protocol/json-rpc.js';
-import type { Icon, Implementation, ServerCapabilities, ToolDescriptor } from '../protocol/wire-types.js';
+import type { ServerCapabilities, ToolDescriptor } from '../protocol/wire-types.js';
 import { createFetchHandler } from '../transport/fetch-handler.js';
-import { checkHttpOptions, type HttpOptions } from '../transport/http-policy.js';
 import type { InboundMessage, MessageDispatcher, Reply } from '../transport/message-dispatcher.js';
 import { listenHttp } from '../transport/node-http.js';
 import type { HttpListener, ListenOptions } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import type { StdioConnection, StdioOptions } from '../transport/stdio.js';
-import { createPipeline } from './pipeline/create-pipeline.js';
-import { challengeParamsFor, protectedResourceOf } from './auth/protected-resource.js';
-import { gateSessions } from './auth/session-gate.js';
-import type { Authorizer, MethodRoute, ServerLogger, Stop } from './pipeline/create-pipeline.js';
-import { rpcError } from './outcomes.js';
-import { RequestStateSigner } from './request-state.js';
-import type { StageEvent } from './stage-events.js';
-import { registerTools, warmValidators } from './tool-registry.js';
-import { resolveServerFeatures } from './server-features.js';
+import { createFrontDoor } from './era-router/front-door.js';
+import { challengeParamsFor } from './auth/protected-resource.js';
+import { createHttpEraRouter } from './era-router/http.js';
+import { refuseModern } from './era-router/refusals.js';
+import { createStdioEraRouter } from './era-router/stdio.js';
 import { resolveEras } from './eras.js';
-import type { Era, ErasSetting } from './eras.js';
-import { LegacySessionWire, refuseModern } from './legacy-session.js';
-import { createStdioEraSwitch } from './legacy-stdio.js';
-import { createLegacyHttpWire, resolveLegacyOptions } from './legacy-wire.js';
-import type { LegacyHttpWire, LegacyWireOptions } from './legacy-wire.js';
-import type { ServerFeatureOptions } from './server-features.js';
-import type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
-import type { Tool } from './tool-types.js';
-import { createMemoryStore } from './store/memory-store.js';
-import { getProcessStore } from './store/process-store.js';
-import { relayChanges } from './store/change-relay.js';
-import type { ChangeRelay } from './store/change-relay.js';
-import type { Clock, Store } from './store/store.js';
-import { closeMiddleware, openMiddleware } from './middleware/middleware.js';
-import type { Middleware } from './middleware/middleware.js';
+import type { Era } from './eras.js';
+import { createLegacyHttpWire, LegacySessionWire, StdioLegacySession } from './legacy/index.js';
+import type { LegacyHttpWire } from './legacy/index.js';
 import { createApprovalQueue } from './operator-approvals.js';
 import type { ApprovalQueue } from './operator-approvals.js';
+import { createPipeline } from './pipeline/create-pipeline.js';
+import { buildRoutes } from './routes/route-list.js';
+import { routeTable } from './routes/route.js';
+import { forwardListChanges } from './mount.js';
+import type { MountableCatalog } from './mount.js';
+import { resolveServerConfig } from './server-config.js';
+import { createServerLifecycle } from './server-lifecycle.js';
+import type { EraChoice, ServerOptions } from './server-options.js';
+import { relayChanges } from './store/change-relay.js';
+import type { ChangeRelay } from './store/change-relay.js';
+import type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 import { TaskEngine } from './tasks/task-engine.js';
-import type { TaskOptions } from './tasks/task-engine.js';
-import { taskRoutes } from './tasks/task-routes.js';
 import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 
-/** Options of {@link createServer}. */
-export interface ServerOptions extends ServerFeatureOptions {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-  /** Tools created with `defineTool`. Checked here (any problem throws ServerDefinitionError); validators are built on first use or in the background once serving. */
-  tools: readonly Tool<unknown>[];
-  /** Guidance for the model, returned by `server/discover`. */
-  instructions?: string;
-  /**
-   * Authenticates each request (bearer tokens on HTTP, e.g. verified with jose; environment on
-   * stdio). Return null to refuse (HTTP 401). Required when any tool declares `scopes`.
-   */
-  authorize?: Authorizer;
-  /**
-   * RFC 9728 metadata URL advertised in `WWW-Authenticate` challenges (default: the one of the
-   * resource `authorize` describes, e.g. `jwtAuthorizer({ resource })`, which `listen()` and
-   * `fetch()` then serve).
-   */
-  resourceMetadataUrl?: string;
-  /** Receives one event per pipeline stage per request (audit logs, inspectors). */
-  onStageEvent?: (event: StageEvent) => void;
-  /** Where server faults are reported (default: JSON lines on stderr). */
-  logger?: ServerLogger;
-  /** Tools per `tools/list` page (default 100). */
-  pageSize?: number;
-  /** `ttlMs` of `tools/list` and `server/discover` results (default 60000). */
-  listTtlMs?: number;
-  /** `cacheScope` of list results (default "public": the tool list is the same for every caller). */
-  cacheScope?: 'public' | 'private';
-  /**
-   * HMAC key (16+ bytes) sealing `requestState` of approvals and `ctx.inputs`. Default: env
-   * `TOOLWRIGHT_STATE_SECRET`, else random per process. Several instances behind one endpoint need
-   * the same secret and one shared `store`.
-   */
-  requestStateSecret?: string | Uint8Array;
-  /** How long a pending approval or input request stays valid (default 10 minutes). */
-  approvalTtlMs?: number;
-  /**
-   * Memory shared across requests: single-use approvals, rate limits (default: an in-memory store
-   * for this process, or the one given by `toolwright serve --store`). Several instances behind one
-   * endpoint need one shared store, e.g. `createRedisStore({ url })`.
-   */
-  store?: Store;
-  /** Middleware around every tools/call (outside each tool's own `use`); see `Middleware`. */
-  use?: readonly Middleware[];
-  /**
-   * The tasks extension (`io.modelcontextprotocol/tasks`): TTL, poll interval, bounds. It is on, and
-   * advertised, when any tool declares `task` (or when this option is given). Records live in `store`.
-   */
-  tasks?: TaskOptions;
-  /** Time source of approvals and the default store (inject one in tests; default `Date`). */
-  clock?: Clock;
-  /** Streamable HTTP rules for `fetch()` (and defaults for `listen()`). */
-  http?: HttpOptions;
-  /**
-   * Protocol eras served (digest §1.4), default both: 2026-07-28 requests statelessly, and 2025
-   * clients (`initialize`; revisions 2025-03-26, 2025-06-18, 2025-11-25) as sessions on HTTP and
-   * per process on stdio. E.g. `'modern'`, `'legacy'`, `['2026-07-28', '2025']`.
-   * `listen({ eras })` and `stdio({ eras })` override it per transport.
-   */
-  eras?: ErasSetting;
-  /** Limits of the legacy (2025) wire: sessions, idle timeout, input timeouts and rounds, batch size (2025-03-26), replay buffer per stream (`Last-Event-ID`). */
-  legacy?: LegacyWireOptions;
-  /**
-   * @deprecated Both eras are served by default; use `eras` and `legacy`. `false` means
-   * `eras: 'modern'`; an options object means `legacy: options`; `true` changes nothing.
-   */
-  legacyWire?: boolean | LegacyWireOptions;
-}
-
-/** Per-transport choice of eras (`listen({ eras })`, `stdio({ eras })`); default: the server's `eras`. */
-export interface EraChoice {
-  eras?: ErasSetting;
-}
+export type { EraChoice, ServerOptions } from './server-options.js';
 
 /** A Toolwright MCP server. */
 export interface McpServer extends MessageDispatcher, ChangeNotifier {
   readonly name: string;
   readonly version: string;
-  /** The tool descriptors exactly as `tools/list` shows them, in list order. */
+  /**
+   * Every tool descriptor, in list order: the full catalog, including tools whose `visibleTo`
+   * hides them from some callers (what one caller's `tools/list` shows is a subset of this).
+   */
   readonly tools: readonly Readonly<ToolDescriptor>[];
   /** Same as `tools`. */
   listToolDescriptors(): readonly Readonly<ToolDescriptor>[];
@@ -136,25 +59,19 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
   stdio(options?: StdioOptions & EraChoice): StdioConnection;
   /** The eras this server serves by default. */
   readonly eras: ReadonlySet<Era>;
+  /** True when the server has an `authorize` option (every HTTP request must then be authenticated). */
+  readonly authorizes: boolean;
   /** Web-standard handler sharing the same pipeline. */
   fetch(request: Request): Promise<Response>;
   /** Calls held open for an out-of-band operator (`ctx.approvals.awaitOperator`, `approver: 'operator'`): list, decide, listen. */
   readonly approvals: ApprovalQueue;
+  /**
+   * What another server's `mount` option takes from this one (docs/compose.md): the tools, resources
+   * and prompts as defined, the lists it announces, and a listener on its `notifyListChanged`.
+   */
+  readonly mountable: MountableCatalog;
   /** Closes every listener and stdio connection this server opened (calls waiting for an operator are refused first), then each middleware's `close()`. */
   close(): Promise<void>;
-}
-
-const stderrLogger: ServerLogger = {
-  error(message, detail) {
-    process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: message, ...detail })}\n`);
-  },
-};
-
-// How long a serving server with no traffic waits before building its validators in the background.
-const WARM_IDLE_MS = 200;
-
-function precomputed(result: JsonObject): Stop {
-  return { kind: 'result', outcome: 'respond', result, json: JSON.stringify(result) };
 }
 
 /**
@@ -168,36 +85,14 @@ function precomputed(result: JsonObject): Stop {
  * const { url } = await server.listen({ port: 3000 });
  */
 export function createServer(options: ServerOptions): McpServer {
-  if (typeof options.name !== 'string' || options.name === '') throw new TypeError('createServer: name must be a non-empty string');
-  if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer: version must be a non-empty string');
-  if (options.http !== undefined) checkHttpOptions(options.http);
-  const registered = registerTools(options.tools ?? [], { canAuthorize: options.authorize !== undefined, use: options.use });
-  const serverInfo: Implementation = { name: options.name, version: options.version };
-  if (options.title !== undefined) serverInfo.title = options.title;
-  if (options.description !== undefined) serverInfo.description = options.description;
-  if (options.websiteUrl !== undefined) serverInfo.websiteUrl = options.websiteUrl;
-  if (options.icons !== undefined) serverInfo.icons = options.icons;
-  const resultMeta: JsonObject = Object.freeze({ [META.serverInfo]: serverInfo });
-  const ttlMs = options.listTtlMs ?? 60_000;
-  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new TypeError('createServer: listTtlMs must be a non-negative integer');
-  const cacheScope = options.cacheScope ?? 'public';
-  const pageSize = options.pageSize ?? 100;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new TypeError('createServer: pageSize must be a positive integer');
-
-  const capabilities: ServerCapabilities = { tools: {}, logging: {} };
-  const logger = options.logger ?? stderrLogger;
-  const signer = new RequestStateSigner(options.requestStateSecret, options.clock);
-  const approvalTtlMs = options.approvalTtlMs ?? 10 * 60_000;
-  if (!Number.isInteger(approvalTtlMs) || approvalTtlMs < 1) throw new TypeError('createServer: approvalTtlMs must be a positive integer');
-  const store = options.store ?? getProcessStore() ?? createMemoryStore({ clock: options.clock });
+  const config = resolveServerConfig(options);
+  const { registered, store, logger, clock, features, resultMeta, ttlMs, cacheScope } = config;
   const approvals = createApprovalQueue({
-    store, clock: options.clock ?? { now: () => Date.now() }, maxTimeoutMs: approvalTtlMs,
+    store, clock, maxTimeoutMs: config.approvalTtlMs,
     onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),
   });
-  const hasTasks = options.tasks !== undefined || registered.some((t) => t.tool.task !== undefined);
-  const features = resolveServerFeatures(options, { ttlMs, cacheScope, signer, store, inputTtlMs: approvalTtlMs, logger, hasTools: registered.length > 0, hasTasks });
   // Change and task notifications reach the streams of every instance sharing the store (store/change-relay.ts).
-  const announces = (options.listChanged?.length ?? 0) > 0 || options.resourceUpdates === true || hasTasks;
+  const announces = features.announced.listChanged.size > 0 || options.resourceUpdates === true || config.hasTasks;
   const changes: ChangeRelay = announces
     ? relayChanges(features.hub, store, (what, error) => logger.error(`change notifications: ${what}`, { error: error instanceof Error ? error.message : String(error) }))
     : {
@@ -207,141 +102,115 @@ export function createServer(options: ServerOptions): McpServer {
         ready: Promise.resolve(),
         close: async () => undefined,
       };
-  Object.assign(capabilities, features.capabilities);
-  const tasks = hasTasks
-    ? new TaskEngine(options.tasks ?? {}, { store, clock: options.clock ?? { now: () => Date.now() }, logger, onChange: (record) => changes.notifyTask(record.owner, record.taskId, detailedTask(record)) })
+  const tasks = config.hasTasks
+    ? new TaskEngine(options.tasks ?? {}, { store, clock, logger, onChange: (record) => changes.notifyTask(record.owner, record.taskId, detailedTask(record)) })
     : undefined;
+  const capabilities: ServerCapabilities = { tools: {}, logging: {}, ...features.capabilities };
   if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
-  const discoverStop = precomputed(discover);
-
-  // Pages are fixed for the server's lifetime, so each is serialized once. Cursors carry a
-  // fingerprint of the tool set so a cursor from another server (or version) is refused.
   const descriptors = registered.map((t) => t.descriptor);
-  const fingerprint = createHash('sha256').update(descriptors.map((d) => d.name).join('\n')).digest('base64url').slice(0, 8);
-  const pages = new Map<string, Stop>();
-  let firstPage: Stop | undefined;
-  for (let offset = 0; offset < Math.max(descriptors.length, 1); offset += pageSize) {
-    const page: JsonObject = { resultType: 'complete', tools: descriptors.slice(offset, offset + pageSize), ttlMs, cacheScope, _meta: resultMeta };
-    if (offset + pageSize < descriptors.length) page.nextCursor = Buffer.from(`${fingerprint}:${offset + pageSize}`).toString('base64url');
-    const stop = precomputed(page);
-    if (offset === 0) firstPage = stop;
-    else pages.set(Buffer.from(`${fingerprint}:${offset}`).toString('base64url'), stop);
-  }
-
-  const routes = new Map<string, MethodRoute>([
-    ['server/discover', () => discoverStop],
-    [
-      'tools/list',
-      (s) => {
-        const cursor = s.params.cursor;
-        if (cursor === undefined) return firstPage as Stop;
-        const page = typeof cursor === 'string' ? pages.get(cursor) : undefined;
-        return page ?? { kind: 'error', error: rpcError('invalidCursor', 'Invalid cursor') };
-      },
-    ],
-  ]);
-  for (const [method, route] of features.routes) routes.set(method, route);
-  if (tasks !== undefined) for (const [method, route] of taskRoutes(tasks)) routes.set(method, route);
+  const routes = buildRoutes({
+    discover,
+    tools: registered,
+    toolList: { pageSize: config.pageSize, ttlMs, cacheScope, resultMeta },
+    features,
+    featureEnv: { ttlMs, cacheScope, signer: config.signer, store, inputTtlMs: config.approvalTtlMs, challenge: config.approverTrust.challenge, approverTrust: config.approverTrust, logger },
+    tasks,
+  });
 
   const pipeline = createPipeline({
     tools: registered,
-    routes,
+    views: features.views,
+    routes: routeTable(routes),
     resultMeta,
     authorize: options.authorize,
     resourceMetadataUrl: options.resourceMetadataUrl,
     onStageEvent: options.onStageEvent,
     logger,
-    signer,
-    approvalTtlMs,
+    signer: config.signer,
+    approvalTtlMs: config.approvalTtlMs,
     store,
+    approverTrust: config.approverTrust,
     approvals,
     tasks,
   });
+  const lifecycle = createServerLifecycle(registered, config.middleware, logger);
 
-  // Dual era (legacy-*.ts): 2025 sessions are translated onto the same pipeline.
-  const eras = resolveEras(options.eras ?? (options.legacyWire === false ? 'modern' : undefined));
-  const legacyOptions = resolveLegacyOptions(options.legacy ?? (typeof options.legacyWire === 'object' ? options.legacyWire : undefined));
-  // The pipeline's first answer starts the background validator build (see below); then the entry is the pipeline itself.
+  // Dual era: the era routers (era-router/) send 2025 sessions to legacy/, which translates them onto the same pipeline.
+  // The pipeline's first answer starts the background validator build; then the entry is the pipeline itself.
   let modernEntry = (message: InboundMessage): Promise<Reply> => {
     modernEntry = pipeline;
     const reply = pipeline(message);
-    reply.then(startWarming, startWarming);
+    reply.then(lifecycle.startWarming, lifecycle.startWarming);
     return reply;
   };
   const modern = (message: InboundMessage): Promise<Reply> => modernEntry(message);
   const legacyOnly = (message: InboundMessage): Promise<Reply> => Promise.resolve(refuseModern(message));
   const modernFor = (served: ReadonlySet<Era>): ((message: InboundMessage) => Promise<Reply>) => (served.has('modern') ? modern : legacyOnly);
-  const sessionWire = new LegacySessionWire(modern, { serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, features.hub, legacyOptions);
+  const sessionWire = new LegacySessionWire(modern, { serverInfo: config.serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, features.hub, config.legacy);
+  // 2025 sessions' requests (initialize, calls, GET, DELETE, ...) are authenticated per request, once, in front of the wire.
+  const frontDoor = createFrontDoor({ authorize: options.authorize, challenge: challengeParamsFor(options.authorize, options.resourceMetadataUrl), logger });
   const httpWires = new Map<string, LegacyHttpWire>();
-  const gatedWires = new Map<string, MessageDispatcher>();
+  const routers = new Map<string, MessageDispatcher>();
   const dispatcherFor = (served: ReadonlySet<Era>): MessageDispatcher => {
-    if (!served.has('legacy')) return { handleMessage: modern };
     const key = [...served].sort().join();
-    let wire = httpWires.get(key);
-    if (wire === undefined) {
-      wire = createLegacyHttpWire(modernFor(served), sessionWire, legacyOptions, { store, clock: options.clock ?? { now: () => Date.now() }, logger, modernServed: served.has('modern') });
-      httpWires.set(key, wire);
-      // 2025 sessions' own requests (initialize, GET, DELETE, ...) are authenticated per request too (auth/session-gate.ts).
-      gatedWires.set(key, gateSessions(wire, { authorize: options.authorize, challenge: challengeParamsFor(options.authorize, options.resourceMetadataUrl), logger }));
+    let router = routers.get(key);
+    if (router === undefined) {
+      let legacy: LegacyHttpWire | undefined;
+      if (served.has('legacy')) {
+        legacy = createLegacyHttpWire(sessionWire, config.legacy, { store, clock, logger });
+        httpWires.set(key, legacy);
+      }
+      router = createHttpEraRouter({ modern: modernFor(served), modernServed: served.has('modern'), legacy, frontDoor });
+      routers.set(key, router);
     }
-    return gatedWires.get(key) as MessageDispatcher;
+    return router;
   };
-  const defaultDispatcher = dispatcherFor(eras);
-  // The protected resource an OAuth authorizer describes is served by both HTTP transports (RFC 9728).
-  const describedResource = protectedResourceOf(options.authorize);
-  const httpOptions: HttpOptions = describedResource === undefined ? { ...options.http } : { protectedResourceMetadata: describedResource.metadata, ...options.http };
-
-  // Change notifications reach the streams of every instance sharing the store (store/change-relay.ts).
+  const defaultDispatcher = dispatcherFor(config.eras);
 
   const listeners = new Set<HttpListener>();
   const connections = new Set<StdioConnection>();
   let fetchHandler: ((request: Request) => Promise<Response>) | undefined;
 
-  // Validators are built on first use. The rest are built in the background (warmValidators) once
-  // the server has answered its first message, so that answer (typically server/discover) never
-  // waits for the schema compiler, whose loading is one synchronous ~100 ms step; or, when no
-  // message comes, WARM_IDLE_MS after serving starts.
-  let stopWarming: (() => void) | undefined;
-  let idleWarm: NodeJS.Timeout | undefined;
-  const startWarming = (): void => {
-    if (idleWarm !== undefined) clearTimeout(idleWarm);
-    stopWarming ??= warmValidators(registered, (tool, field, message) => {
-      logger.error('tool schema could not be compiled; calls to this tool fail closed', { tool, field, reason: message });
-    });
+  const changeListeners = new Set<(kind: ListChangedKind) => void>();
+  const mountable: MountableCatalog = Object.freeze({
+    tools: Object.freeze(registered.map((r) => r.tool)),
+    resources: Object.freeze([...features.catalog.resources.values(), ...features.catalog.templates]),
+    prompts: Object.freeze([...features.catalog.prompts.values()]),
+    listChanged: Object.freeze([...features.announced.listChanged]),
+    onListChanged(listener: (kind: ListChangedKind) => void) {
+      changeListeners.add(listener);
+      return () => { changeListeners.delete(listener); };
+    },
+  });
+  const notifyListChanged = (kind: ListChangedKind): number => {
+    const sent = changes.notifyListChanged(kind);
+    for (const listener of changeListeners) listener(kind);
+    return sent;
   };
-  const warmWhenIdle = (): void => {
-    if (stopWarming === undefined && idleWarm === undefined) idleWarm = setTimeout(startWarming, WARM_IDLE_MS).unref();
-  };
-
-  // Middleware opens its files and locks when serving starts, never when the server is only built
-  // (lint and preview load a module for its definitions); each serving entry point calls this.
-  const allMiddleware = (): Middleware[] => [...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)];
-  let middlewareOpened = false;
-  const openForServing = (): void => {
-    if (middlewareOpened) return;
-    openMiddleware(allMiddleware());
-    middlewareOpened = true;
-  };
+  // A mounted server's list changes reach this server's callers (its views judge each caller's list), at a bounded rate.
+  const stopForwarding = forwardListChanges(config.mounts.sources, notifyListChanged);
 
   const server: McpServer = {
-    name: options.name,
-    version: options.version,
+    name: config.serverInfo.name,
+    version: config.serverInfo.version,
     tools: Object.freeze(descriptors),
     listToolDescriptors: () => server.tools,
-    notifyListChanged: (kind) => changes.notifyListChanged(kind),
+    notifyListChanged,
+    mountable,
     notifyResourceUpdated: (uri) => changes.notifyResourceUpdated(uri),
-    eras,
+    eras: config.eras,
+    authorizes: options.authorize !== undefined,
     approvals,
     handleMessage: (message) => defaultDispatcher.handleMessage(message),
     async listen({ eras: served, ...listenOptions } = {}) {
-      openForServing();
+      lifecycle.openForServing();
       // Listening means hearing the other instances' change notifications too.
       await changes.ready;
-      const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...httpOptions, ...listenOptions });
+      const listener = await listenHttp(served === undefined ? defaultDispatcher : dispatcherFor(resolveEras(served)), { ...config.http, ...listenOptions });
       listeners.add(listener);
-      warmWhenIdle();
+      lifecycle.warmWhenIdle();
       return {
         ...listener,
         close: async () => {
@@ -351,15 +220,16 @@ export function createServer(options: ServerOptions): McpServer {
       };
     },
     stdio({ eras: served, ...stdioOptions } = {}) {
-      openForServing();
-      const chosen = served === undefined ? eras : resolveEras(served);
-      const eraSwitch = createStdioEraSwitch(modernFor(chosen), chosen.has('legacy') ? sessionWire : undefined, chosen.has('modern'), legacyOptions.maxBatchSize);
-      const connection = serveStdio(eraSwitch, stdioOptions);
-      eraSwitch.attach(connection.send);
+      lifecycle.openForServing();
+      const chosen = served === undefined ? config.eras : resolveEras(served);
+      const legacy = chosen.has('legacy') ? new StdioLegacySession(sessionWire, config.legacy.maxBatchSize) : undefined;
+      const router = createStdioEraRouter(modernFor(chosen), legacy, chosen.has('modern'));
+      const connection = serveStdio(router, stdioOptions);
+      router.attach(connection.send);
       connections.add(connection);
-      warmWhenIdle();
+      lifecycle.warmWhenIdle();
       void connection.closed.then(() => {
-        eraSwitch.close();
+        router.close();
         connections.delete(connection);
       });
       return connection;
@@ -367,35 +237,18 @@ export function createServer(options: ServerOptions): McpServer {
     fetch(request) {
       if (fetchHandler === undefined) {
         try {
-          openForServing();
+          lifecycle.openForServing();
         } catch (error) {
           return Promise.reject(error);
         }
-        fetchHandler = createFetchHandler(defaultDispatcher, httpOptions);
-        warmWhenIdle();
+        fetchHandler = createFetchHandler(defaultDispatcher, config.http);
+        lifecycle.warmWhenIdle();
       }
       return fetchHandler(request);
     },
-    async close() {
-      if (idleWarm !== undefined) clearTimeout(idleWarm);
-      stopWarming?.();
-      const held = server.approvals.pending().length > 0;
-      await approvals.close();
-      await tasks?.close();
-      await changes.close();
-      const listening = features.hub.size > 0;
-      if (listening) features.hub.close();
-      // Refused held calls and ended subscriptions answer with a result; give those replies a turn to reach the wire before sockets close.
-      if (held || listening) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const wire of httpWires.values()) wire.close();
-      for (const connection of connections) connection.close();
-      connections.clear();
-      await Promise.all([...listeners].map((l) => l.close()));
-      listeners.clear();
-      // Last, once nothing can call a tool any more: an audit log then records every call answered.
-      await closeMiddleware(allMiddleware(), (name, error) => {
-        logger.error(`middleware ${name}: close() threw`, { reason: error instanceof Error ? error.message : String(error) });
-      });
+    close: () => {
+      stopForwarding();
+      return lifecycle.close({ approvals, tasks, changes, hub: features.hub, httpWires: httpWires.values(), connections, listeners });
     },
   };
   return server;

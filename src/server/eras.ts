@@ -3,7 +3,7 @@
  * no handshake), `legacy` is the `initialize`-based 2025 revisions. A dual-era server serves both
  * on one endpoint or process; that is the default.
  */
-import { PROTOCOL_VERSION } from '../protocol/constants.js';
+import { PROTOCOL_VERSION, SERVER_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 
 /** One protocol era. */
 export type Era = 'modern' | 'legacy';
@@ -14,9 +14,6 @@ export type Era = 'modern' | 'legacy';
  * `['2026-07-28', '2025']` (a revision or a year names the era it belongs to).
  */
 export type ErasSetting = Era | 'both' | readonly string[];
-
-/** The 2025 revisions served on the legacy wire, newest first. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26']);
 
 /** The eras a dual-era server serves by default. */
 export const DEFAULT_ERAS: ReadonlySet<Era> = new Set<Era>(['modern', 'legacy']);
@@ -29,7 +26,7 @@ export class ErasSettingError extends TypeError {
 function eraOf(word: string): Era | undefined {
   const w = word.trim().toLowerCase();
   if (w === 'modern' || w === PROTOCOL_VERSION || w === '2026') return 'modern';
-  if (w === 'legacy' || w === '2025' || LEGACY_PROTOCOL_VERSIONS.includes(w)) return 'legacy';
+  if (w === 'legacy' || w === '2025' || SERVER_LEGACY_PROTOCOL_VERSIONS.includes(w)) return 'legacy';
   return undefined;
 }
 
@@ -44,7 +41,7 @@ export function resolveEras(setting: ErasSetting | string | undefined): Readonly
   for (const word of words) {
     const era = typeof word === 'string' ? eraOf(word) : undefined;
     if (era === undefined) {
-      throw new ErasSettingError(`eras: unknown era ${JSON.stringify(word)}; use modern, legacy, both, or revisions (${PROTOCOL_VERSION}, ${LEGACY_PROTOCOL_VERSIONS.join(', ')}, 2025)`);
+      throw new ErasSettingError(`eras: unknown era ${JSON.stringify(word)}; use modern, legacy, both, or revisions (${PROTOCOL_VERSION}, ${SERVER_LEGACY_PROTOCOL_VERSIONS.join(', ')}, 2025)`);
     }
     eras.add(era);
   }

@@ -1,10 +1,15 @@
 /** Authoring and serving MCP tools. */
 export { defineTool, isTool, ToolDefinitionError } from './define-tool.js';
 export { createServer } from './create-server.js';
+export { DEFAULT_APPROVER_SCOPE } from './approver-trust.js';
 export type { ServerOptions, McpServer } from './create-server.js';
 export { checkToolDefinition } from './tool-definition-rules.js';
 export type { CheckToolDefinitionOptions, DefinitionProblem, ToolDefinitionAnalysis } from './tool-definition-rules.js';
 export { ServerDefinitionError } from './tool-registry.js';
+export { deriveTool } from './derive-tool.js';
+export type { ToolChanges } from './derive-tool.js';
+export { MountError } from './mount.js';
+export type { MountOption, MountableCatalog } from './mount.js';
 export { OUTCOMES } from './outcomes.js';
 export type { OutcomeName, OutcomeRule } from './outcomes.js';
 export { STAGES } from './stage-events.js';
@@ -13,6 +18,8 @@ export type { Authorizer, AuthorizeRequest, ServerLogger } from './pipeline/crea
 export { jwtAuthorizer } from './jwt-authorizer.js';
 export type { JwtAuthorizerOptions, OAuthAuthorizer } from './jwt-authorizer.js';
 export { BearerTokenError } from './auth/bearer-challenge.js';
+export { staticTokenAuthorizer, loadOrCreateBearerTokenFile } from './auth/static-token.js';
+export type { StaticTokenAuthorizerOptions, BearerTokenFile } from './auth/static-token.js';
 export type { ProtectedResourceDocument } from './auth/protected-resource.js';
 export type { IntrospectionOptions } from './auth/token-introspection.js';
 export type { ProtectedResourceMetadata, AuthorizationServerMetadata } from '../protocol/oauth-metadata.js';
@@ -43,6 +50,8 @@ export type {
 export { compileUriTemplate } from './uri-template.js';
 export type { UriTemplate } from './uri-template.js';
 export { definePrompt } from './prompts.js';
+export { visibleWhen, defaultTenantOf, VIEW_CACHE_LIMIT } from './catalog-view.js';
+export type { Viewer, VisibleTo, TenantOf, VisibilityRules } from './catalog-view.js';
 export type { Prompt, PromptContext, PromptGetValue, PromptArgumentInit, PromptDefinitionInit } from './prompts.js';
 export { completeFrom, MAX_COMPLETION_VALUES } from './completion.js';
 export type { Completer, CompletionValue, CompletionRequestContext } from './completion.js';
@@ -50,22 +59,23 @@ export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
 export { refuse, rateLimit, auditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
 export type { Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions } from './middleware/index.js';
-export { HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError, AuditKeyError, auditChainFiles, defaultAuditKeyPath, defaultAuditHeadPath } from './audit/index.js';
+export { HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError, AuditKeyError, auditChainFiles, defaultAuditKeyPath, defaultAuditHeadPath, toolwrightStateDir } from './audit/index.js';
 export type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions, AuditChainChoice } from './audit/index.js';
-export { createMemoryStore, createRedisStore, StoreFullError, StoreUnavailableError } from './store/index.js';
-export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions, RedisStore, RedisStoreOptions } from './store/index.js';
+export { createMemoryStore, createRedisStore, guardRedisStore, StoreEpochError, StoreFullError, StoreUnavailableError, VolatileStoreError } from './store/index.js';
+export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions, RedisStore, RedisStoreOptions, ClaimGuardOptions, GuardedRedisStore } from './store/index.js';
 export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from './approvals.js';
 export type {
   ApprovalQueue, ApprovalQueueEvent, AwaitOperatorOptions, DecideResult, OperatorDecision, OperatorDecisionInit, OperatorRefusalReason,
   PendingApproval, SettledOutcome, ToolApprovals,
 } from './operator-approvals.js';
-export { LEGACY_PROTOCOL_VERSIONS, resolveEras, ErasSettingError } from './eras.js';
+export { resolveEras, ErasSettingError } from './eras.js';
+export { SERVER_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 export type { Era, ErasSetting } from './eras.js';
-export type { LegacyWireOptions } from './legacy-wire.js';
+export type { LegacyWireOptions } from './legacy/index.js';
 export type { ToolTaskOption } from './tasks/task-policy.js';
 export type { TaskOptions } from './tasks/task-engine.js';
 export type { TaskStatus } from './tasks/task-wire.js';
-export type { LegacySessionRecord } from './legacy-session-store.js';
+export type { LegacySessionRecord } from './legacy/index.js';
 export type {
   Tool,
   ToolContext,

@@ -16,8 +16,10 @@ import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../prot
 import { randomBytes } from 'node:crypto';
 import { compileSchema } from '../schema/index.js';
 import type { CompiledSchema } from '../schema/index.js';
+import type { ProtocolError } from '../protocol/protocol-error.js';
 import { rpcError } from './outcomes.js';
 import { digestArguments } from './request-state.js';
+import { StoreUnavailableError } from './store/store.js';
 import type { RequestStateSigner, SealedClaims } from './request-state.js';
 import { DIFFERENT_CALL, defaultApprovalDigest, stateError } from './approvals.js';
 import type { ApprovalRecord } from './approvals.js';
@@ -50,7 +52,10 @@ export type InputGathering<T extends Record<string, InputRequest>> =
       responses: InputResponses<T>;
       /** Data sealed into `requestState` by an earlier round (`options.data`), verified; else undefined. */
       data: JsonValue | undefined;
-      /** With `singleUse`: the redeemed approval (what was approved, by whom, when); else undefined. */
+      /**
+       * With `singleUse`: the claimed approval (what was approved, by whom, when). Undefined before the
+       * claim (in `check`, `approval` or middleware: the pipeline claims right before `execute`) and without `singleUse`.
+       */
       approval: ApprovalRecord | undefined;
     }
   | {
@@ -75,8 +80,10 @@ export interface RequireInputsOptions {
   requireState?: boolean;
   /**
    * An approval: complete at most once per issued `requestState` (implies `requireState`). The
-   * pipeline claims the state in the server's store before any handler runs, so a replay (even two
-   * at once) is -32602 and nothing runs. Several instances need a shared store and secret.
+   * pipeline claims the state in the server's store immediately before `execute` (a refusal before
+   * that leaves it usable), so a replay (even two at once) is -32602 and `run` does not run. Only a
+   * caller the server trusts to approve may answer (the approver scope, approver-trust.ts); any
+   * other caller gets 403 `insufficient_scope`. Several instances need a shared store and secret.
    */
   singleUse?: boolean;
   /**
@@ -146,12 +153,23 @@ export interface InputFlowScope {
   args: unknown;
   /** Authenticated subject, '' when anonymous. */
   caller: string;
+  /** The caller's OAuth client id, '' when none. */
+  client: string;
   capabilities: ClientCapabilities;
   inputResponses: Record<string, unknown> | undefined;
   requestState: string | undefined;
   ttlMs: number;
-  /** Set when the pipeline redeemed this request's single-use state (approvals.ts); only then can `singleUse` complete. */
-  redeemed?: ApprovalRecord | undefined;
+  /** The store's epoch now, sealed into single-use states (approvals.ts). */
+  epoch: () => string;
+  /** The approval claimed for this request's single-use state, once claimed (approvals.ts). */
+  redeemed: () => ApprovalRecord | undefined;
+  /**
+   * True for tools/call: the pipeline claims an authentic single-use state of this call right before
+   * `execute`, so an answer under it counts before the claim (a replay is refused at the claim).
+   */
+  claimAhead: boolean;
+  /** Whether this caller may approve by elicitation, and its refusal when not (approver-trust.ts). */
+  approver: { readonly trusted: boolean; refuse(): ProtocolError };
 }
 
 const schemaCache = new Map<string, CompiledSchema | null>();
@@ -192,6 +210,16 @@ export function isValidInputResponse(request: InputRequest, answer: unknown): bo
   }
 }
 
+/** The epoch a single-use state is sealed under; a shared store not reached yet refuses the question (503). */
+function storeEpoch(scope: InputFlowScope): string {
+  try {
+    return scope.epoch();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw rpcError('storeUnavailable', 'Service unavailable: the shared store cannot be reached, so no approval can be asked now; nothing was done; retry shortly');
+    throw error;
+  }
+}
+
 /** Creates the input flow of one request. Used by the tool pipeline, prompts/get and resources/read. */
 export function createInputFlow(scope: InputFlowScope): InputFlow {
   let verified = false;
@@ -212,7 +240,7 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
     const verdict = scope.signer.verify(token);
     if (!verdict.ok) throw stateError(verdict.reason);
     const claims = verdict.claims;
-    if (claims.call !== scope.call || claims.args !== digestOfArgs() || claims.sub !== scope.caller) throw stateError(DIFFERENT_CALL);
+    if (claims.call !== scope.call || claims.args !== digestOfArgs() || claims.sub !== scope.caller || claims.cid !== scope.client) throw stateError(DIFFERENT_CALL);
     sealed = claims;
     once = claims.once;
     Object.assign(collected, claims.answers);
@@ -226,13 +254,15 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
   return {
     supports: declared,
     require<T extends Record<string, InputRequest>>(requests: T, options: RequireInputsOptions = {}): InputGathering<T> {
-      verifyState();
       const singleUse = options.singleUse === true;
+      // An approval is a human's only when this caller is trusted to ask one: never ask, never accept otherwise.
+      if (singleUse && !scope.approver.trusted) throw scope.approver.refuse();
+      verifyState();
       if (singleUse) once = true;
       const approves = options.approves ?? defaultApprovalDigest(scope.call, scope.args);
-      // Which answers count: a single-use approval only those of a state redeemed for this request.
+      // Which answers count: a single-use approval only those of a state claimed (or claimed before execute) for this request.
       const trusted = singleUse
-        ? sealed !== undefined && sealed.once && scope.redeemed !== undefined
+        ? sealed !== undefined && sealed.once && (scope.claimAhead || scope.redeemed() !== undefined)
         : options.requireState !== true || sealed !== undefined;
       if (trusted && singleUse && sealed?.approves !== approves && options.onOtherDigest !== 'complete') {
         throw stateError('requestState approved a different action (the approval digest differs); start the call again without it');
@@ -262,18 +292,22 @@ export function createInputFlow(scope: InputFlowScope): InputFlow {
       if (askable === 0) {
         const responses: Record<string, unknown> = {};
         for (const key of Object.keys(requests)) if (collected[key] !== undefined) responses[key] = collected[key];
-        return { ready: true, responses: responses as InputResponses<T>, data: sealed?.data, approval: singleUse ? scope.redeemed : undefined };
+        return { ready: true, responses: responses as InputResponses<T>, data: sealed?.data, approval: singleUse ? scope.redeemed() : undefined };
       }
       const claims: SealedClaims = {
         call: scope.call,
         args: digestOfArgs(),
         sub: scope.caller,
+        cid: scope.client,
         exp: scope.signer.now() + scope.ttlMs,
         nonce: randomBytes(12).toString('base64url'),
         once,
         answers: collected,
       };
-      if (once) claims.approves = approves;
+      if (once) {
+        claims.approves = approves;
+        claims.epoch = storeEpoch(scope);
+      }
       const data = options.data ?? sealed?.data;
       if (data !== undefined) claims.data = data;
       return { ready: false, result: { resultType: 'input_required', inputRequests: missing, requestState: scope.signer.sign(claims) } };

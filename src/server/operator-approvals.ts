@@ -84,6 +84,14 @@ export interface ToolApprovals {
    * if (!decision.approved) return decision.result;
    */
   awaitOperator(options: AwaitOperatorOptions): Promise<OperatorDecision>;
+  /**
+   * Whether this caller's own elicitation answer may approve (it holds the server's approver scope,
+   * or is the stdio host when trusted; approver-trust.ts). When false, ask the operator instead:
+   * `ctx.inputs.require(..., { singleUse: true })` refuses such a caller with 403 `insufficient_scope`.
+   */
+  readonly callerMayApprove: boolean;
+  /** The scope that makes a caller an approver (`createServer({ approverScope })`), for messages. */
+  readonly approverScope: string;
 }
 
 /** What an operator sends to {@link ApprovalQueue.decide}. */
@@ -167,8 +175,8 @@ export interface HeldCall {
 
 /** The queue plus what the server itself needs of it. */
 export interface ServerApprovalQueue extends ApprovalQueue {
-  /** The `ctx.approvals` of one call. */
-  forCall(held: HeldCall): ToolApprovals;
+  /** The operator part of `ctx.approvals` of one call. */
+  forCall(held: HeldCall): Pick<ToolApprovals, 'awaitOperator'>;
   /** Refuses every waiting call (reason `closed`) and stops the timers. */
   close(): Promise<void>;
 }

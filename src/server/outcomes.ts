@@ -38,7 +38,7 @@ export const OUTCOMES = {
   invalidArguments: { situation: 'arguments violate inputSchema', kind: 'tool-error' },
   businessRuleViolation: { situation: '`check` reports a business-rule violation', kind: 'tool-error' },
   checkThrew: { situation: '`check` throws or rejects', kind: 'tool-error' },
-  insufficientScope: { situation: 'caller lacks a required scope', kind: 'rpc-error', code: ErrorCode.InsufficientScope, httpStatus: 403 },
+  insufficientScope: { situation: 'caller lacks a scope the tool (or the resource, resource template or prompt read, got or completed) requires', kind: 'rpc-error', code: ErrorCode.InsufficientScope, httpStatus: 403 },
   invalidRequestState: { situation: 'requestState (approval or ctx.inputs) forged, expired, replayed or for another call', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
   approvalRequested: { situation: 'tool needs approval and none was given yet', kind: 'result', note: 'input_required result with an elicitation' },
   approvalDeclined: { situation: 'the user declined or cancelled the approval, or the operator declined it', kind: 'tool-error' },
@@ -100,7 +100,13 @@ export function rpcError(
   return new ProtocolError(rule.code, message, { data: options.data, httpStatus: rule.httpStatus, headers: options.headers });
 }
 
-/** The `isError: true` result a table row prescribes. */
-export function toolError(_name: ToolErrorOutcome, text: string): CallToolResult {
+/**
+ * The `isError: true` result a table row prescribes. The row is read, not only named: a row that
+ * is not a `tool-error` row (reachable only past the type, e.g. from JavaScript or a cast) throws,
+ * so no caller can answer a protocol error or a no-response outcome with a tool result.
+ */
+export function toolError(name: ToolErrorOutcome, text: string): CallToolResult {
+  const rule = (OUTCOMES as Readonly<Record<string, OutcomeRule | undefined>>)[name];
+  if (rule?.kind !== 'tool-error') throw new TypeError(`toolError: OUTCOMES row ${JSON.stringify(name)} is ${rule === undefined ? 'not in the table' : `of kind ${rule.kind}`}, not a tool-error row`);
   return { resultType: 'complete', content: [{ type: 'text', text }], isError: true };
 }

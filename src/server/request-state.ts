@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { sha256 } from '../protocol/sha256.js';
 import type { JsonValue } from '../protocol/json-rpc.js';
 import type { Clock } from './store/store.js';
@@ -15,14 +15,18 @@ export interface SealedClaims {
   args: string;
   /** Authenticated principal, '' when anonymous. */
   sub: string;
+  /** The OAuth client the caller used (`AuthInfo.clientId`), '' when none. */
+  cid: string;
   /** Expiry, ms since epoch. */
   exp: number;
   /** Random per issued state: the key under which a single-use state is claimed in the store. */
   nonce: string;
-  /** Single use: the state may complete one execution only (claimed in the store before any handler runs). */
+  /** Single use: the state may complete one execution only (claimed in the store immediately before `execute`). */
   once: boolean;
   /** For single-use states: the digest of what is approved (supplied by the tool; default: tool name + canonical arguments). */
   approves?: string;
+  /** For single-use states: the store's epoch when the question was asked; claimed only in that epoch (store.ts). */
+  epoch?: string;
   /** Answers gathered in earlier rounds, by input key. */
   answers: Record<string, unknown>;
   /** Application data sealed by an earlier round. */
@@ -39,8 +43,8 @@ export function digestArguments(value: unknown): string {
 function isSealedClaims(value: unknown): value is SealedClaims {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const c = value as Record<string, unknown>;
-  return typeof c.call === 'string' && typeof c.args === 'string' && typeof c.sub === 'string' && typeof c.nonce === 'string' &&
-    typeof c.once === 'boolean' && (c.approves === undefined || typeof c.approves === 'string') &&
+  return typeof c.call === 'string' && typeof c.args === 'string' && typeof c.sub === 'string' && typeof c.cid === 'string' && typeof c.nonce === 'string' &&
+    typeof c.once === 'boolean' && (c.approves === undefined || typeof c.approves === 'string') && (c.epoch === undefined || typeof c.epoch === 'string') &&
     typeof c.answers === 'object' && c.answers !== null && !Array.isArray(c.answers);
 }
 

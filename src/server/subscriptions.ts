@@ -8,6 +8,8 @@ import { META } from '../protocol/constants.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { SubscriptionFilter } from '../protocol/feature-wire-types.js';
+import type { CatalogViews, Viewer } from './catalog-view.js';
+import type { AuthInfo } from './tool-types.js';
 
 /** Which list changed. */
 export type ListChangedKind = 'tools' | 'prompts' | 'resources';
@@ -36,6 +38,9 @@ interface OpenSubscription {
   /** The listener's subject ('' when anonymous): task notifications go only to the task's creator. */
   subject: string;
   filter: SubscriptionFilter;
+  /** The caller as it opened the stream, and its view key of each gated kind it listens to (catalog-view.ts). */
+  viewer: Viewer | undefined;
+  keys: Map<ListChangedKind, string>;
   notify(notification: JsonRpcNotification): void;
   end(): void;
 }
@@ -76,6 +81,12 @@ export function acceptFilter(raw: unknown, support: SubscriptionSupport): { filt
 /** Holds the open subscriptions of one server. */
 export class SubscriptionHub implements ChangeNotifier {
   readonly #open = new Set<OpenSubscription>();
+  readonly #views: CatalogViews | undefined;
+
+  /** `views`: who sees what; a list kind with `visibleTo` entries notifies a listener only when its view changed. */
+  constructor(views?: CatalogViews) {
+    this.#views = views;
+  }
 
   /** Number of open subscriptions (for tests and metrics). */
   get size(): number {
@@ -84,17 +95,26 @@ export class SubscriptionHub implements ChangeNotifier {
 
   /**
    * Acknowledges and holds one listen request until `signal` aborts (client gone: resolves
-   * 'cancelled') or the hub closes (resolves 'closed').
+   * 'cancelled') or the hub closes (resolves 'closed'). `auth`: the authorization the stream was
+   * opened with, kept for its lifetime: list changes are judged against that caller's view.
    */
-  hold(id: JsonRpcId, filter: SubscriptionFilter, notify: (n: JsonRpcNotification) => void, signal: AbortSignal, subject = ''): Promise<'cancelled' | 'closed'> {
+  hold(id: JsonRpcId, filter: SubscriptionFilter, notify: (n: JsonRpcNotification) => void, signal: AbortSignal, subject = '', auth?: AuthInfo): Promise<'cancelled' | 'closed'> {
     const tag = { [META.subscriptionId]: id };
     notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter, _meta: tag } });
     if (signal.aborted) return Promise.resolve('cancelled');
+    const views = this.#views;
+    const viewer = views?.viewerOf(auth);
+    const keys = new Map<ListChangedKind, string>();
+    if (views !== undefined && viewer !== undefined) {
+      for (const kind of ['tools', 'prompts', 'resources'] as const) if (filter[FILTER_KEY[kind]] === true && views.gates(kind)) keys.set(kind, views.keyOf(kind, viewer));
+    }
     return new Promise((resolve) => {
       const subscription: OpenSubscription = {
         id,
         subject,
         filter,
+        viewer,
+        keys,
         notify,
         end: () => finish('closed'),
       };
@@ -109,11 +129,21 @@ export class SubscriptionHub implements ChangeNotifier {
     });
   }
 
+  /**
+   * Where `kind` has `visibleTo` entries, a listener is told only when its own view key changed
+   * (the server calls this after changing state a predicate reads); otherwise every listener is.
+   */
   notifyListChanged(kind: ListChangedKind): number {
     const key = FILTER_KEY[kind];
+    const views = this.#views !== undefined && this.#views.gates(kind) ? this.#views : undefined;
     let sent = 0;
     for (const subscription of this.#open) {
       if (subscription.filter[key] !== true) continue;
+      if (views !== undefined && subscription.viewer !== undefined) {
+        const now = views.keyOf(kind, subscription.viewer);
+        if (subscription.keys.get(kind) === now) continue;
+        subscription.keys.set(kind, now);
+      }
       subscription.notify({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed`, params: { _meta: { [META.subscriptionId]: subscription.id } } });
       sent++;
     }

@@ -7,6 +7,8 @@ import type { DefinitionProblem } from './tool-definition-rules.js';
 import type { Tool } from './tool-types.js';
 import type { Middleware } from './middleware/middleware.js';
 import { STAGES } from './stages/stage-list.js';
+import { scopesWithoutAuthorize } from './scope-refusal.js';
+import { DefinitionError } from '../errors/toolwright-error.js';
 
 /** A tool accepted by a server, with everything the hot path needs precomputed. */
 export interface RegisteredTool {
@@ -53,7 +55,8 @@ function checkMiddleware(list: unknown, where: string): readonly Middleware[] {
 }
 
 /** Thrown by `createServer` when any tool definition is invalid; the server never starts half-valid. */
-export class ServerDefinitionError extends Error {
+export class ServerDefinitionError extends DefinitionError {
+  readonly errorCode = 'server-definition' as const;
   readonly problems: readonly DefinitionProblem[];
   constructor(problems: DefinitionProblem[]) {
     const lines = problems.map((p) => `- tool ${JSON.stringify(p.tool)}: ${p.message}`);
@@ -86,7 +89,7 @@ export function registerTools(tools: readonly unknown[], options: { canAuthorize
     if (candidate.scopes.length > 0 && !options.canAuthorize) {
       problems.push({
         tool: candidate.name, field: 'scopes', code: 'scopes-without-authorize',
-        message: `requires scopes ${candidate.scopes.map((s) => JSON.stringify(s)).join(', ')} but the server has no authorize option, so no caller could ever hold them`,
+        message: scopesWithoutAuthorize(candidate.scopes),
       });
     }
     if (analysis.problems.length === 0 && analysis.input !== undefined) {

@@ -1,4 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { VisibleTo } from './catalog-view.js';
 import type { InputFlow } from './input-flow.js';
 import type { ResolvedTaskPolicy, ToolTaskOption } from './tasks/task-policy.js';
 import type { Middleware } from './middleware/middleware.js';
@@ -186,10 +187,21 @@ export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: JsonObject;
-  /** Scopes the caller must hold (all of them). Requires the server's `authorize` option. */
+  /**
+   * Scopes the caller must hold (all of them). Requires the server's `authorize` option. Each is
+   * an RFC 6749 scope token (printable ASCII, no space, `"` or `\\`), listed once; `defineTool`
+   * throws a `ToolDefinitionError` naming the tool and the bad entry otherwise. Advertised in the
+   * descriptor's `_meta["dev.toolwright/scopes"]`.
+   */
   scopes?: readonly string[];
   /** Client capabilities a call cannot proceed without (else -32021). */
   requiredClientCapabilities?: ClientCapabilities;
+  /**
+   * Who sees this tool at all. Where false (or where it throws) the tool is absent from this
+   * caller's `tools/list` and a `tools/call` answers exactly as for an unknown name. Unlike
+   * `scopes`, which list the tool for everyone and answer 403 for a step-up. See `visibleWhen`.
+   */
+  visibleTo?: VisibleTo;
   /** Business rules run after the shape check; return violations (empty = allowed). */
   check?: (args: InferArguments<I>, ctx: ToolContext) => readonly (RuleViolation | string)[] | Promise<readonly (RuleViolation | string)[]>;
   /** Return a request to require human approval (via elicitation) before `run`; null/undefined = no approval needed. */
@@ -221,12 +233,20 @@ export interface Tool<Args = Record<string, unknown>> {
   /** Exactly what `tools/list` shows for this tool (frozen). */
   readonly descriptor: Readonly<ToolDescriptor>;
   readonly scopes: readonly string[];
+  /** `defineTool({ visibleTo })`; undefined: every caller sees the tool. */
+  readonly visibleTo: VisibleTo | undefined;
   readonly requiredClientCapabilities: ClientCapabilities | undefined;
   readonly handlers: ToolHandlers;
   /** The tool's own middleware (`defineTool({ use })`). */
   readonly use: readonly Middleware[];
   /** How calls run as tasks (`defineTool({ task })`); undefined: never. */
   readonly task: ResolvedTaskPolicy | undefined;
+  /**
+   * Values fixed for arguments a transform hid from the listing (`hideArgument(..., { value })`):
+   * added to every call's arguments before the handlers run, and written in the audit record
+   * (`fixed_arguments`). Undefined for a tool made by `defineTool`.
+   */
+  readonly fixedArguments?: Readonly<JsonObject>;
   /** Type-level only: the handler argument type. */
   readonly [argumentsType]?: Args;
 }

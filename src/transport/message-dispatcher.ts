@@ -59,7 +59,7 @@ export interface Reply {
    */
   result?: JsonObject;
   /**
-   * The answer as separate messages, each serialized (a 2025-03-26 JSON-RPC batch, legacy-batch.ts):
+   * The answer as separate messages, each serialized (a 2025-03-26 JSON-RPC batch, server/legacy/batch.ts):
    * an HTTP reply that ends an event stream writes one event per message instead of `body` (which
    * then holds them as one JSON array, written as is otherwise, and on stdio).
    */

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, limitResponse } from './response-limit.js';
 import type { Readable, Writable } from 'node:stream';
-import { invalidRequest } from '../protocol/protocol-error.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
 import { echoExactId, isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { InboundMessage, MessageDispatcher } from './message-dispatcher.js';
@@ -166,7 +167,8 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
   }
 
   function tooLong(): void {
-    write(JSON.stringify(invalidRequest(`message exceeds ${maxLineBytes} bytes`).toResponse(undefined)));
+    // The transport sits below the server's outcome table; this is its own refusal, like http-policy's.
+    write(JSON.stringify(new ProtocolError(ErrorCode.InvalidRequest, `Invalid request: message exceeds ${maxLineBytes} bytes`).toResponse(undefined)));
   }
 
   function onData(chunk: Buffer): void {

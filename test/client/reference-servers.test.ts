@@ -13,6 +13,7 @@ import { connect } from '../../src/client/index.js';
 import type { ClientOptions, ConnectTarget, InputRequest, McpClient, ProgressUpdate } from '../../src/client/index.js';
 import { SERVERS, startEverythingHttp } from './fixtures/spawn-server.js';
 import type { RunningServer } from './fixtures/spawn-server.js';
+import { until } from '../support/until.js';
 
 const clients: McpClient[] = [];
 function open(target: ConnectTarget, options: ClientOptions = {}): McpClient {
@@ -21,11 +22,6 @@ function open(target: ConnectTarget, options: ClientOptions = {}): McpClient {
   return c;
 }
 const child = (entry: string, ...args: string[]) => ({ command: process.execPath, args: [entry, ...args], stderr: 'capture' as const });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), `timed out waiting for ${what}`);
-}
 
 let dir: string;
 let everythingHttp: RunningServer;

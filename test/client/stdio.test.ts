@@ -5,6 +5,7 @@ import { connect } from '../../src/client/index.js';
 import type { ClientOptions, McpClient, ProgressUpdate, StdioTarget } from '../../src/client/index.js';
 import { REPO_ROOT } from '../support/repo-paths.js';
 import { rejectsWith } from './rejects-with.js';
+import { until } from '../support/until.js';
 
 const clients: McpClient[] = [];
 after(async () => {
@@ -24,10 +25,6 @@ const ours = (env: Record<string, string> = {}): StdioTarget => ({
 });
 const scripted = (mode: string): StdioTarget => ({ command: process.execPath, args: ['test/client/scripted-stdio-server.mjs', mode], cwd: REPO_ROOT, stderr: 'capture' });
 
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-}
 
 describe('client over stdio against the Toolwright server (child process)', () => {
   it('discovers, lists, calls concurrently, reports progress, cancels with notifications/cancelled, and closes the child', async () => {
@@ -51,7 +48,7 @@ describe('client over stdio against the Toolwright server (child process)', () =
     const waiting = c.callTool('cancellable_wait', {}, { signal: controller.signal, onProgress: () => controller.abort() });
     const error = await rejectsWith(waiting, { kind: 'aborted', method: 'tools/call' });
     assert.match(error.message, /^tools\/call: cancelled by the caller/);
-    await waitFor(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''));
+    await until(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''), 'the child logging the aborted request');
     assert.match(c.stdio?.stderr ?? '', /cancellable_wait: aborted request \d+/);
 
     await rejectsWith(c.callTool('no_such_tool'), { kind: 'rpc', code: -32602, httpStatus: undefined });
@@ -68,10 +65,10 @@ describe('client over stdio against the Toolwright server (child process)', () =
     // the handler), so the timed-out call reaches run() at once even on a loaded machine.
     const warm = new AbortController();
     await rejectsWith(c.callTool('cancellable_wait', {}, { signal: warm.signal, onProgress: () => warm.abort() }), { kind: 'aborted', method: 'tools/call' });
-    await waitFor(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''));
+    await until(() => /cancellable_wait: aborted request/.test(c.stdio?.stderr ?? ''), 'the child logging the aborted request');
     const seenBefore = (c.stdio?.stderr ?? '').split('aborted request').length;
     await rejectsWith(c.callTool('cancellable_wait', {}, { timeoutMs: 1000 }), { kind: 'timeout', message: 'tools/call: no response within 1000 ms; the request was cancelled' });
-    await waitFor(() => (c.stdio?.stderr ?? '').split('aborted request').length > seenBefore);
+    await until(() => (c.stdio?.stderr ?? '').split('aborted request').length > seenBefore, 'the child logging one more aborted request');
     assert.equal((c.stdio?.stderr ?? '').split('aborted request').length, seenBefore + 1);
   });
 });
@@ -112,7 +109,7 @@ describe('stdio error paths (scripted child processes)', () => {
     const pending = c.discover({ signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await rejectsWith(pending, { kind: 'aborted', message: 'server/discover: cancelled by the caller (This operation was aborted)' });
-    await waitFor(() => /cancelled \d+/.test(c.stdio?.stderr ?? ''));
+    await until(() => /cancelled \d+/.test(c.stdio?.stderr ?? ''), 'the child logging the cancellation');
     assert.match(c.stdio?.stderr ?? '', /^cancelled 1$/m);
   });
 
@@ -122,7 +119,7 @@ describe('stdio error paths (scripted child processes)', () => {
       kind: 'protocol',
       message: `stdio server ${JSON.stringify(`${process.execPath} test/client/scripted-stdio-server.mjs long`)} wrote a line longer than 10000 characters; stopping`,
     });
-    await waitFor(() => c.stdio?.exit !== undefined);
+    await until(() => c.stdio?.exit !== undefined, 'the child exiting');
     assert.equal(c.stdio?.exit?.signal, 'SIGTERM');
   });
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compileSchema } from '../../src/schema/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
+import { DEFAULT_APPROVER_SCOPE } from '../../src/index.js';
 import { createEverythingServer } from '../../examples/conformance/everything-server.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 import { assertMessage, post } from './wire-client.js';
@@ -22,7 +23,8 @@ let listener: HttpListener;
 let url: string;
 
 before(async () => {
-  server = createEverythingServer({ requestStateSecret: 'test-secret-test-secret-test-secret' });
+  // Every caller holds the approver scope, so `test_approval` asks the client's user (approver-trust.ts).
+  server = createEverythingServer({ requestStateSecret: 'test-secret-test-secret-test-secret', authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) });
   listener = await server.listen({ port: 0 });
   url = listener.url;
 });

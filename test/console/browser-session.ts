@@ -66,6 +66,8 @@ export interface ConsoleSessionOptions {
   env?: Record<string, string>;
   /** Runs on the new page before it loads the console (to watch its responses or time its load). */
   beforeLoad?(page: Page): void;
+  /** Headers of the client's MCP requests, read once the child has started (e.g. the robot's bearer token from its file). */
+  mcpHeaders?(): Record<string, string>;
 }
 
 /**
@@ -76,7 +78,8 @@ export async function openConsoleSession(script: string, args: readonly string[]
   const session = await openBrowserSession(
     async () => {
       const served = await startWithConsole(script, args, options.env);
-      return { served, client: connect(served.mcpUrl, { timeoutMs: 60_000 }) };
+      const headers = options.mcpHeaders?.();
+      return { served, client: connect(headers === undefined ? served.mcpUrl : { url: served.mcpUrl, headers }, { timeoutMs: 60_000 }) };
     },
     async ({ served, client }) => {
       try {

@@ -1,11 +1,11 @@
-// The keyword table of the lowering (src/host/lower-table.ts) is complete and obeyed: every row has
+// The keyword table of the lowering (src/host/lowering/table.ts) is complete and obeyed: every row has
 // a sample here, every keyword a profile lists or the schema walker descends into has a row, and
 // lowering each sample under every profile reports the keyword exactly as its row says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lowerInputSchema, PROFILES } from '../../src/host/index.js';
 import type { LoweringPolicy, LossEntry } from '../../src/host/index.js';
-import { KEYWORDS, providerTakes, ruleOf } from '../../src/host/lower-table.js';
+import { KEYWORDS, providerTakes, ruleOf } from '../../src/host/lowering/table.js';
 import { SUBSCHEMA_KEYWORDS } from '../../src/schema/index.js';
 
 type Json = Record<string, unknown>;

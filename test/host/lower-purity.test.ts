@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { HostError, lowerInputSchema, PROFILES } from '../../src/host/index.js';
 import type { LoweringPolicy } from '../../src/host/index.js';
-import { NODE_PASSES } from '../../src/host/lower-passes.js';
-import { TREE_PASSES } from '../../src/host/lower-schema.js';
+import { NODE_PASSES } from '../../src/host/lowering/passes.js';
+import { TREE_PASSES } from '../../src/host/lowering/schema.js';
 
 type Json = Record<string, unknown>;
 

@@ -94,9 +94,14 @@ function driverColumn(id: string, label: string, software: string, file: string)
   };
 }
 
+/** `--header 'Name: value'` per header of an HTTP target (the Inspector CLI and `toolwright` take the same form). */
+function headerArgs(target: Extract<DriverTarget, { url: string }>): string[] {
+  return Object.entries(target.headers ?? {}).flatMap(([name, value]) => ['--header', `${name}: ${value}`]);
+}
+
 /** Where the Inspector is pointed: a URL, or `-e` for the server's environment and a command after `--`. */
 function inspectorTarget(target: DriverTarget): string[] {
-  if ('url' in target) return [target.url];
+  if ('url' in target) return [target.url, ...headerArgs(target)];
   return [...Object.entries(target.env ?? {}).flatMap(([key, value]) => ['-e', `${key}=${value}`]), '--', target.command, ...target.args];
 }
 
@@ -147,7 +152,7 @@ function shellLine(target: Extract<DriverTarget, { command: string }>): string {
 }
 
 function cliTarget(target: DriverTarget): string[] {
-  return 'url' in target ? [target.url] : ['--stdio', shellLine(target)];
+  return 'url' in target ? [target.url, ...headerArgs(target)] : ['--stdio', shellLine(target)];
 }
 
 async function toolwright(args: string[]): Promise<RunOutput> {
@@ -165,7 +170,7 @@ function parseJson(out: RunOutput): unknown {
 const callColumn = perCell('cli-call', '`toolwright call --root`', 'src/cli', async (row, target) => {
   const probe = row.roots?.probeWithoutWaiting ?? row.probe;
   const [first, ...rest] = cliTarget(target);
-  const args = first === '--stdio' ? ['call', '--stdio', rest[0] as string] : ['call', first as string];
+  const args = first === '--stdio' ? ['call', '--stdio', rest[0] as string] : ['call', first as string, ...rest];
   const roots = (row.roots?.dirs ?? []).flatMap((dir) => ['--root', dir]);
   const out = await toolwright([...args, probe.tool, JSON.stringify(probe.arguments), ...roots, '--json']);
   const report = parseJson(out) as { result?: { isError?: boolean; structuredContent?: unknown }; stages?: { stage: string; status: string; detail: string }[] } | undefined;

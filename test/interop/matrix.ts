@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from './child-process.js';
 import type { DriverReport } from './drivers/driver-io.js';
+import { robotAuthHeaders } from '../support/robot-token.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** A devDependency's file, at the top of node_modules (some packages do not export package.json). */
@@ -41,7 +42,7 @@ export interface ServerRow {
   software: string;
   transport: 'http' | 'stdio';
   /** HTTP: how to start it and recognise its URL (group 1 of `ready`, mapped by `toUrl`). */
-  http?: { command: Command; ready: RegExp; toUrl: (match: string) => string };
+  http?: { command: Command; ready: RegExp; toUrl: (match: string) => string; headers?: () => Record<string, string> };
   /** stdio: the command a client spawns, made fresh per cell (own audit log, own memory file). */
   stdio?: (cell: string) => Command;
   /**
@@ -106,7 +107,7 @@ export function ourServers(options: MatrixOptions): ServerRow[] {
   return [
     {
       id: 'robot-http', label: 'robot arm (`npm start`)', software: 'examples/robot-arm', transport: 'http',
-      http: { command: tsxCommand(ROBOT, ['--port', '0', '--audit-log', join(options.scratch, 'robot-http.jsonl'), ...robotAuditFiles(options.scratch, 'robot-http')]), ready: /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, toUrl: (u) => u },
+      http: { command: tsxCommand(ROBOT, ['--port', '0', '--audit-log', join(options.scratch, 'robot-http.jsonl'), ...robotAuditFiles(options.scratch, 'robot-http')]), ready: /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, toUrl: (u) => u, headers: () => robotAuthHeaders() },
       probe: robotProbe,
     },
     {

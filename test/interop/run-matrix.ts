@@ -76,7 +76,9 @@ async function runColumn(column: ClientColumn, rows: readonly ServerRow[], serve
     if (server instanceof Error) {
       cells.set(cellKey(row, column), { status: 'fails', detail: `server did not start: ${server.message}` });
     } else if (server !== undefined) {
-      inputs.push({ row, target: { url: server.url } });
+      // Headers are read once the server has started (the robot writes its token file at start).
+      const headers = row.http?.headers?.();
+      inputs.push({ row, target: { url: server.url, ...(headers === undefined ? {} : { headers }) } });
     } else if (row.stdio !== undefined) {
       inputs.push({ row, target: targetOf(row.stdio(column.id)) });
     } else {

@@ -103,7 +103,7 @@ test('bad usage and unreadable targets exit 2 with a clear message', async () =>
     [[], /toolwright lint: missing <target>/],
     [['a.json', 'b.json'], /expected one target, got 2: a\.json b\.json/],
     [[`${FIXTURES}/seed-good.json`, '--format', 'xml'], /--format must be pretty, json or sarif; got "xml"/],
-    [[`${FIXTURES}/seed-good.json`, '--bogus'], /Unknown option '--bogus'/],
+    [[`${FIXTURES}/seed-good.json`, '--bogus'], /unknown option --bogus/],
     [['nope.json'], /toolwright lint: no such file: nope\.json/],
     [[`${FIXTURES}/seed-good.json`, '--update-pin'], /--update-pin needs --pin <lockfile>/],
     [[`${FIXTURES}/seed-good.json`, '--provider', 'openai,claude'], /--provider: unknown providers "openai", "claude"/],

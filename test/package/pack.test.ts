@@ -112,7 +112,7 @@ try {
 // The checks share the installed project but not files, so they run side by side.
 describe('the packed package in an empty project', { concurrency: true }, () => {
   test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
-    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
       assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
     }
     assert.deepEqual(tarballFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);

@@ -17,7 +17,7 @@ const CAN_ELICIT = { ...META, 'io.modelcontextprotocol/clientCapabilities': { el
 const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
 const FIELD = { field: 'requestState' };
 const ALREADY_USED = { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: FIELD };
-const OTHER_CALL = { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)', data: FIELD };
+const OTHER_CALL = { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments, caller or client differ)', data: FIELD };
 
 
 function callMessage(name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, id: number | string = 1) {
@@ -35,7 +35,8 @@ describe('approval over HTTP', () => {
   before(async () => {
     server = createServer({
       name: 'approvals', version: '1', tools, clock, approvalTtlMs: 60_000,
-      authorize: ({ bearerToken }) => (bearerToken === 'alice' || bearerToken === 'bob' ? { scopes: [], subject: bearerToken } : null),
+      // Both hold the approver scope: their own elicitation answers approve (approver-trust.ts).
+      authorize: ({ bearerToken }) => (bearerToken === 'alice' || bearerToken === 'bob' ? { scopes: ['toolwright:approve'], subject: bearerToken } : null),
     });
     listener = await server.listen({ port: 0 });
   });

@@ -4,27 +4,39 @@ import { describe, it } from 'node:test';
 import { ProtocolError, elicitInput, listRootsInput, sampleInput } from '../../src/index.js';
 import { createInputFlow, isValidInputResponse } from '../../src/server/input-flow.js';
 import type { InputFlowScope } from '../../src/server/input-flow.js';
+import type { ApprovalRecord } from '../../src/server/approvals.js';
 import { RequestStateSigner } from '../../src/server/request-state.js';
 
 const signer = new RequestStateSigner('unit-test-key-0123456789');
 const NAME = elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
-function flow(overrides: Partial<InputFlowScope> = {}) {
+/** A scope as a test writes it: `redeemed` is the record itself (the flow reads it through a getter). */
+type ScopeOverrides = Partial<Omit<InputFlowScope, 'redeemed'>> & { redeemed?: ApprovalRecord };
+
+const TRUSTED = { trusted: true, refuse: () => new ProtocolError(-32003, 'unused') };
+
+function flow(overrides: ScopeOverrides = {}) {
+  const { redeemed, ...rest } = overrides;
   return createInputFlow({
     signer,
     call: 'tools/call greet',
     args: { x: 1 },
     caller: '',
+    client: '',
     capabilities: ALL,
     inputResponses: undefined,
     requestState: undefined,
     ttlMs: 60_000,
-    ...overrides,
+    epoch: () => 'epoch-1',
+    claimAhead: false,
+    approver: TRUSTED,
+    ...rest,
+    redeemed: () => redeemed,
   });
 }
 
-function pendingState(overrides: Partial<InputFlowScope> = {}, data?: unknown): string {
+function pendingState(overrides: ScopeOverrides = {}, data?: unknown): string {
   const got = flow(overrides).require({ name: NAME }, data === undefined ? {} : { data: data as never });
   assert.equal(got.ready, false);
   return got.ready ? '' : (got.result.requestState as string);

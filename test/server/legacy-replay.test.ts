@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createMemoryStore, type Store } from '../../src/index.js';
-import { eventIdOf, FINISHED_STREAM_TTL_MS, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy-replay.js';
+import { eventIdOf, FINISHED_STREAM_TTL_MS, getStreamOf, newPostStream, parseEventId, ReplayLog } from '../../src/server/legacy/replay.js';
 
 const SESSION = '0b4c8f6e-1d2a-4e5f-9a7b-3c6d8e0f1a2b';
 // A clock at 1 ms: every new buffer counts from 100 (100 × the time in ms; legacy-replay.ts).

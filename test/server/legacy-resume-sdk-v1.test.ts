@@ -14,6 +14,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { createServer, defineTool } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { gate } from '../support/gate.js';
+import { until } from '../support/until.js';
 
 const held = gate();
 const reached = gate();
@@ -63,14 +64,6 @@ async function relay(port: number): Promise<{ url: string; cut(): void; close():
   };
 }
 
-async function until(what: string, condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.fail(`${what} did not happen within 5 s`);
-}
-
 describe('SDK v1 client resumes over the legacy wire', () => {
   let server: McpServer;
   let listener: HttpListener;
@@ -101,17 +94,17 @@ describe('SDK v1 client resumes over the legacy wire', () => {
     // The GET stream is up once the server has a listener for changes; raises before that reach
     // nobody (notifyListChanged counts whom it reached), so exactly one change is delivered.
     let listening = 0;
-    await until('the GET stream listening for changes', () => {
+    await until(() => {
       if (listening === 0) listening = server.notifyListChanged('tools');
       return listening > 0;
-    });
+    }, 'the GET stream listening for changes');
     assert.equal(listening, 1);
-    await until('the first list change on the GET stream', () => changes === 1);
+    await until(() => changes === 1, 'the first list change on the GET stream');
 
     const progress: string[] = [];
     const answer = client.callTool({ name: 'gated', arguments: {} }, undefined, { onprogress: (p) => progress.push(String(p.message)), timeout: 20_000 });
     await reached.opened;
-    await until('the progress before the gate', () => progress.length === 1);
+    await until(() => progress.length === 1, 'the progress before the gate');
     link.cut(); // the POST's stream and the GET stream drop together
     server.notifyListChanged('tools'); // raised while the GET stream is down: kept for its resumption
     held.open();
@@ -119,7 +112,7 @@ describe('SDK v1 client resumes over the legacy wire', () => {
     assert.deepEqual(result.content, [{ type: 'text', text: 'through the gate' }]);
     assert.deepEqual(progress, ['before the gate', 'after the gate'], 'the progress after the cut came on the resumed stream');
     assert.equal(runs, 1, 'the call ran once, to its end');
-    await until('the list change raised while cut', () => changes === 2);
+    await until(() => changes === 2, 'the list change raised while cut');
     assert.ok(errors.some((m) => m.startsWith('SSE stream disconnected')), 'the client saw the drop');
     await client.close();
   });

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createMemoryStore, createServer, defineTool } from '../../src/index.js';
-import { getStreamOf } from '../../src/server/legacy-replay.js';
+import { getStreamOf } from '../../src/server/legacy/replay.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
@@ -22,6 +22,7 @@ import { later, openEvents } from '../support/sse-events.js';
 import { serveFetchHandler } from '../support/serve-fetch-handler.js';
 import type { SseEvent } from '../support/sse-events.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();
@@ -70,10 +71,6 @@ after(() => server.close());
 const call = (id: number, name: string, args: Json, token: string): Json => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { progressToken: token } } });
 const messageOf = (e: SseEvent): unknown => (e.data.params as Json | undefined)?.message;
 const textOf = (m: Json): string => (((m.result as Json).content as { text: string }[])[0] as { text: string }).text;
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 /** Progress of a call whose POST accepts only JSON: it goes to the session's GET stream. */
 async function stepsOnGetStream(session: LegacySession, id: number, n: number, tag: string, at = url): Promise<void> {
@@ -195,7 +192,7 @@ describe('a POST whose stream dropped', () => {
     assert.equal((await exchange(url, undefined, session.headers, { method: 'DELETE' })).status, 200);
     assert.deepEqual(await resumed.rest(), [], 'the stream ends with nothing more');
     held.open();
-    await until(() => finished.length > 0);
+    await until(() => finished.length > 0, 'the held call finishing');
     assert.deepEqual(finished, ['aborted'], 'the call saw the end of the session as cancellation');
     const after = await resume(session, first.id);
     assert.equal(after.status, 404, 'the session is gone');

@@ -20,6 +20,7 @@ import { createRobotServer } from '../../examples/robot-arm/server/create-robot-
 import type { RobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
 import type { SimArmDriver } from '../../examples/robot-arm/driver/sim-arm-driver.js';
 import { steppedPacer } from '../../examples/robot-arm/driver/sim-pacer.js';
+import { DEFAULT_APPROVER_SCOPE } from '../../src/index.js';
 import { createWireTap } from '../fixtures/servers/validating-fetch.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
@@ -44,7 +45,9 @@ describe('SDK v1 client over Streamable HTTP: approval by elicitation on the leg
   let robot: RobotServer<SimArmDriver>;
   let url: string;
   before(async () => {
-    robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always' });
+    robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always',
+      // The SDK client holds the approver scope: its user's elicitation answer approves (approver-trust.ts).
+      authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) });
     url = (await robot.server.listen({ port: 0 })).url;
   });
   after(() => robot.close());

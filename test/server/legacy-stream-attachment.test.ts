@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventIdOf, type StreamEvent } from '../../src/server/legacy-replay.js';
-import { StreamAttachment, type Refill } from '../../src/server/legacy-stream-attachment.js';
+import { eventIdOf, type StreamEvent } from '../../src/server/legacy/replay.js';
+import { StreamAttachment, type Refill } from '../../src/server/legacy/stream-attachment.js';
 import type { EventStream } from '../../src/transport/message-dispatcher.js';
 
 const STREAM = 'g0123456789ab';

@@ -89,7 +89,8 @@ describe('operator approvals over HTTP', () => {
   before(async () => {
     server = createServer({
       name: 'operator', version: '1', tools: operatorTools(runs), clock, approvalTtlMs: 60_000,
-      authorize: ({ bearerToken }) => (bearerToken === 'alice' ? { scopes: [], subject: 'alice' } : null),
+      // Alice holds the approver scope, so under approver "either" her own elicitation answers approve.
+      authorize: ({ bearerToken }) => (bearerToken === 'alice' ? { scopes: ['toolwright:approve'], subject: 'alice' } : null),
     });
     listener = await server.listen({ port: 0 });
   });

@@ -312,12 +312,14 @@ describe('outcome table', () => {
     assert.deepEqual(errorOf(forged.body), { code: -32602, message: 'Invalid params: requestState failed verification', data: field });
     // The state is bound to the arguments: approving z=0.1 does not approve z=0.06.
     const otherArgs = await post(url, call('move_arm', { z: 0.06 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
-    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments or caller differ)', data: field });
+    assert.deepEqual(errorOf(otherArgs.body), { code: -32602, message: 'Invalid params: requestState belongs to a different call (tool, arguments, caller or client differ)', data: field });
     const foreign = await post(url, call('move_arm', { z: 0.1 }, { requestState: 'opaque', inputResponses: accept }, withElicitation), mover);
     assert.deepEqual(errorOf(foreign.body), { code: -32602, message: 'Invalid params: requestState was not issued by this server', data: field });
     const malformedAnswer = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: { approval: 'yes' } }, withElicitation), mover);
     assert.deepEqual(errorOf(malformedAnswer.body), { code: -32602, message: 'Invalid params: inputResponses.approval must be an elicitation result with an "action"' });
-    // That malformed retry used the approval up: the state is single use.
+    // That malformed retry was refused before the claim (right before execute): the approval is still usable, once.
+    const approved = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
+    assert.equal(textOf(resultOf(approved.body)), 'moved to z=0.1');
     const replay = await post(url, call('move_arm', { z: 0.1 }, { requestState: state, inputResponses: accept }, withElicitation), mover);
     assert.deepEqual(errorOf(replay.body), { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: field });
   });

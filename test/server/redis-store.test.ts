@@ -24,8 +24,11 @@ const CAN_ELICIT = { ...META, 'io.modelcontextprotocol/clientCapabilities': { el
 const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
 const FIELD = { field: 'requestState' };
 const ALREADY_USED = { code: -32602, message: 'Invalid params: requestState was already used; start the call again without it', data: FIELD };
+const OTHER_EPOCH = { code: -32602, message: 'Invalid params: requestState was issued before the approval store lost its memory (its epoch changed, e.g. a Redis restarted empty); start the call again without it', data: FIELD };
 const STORE_DOWN = { code: -31503, message: 'Service unavailable: the shared store cannot be reached; nothing was done; retry shortly' };
 const SECRET = 'shared-secret-of-all-instances-0123456789';
+/** Every caller holds the approver scope here, so its own elicitation answer approves (approver-trust.ts). */
+const EVERYONE_APPROVES = () => ({ scopes: ['toolwright:approve'] });
 
 const call = (url: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => post(url, rpc('tools/call', { name, arguments: args, ...extra }, 1, CAN_ELICIT));
 
@@ -126,7 +129,7 @@ describe('two instances on one Redis and one secret', { skip }, () => {
     const store = createRedisStore({ url: redis.url });
     await store.ready();
     stores.push(store);
-    const server = createServer({ name: 'approvals', version: '1', tools, store, requestStateSecret: secret, logger: { error: () => undefined } });
+    const server = createServer({ name: 'approvals', version: '1', tools, store, requestStateSecret: secret, authorize: EVERYONE_APPROVES, logger: { error: () => undefined } });
     servers.push(server);
     const listener: HttpListener = await server.listen({ port: 0 });
     return listener.url;
@@ -180,7 +183,7 @@ describe('Redis down and back', { skip }, () => {
     redis = await startRedis();
     store = createRedisStore({ url: redis.url, commandTimeoutMs: 1000 });
     await store.ready();
-    server = createServer({ name: 'down', version: '1', tools: [...tools, limited], store, requestStateSecret: SECRET, logger: { error: (message) => logged.push(message) } });
+    server = createServer({ name: 'down', version: '1', tools: [...tools, limited], store, requestStateSecret: SECRET, authorize: EVERYONE_APPROVES, logger: { error: (message) => logged.push(message) } });
     url = (await server.listen({ port: 0 })).url;
   });
   after(async () => {
@@ -213,11 +216,29 @@ describe('Redis down and back', { skip }, () => {
     await redis.restart();
     await store.ready(10_000);
     assert.equal(store.connected, true);
-    // The refused approval was not consumed: it still works once, and only once.
-    assert.equal(textOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: state, inputResponses: ACCEPT })).body), 'launched at titan');
-    assert.deepEqual(errorOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: state, inputResponses: ACCEPT })).body), ALREADY_USED);
+    // This Redis keeps nothing on disk: it came back empty, in a new epoch. Whether the state was used
+    // before cannot be known any more, so it is refused (fails closed); a fresh approval works once.
+    assert.deepEqual(errorOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: state, inputResponses: ACCEPT })).body), OTHER_EPOCH);
+    assert.deepEqual(runs, []);
+    const fresh = await ask(url, 'launch_rocket', { target: 'titan' });
+    assert.equal(textOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: fresh, inputResponses: ACCEPT })).body), 'launched at titan');
+    assert.deepEqual(errorOf((await call(url, 'launch_rocket', { target: 'titan' }, { requestState: fresh, inputResponses: ACCEPT })).body), ALREADY_USED);
     assert.equal(textOf((await call(url, 'limited', {})).body), 'ok');
     assert.deepEqual(runs, ['rocket:titan', 'limited']);
     await openSession(url);
+  });
+
+  it('an approval redeemed before Redis restarted empty is not honoured a second time (the store epoch changed)', async () => {
+    runs.length = 0;
+    const epochBefore = store.epoch();
+    const state = await ask(url, 'launch_rocket', { target: 'rhea' });
+    assert.equal(textOf((await call(url, 'launch_rocket', { target: 'rhea' }, { requestState: state, inputResponses: ACCEPT })).body), 'launched at rhea');
+    await redis.kill();
+    await redis.restart();
+    await store.ready(10_000);
+    assert.notEqual(store.epoch(), epochBefore, 'a Redis that came back empty is in a new epoch');
+    const replay = await call(url, 'launch_rocket', { target: 'rhea' }, { requestState: state, inputResponses: ACCEPT });
+    assert.deepEqual(errorOf(replay.body), OTHER_EPOCH);
+    assert.deepEqual(runs, ['rocket:rhea'], 'the approved action ran once, not again after the restart');
   });
 });

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { StoreEpochError } from '../../src/server/store/index.js';
 import type { Store } from '../../src/server/store/index.js';
 import type { JsonValue } from '../../src/protocol/json-rpc.js';
 
@@ -47,6 +48,20 @@ export function storeContract(backend: string, makeHarness: () => Promise<StoreH
       await h.elapse(1100);
       assert.equal(await h.a.getClaim(k), undefined);
       assert.equal((await h.b.claimOnce(k, { expiresAt: h.now() + 10_000 })).claimed, true);
+    });
+
+    it('epoch: one per backend life; a claim sealed under it is made, under another it is refused and nothing is claimed', async () => {
+      const epoch = h.a.epoch();
+      assert.equal(typeof epoch, 'string');
+      assert.ok(epoch.length >= 8);
+      assert.equal(h.b.epoch(), epoch, 'every instance on one backend sees the same epoch');
+      const k = key('epoch');
+      await assert.rejects(h.a.claimOnce(k, { expiresAt: h.now() + 60_000, epoch: `${epoch}-old` }), (error: unknown) =>
+        error instanceof StoreEpochError && error.expected === `${epoch}-old` && error.current === epoch &&
+        error.message === `store epoch changed: the claim was sealed under epoch ${epoch}-old, the store is now in epoch ${epoch} (it lost its memory, e.g. a Redis restarted empty)`);
+      assert.equal(await h.b.getClaim(k), undefined, 'the refused claim wrote nothing');
+      assert.equal((await h.b.claimOnce(k, { expiresAt: h.now() + 60_000, epoch })).claimed, true);
+      assert.equal((await h.a.claimOnce(k, { expiresAt: h.now() + 60_000, epoch })).claimed, false);
     });
 
     it('claimOnce: of 20 concurrent claims on two instances exactly one wins', async () => {

@@ -95,7 +95,7 @@ describe('a task runs inside the middleware of the call that created it', () => 
       // Stage events: execute and output ran for each task, after `task` passed, under the creating request's id.
       for (const id of [1, 2]) {
         const stages = events.filter((e) => e.requestId === id && !e.stage.startsWith('middleware:')).map((e) => `${e.stage}:${e.outcome}`);
-        assert.deepEqual(stages.slice(-3), ['task:pass', 'execute:pass', id === 1 ? 'output:respond' : 'output:tool-error']);
+        assert.deepEqual(stages.slice(-4), ['task:pass', 'claim:pass', 'execute:pass', id === 1 ? 'output:respond' : 'output:tool-error']);
       }
     } finally {
       await server.close();

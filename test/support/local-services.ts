@@ -79,6 +79,8 @@ export interface RedisProcess {
   /** `redis://[:password@]127.0.0.1:port`. */
   readonly url: string;
   readonly pid: number;
+  /** Its working folder (dump.rdb, appendonlydir/). */
+  readonly dir: string;
   /** Kills it (SIGKILL, like a crash). */
   kill(): Promise<void>;
   /** Starts it again on the same port (after kill). */
@@ -97,10 +99,11 @@ export function selfSignedCertificate(dir: string): { certFile: string; keyFile:
 }
 
 /**
- * Starts redis-server on a free loopback port, without persistence, optionally with a password,
+ * Starts redis-server on a free loopback port, without persistence (`appendonly: true`: with the AOF,
+ * fsync every second, as a deployment that keeps approvals must run it), optionally with a password,
  * optionally TLS-only (`tls: true`: a self-signed certificate; the URL is then rediss://).
  */
-export async function startRedis(options: { password?: string; tls?: boolean } = {}): Promise<RedisProcess & { certPem?: string }> {
+export async function startRedis(options: { password?: string; tls?: boolean; appendonly?: boolean; extraArgs?: string[] } = {}): Promise<RedisProcess & { certPem?: string }> {
   const binary = findBinary('redis-server');
   if (binary === undefined) throw new Error('redis-server is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'tw-redis-'));
@@ -109,8 +112,9 @@ export async function startRedis(options: { password?: string; tls?: boolean } =
   let child: ChildProcess;
   async function launch(): Promise<void> {
     const ports = certificate === undefined ? ['--port', String(port)] : ['--port', '0', '--tls-port', String(port), '--tls-cert-file', certificate.certFile, '--tls-key-file', certificate.keyFile, '--tls-ca-cert-file', certificate.certFile, '--tls-auth-clients', 'no'];
-    const args = [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
+    const args = [...ports, '--bind', '127.0.0.1', '--save', '', '--appendonly', options.appendonly === true ? 'yes' : 'no', '--dir', dir, '--protected-mode', 'no'];
     if (options.password !== undefined) args.push('--requirepass', options.password);
+    args.push(...(options.extraArgs ?? []));
     child = spawn(binary as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForOutput(child, /Ready to accept connections/, `redis-server on ${port}`);
   }
@@ -123,6 +127,7 @@ export async function startRedis(options: { password?: string; tls?: boolean } =
     get pid() {
       return child.pid as number;
     },
+    dir,
     kill: () => stopChild(child),
     restart: launch,
     async stop() {

@@ -60,7 +60,8 @@ export async function startCluster(count: number, options: ClusterOptions = {}):
   const dir = mkdtempSync(join(tmpdir(), 'tw-scaleout-'));
   const runLog = join(dir, 'runs.log');
   const secret = options.secret ?? 'scale-out-shared-secret-0123456789abcdef';
-  const redis = await startRedis();
+  // With the AOF: `serve --store` refuses a Redis that does not keep every write.
+  const redis = await startRedis({ appendonly: true });
   const instances: Instance[] = [];
   // Every child as soon as it is spawned, so a failed start stops the ones that did start too.
   const spawned: ChildProcess[] = [];

@@ -16,6 +16,9 @@ import { integerPrecision } from './quality/integer-precision.js';
 import { descriptionTokens, parameterDescriptionTokens, toolTokens, catalogTokens, toolCount } from './budget/tokens.js';
 import { hiddenUnicode, promptInjection, persuasiveWording, exfiltration, urlInDescription } from './security/text-rules.js';
 import { crossToolReference } from './security/cross-tool.js';
+import { scopeToken } from './security/scope-token.js';
+import { destructiveUnscoped } from './security/destructive-unscoped.js';
+import { scopeNotPermission } from './security/scope-not-permission.js';
 import { PROVIDER_RULES } from './provider/lowering.js';
 import { PIN_RULES } from '../pin.js';
 import { LINT_META_RULES } from '../opt-out.js';
@@ -30,5 +33,6 @@ export const BUILTIN_RULES: readonly LintRule[] = Object.freeze([
   genericName, confusableTools, integerPrecision,
   descriptionTokens, parameterDescriptionTokens, toolTokens, catalogTokens, toolCount,
   hiddenUnicode, promptInjection, persuasiveWording, exfiltration, urlInDescription, crossToolReference,
+  scopeToken, destructiveUnscoped, scopeNotPermission,
   ...PROVIDER_RULES, ...PIN_RULES, ...LINT_META_RULES,
 ]);

@@ -1,5 +1,6 @@
+import { isJsonObject } from '../../json/json-object.js';
 import type { SchemaVisit } from '../../schema/index.js';
-import { isObject, schemaVisits } from '../tool-view.js';
+import { schemaVisits } from '../tool-view.js';
 import type { WireTool } from '../types.js';
 
 /** A subschema of a tool with its pointer inside the tool descriptor. */
@@ -20,9 +21,9 @@ function nodesOf(tool: WireTool): ToolSchemaNode[] {
   nodes = [];
   for (const field of ['inputSchema', 'outputSchema'] as const) {
     const root = tool[field];
-    if (!isObject(root)) continue;
+    if (!isJsonObject(root)) continue;
     for (const node of schemaVisits(root)) {
-      if (isObject(node.schema)) nodes.push({ schema: node.schema, pointer: `/${field}${node.pointer}`, field, visit: node });
+      if (isJsonObject(node.schema)) nodes.push({ schema: node.schema, pointer: `/${field}${node.pointer}`, field, visit: node });
     }
   }
   walked.set(tool, nodes);

@@ -6,12 +6,15 @@
  * without the next verification saying so. See docs/audit.md for what that does and does not prove.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { sha256 } from '../../protocol/sha256.js';
+import { createPrivateFileOnce, openToOthers } from '../private-file.js';
+import { DefinitionError } from '../../errors/toolwright-error.js';
 
 /** A key file that is missing, unreadable, malformed or readable by others. */
-export class AuditKeyError extends Error {
+export class AuditKeyError extends DefinitionError {
+  readonly errorCode = 'audit-key' as const;
   override readonly name = 'AuditKeyError';
 }
 
@@ -54,10 +57,8 @@ export function loadAuditKey(givenPath: string): AuditKey {
     const code = (error as NodeJS.ErrnoException).code;
     throw new AuditKeyError(code === 'ENOENT' ? `audit key ${path} does not exist` : `audit key ${path} cannot be read (${(error as Error).message})`);
   }
-  if (process.platform !== 'win32') {
-    const mode = statSync(path).mode & 0o777;
-    if ((mode & 0o077) !== 0) throw new AuditKeyError(`audit key ${path} can be read by others (mode ${mode.toString(8).padStart(4, '0')}): run chmod 600 ${path}`);
-  }
+  const mode = openToOthers(path);
+  if (mode !== undefined) throw new AuditKeyError(`audit key ${path} can be read by others (mode ${mode.toString(8).padStart(4, '0')}): run chmod 600 ${path}`);
   const hex = text.trim();
   if (!KEY_TEXT.test(hex)) throw new AuditKeyError(`audit key ${path} is not an audit key (one line of 64 hex digits expected)`);
   return keyOf(path, hex);
@@ -70,17 +71,6 @@ export function loadAuditKey(givenPath: string): AuditKey {
  */
 export function createAuditKey(givenPath: string): AuditKey {
   const path = resolve(givenPath);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-  try {
-    // The umask may have taken bits away, never added any; chmod makes it exactly 0600 regardless.
-    chmodSync(temp, 0o600);
-    linkSync(temp, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temp);
-  }
+  createPrivateFileOnce(path, `${randomBytes(32).toString('hex')}\n`);
   return loadAuditKey(path);
 }

@@ -5,9 +5,11 @@
  */
 import { existsSync, fstatSync, linkSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { StoreError } from '../../errors/toolwright-error.js';
 
 /** Another live process (or another open log in this one) holds the log's lock file. */
-export class HashChainLogLockedError extends Error {
+export class HashChainLogLockedError extends StoreError {
+  readonly errorCode = 'log-locked' as const;
   override readonly name = 'HashChainLogLockedError';
 }
 

@@ -1,5 +1,4 @@
 import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
-import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import type { ToolFound } from '../stages/stage.js';
 import type { Store } from '../store/store.js';
 import type { AuthInfo, ToolContext } from '../tool-types.js';
@@ -11,7 +10,7 @@ type WrappedState = ToolFound & { ctx?: ToolContext | undefined };
 
 export class CallView implements ToolCall {
   readonly #s: WrappedState;
-  readonly tool: { readonly name: string; readonly descriptor: Readonly<ToolDescriptor> };
+  readonly tool: ToolCall['tool'];
   readonly store: Store;
   /** `_meta` notes for the final result, by key. */
   notes: Record<string, JsonValue> | undefined;
@@ -22,7 +21,7 @@ export class CallView implements ToolCall {
 
   constructor(s: WrappedState, store: Store) {
     this.#s = s;
-    this.tool = { name: s.tool.name, descriptor: s.tool.descriptor };
+    this.tool = { name: s.tool.name, descriptor: s.tool.descriptor, fixedArguments: s.tool.tool.fixedArguments };
     this.store = store;
   }
 

@@ -29,7 +29,8 @@ export type CallOutcome =
 
 /** The call as middleware sees it. */
 export interface ToolCall {
-  readonly tool: { readonly name: string; readonly descriptor: Readonly<ToolDescriptor> };
+  /** `fixedArguments`: values a transform fixed for hidden arguments (added after the call's own arguments, see `Tool.fixedArguments`). */
+  readonly tool: { readonly name: string; readonly descriptor: Readonly<ToolDescriptor>; readonly fixedArguments?: Readonly<JsonObject> | undefined };
   /**
    * The arguments. Before the shape stage they are raw (as sent); a middleware at `arguments` may
    * replace them (coercion) before calling `next()`. Once `ctx` is set they have passed the schema.

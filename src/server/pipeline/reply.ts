@@ -4,6 +4,7 @@
  */
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../../protocol/json-rpc.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
 import type { Reply } from '../../transport/message-dispatcher.js';
 import { OUTCOMES } from '../outcomes.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
@@ -59,4 +60,10 @@ export function toReply(s: AnyState, stop: Stop, env: PipelineEnv): Reply {
     case 'cancelled':
       return { status: OUTCOMES.cancelled.httpStatus, body: undefined };
   }
+}
+
+/** A JSON-RPC error reply from a row of the outcome table, for answers made outside the runner (era router, 2025 wire). */
+export function errorReply(error: ProtocolError, id: JsonRpcId | undefined, headers?: Record<string, string>): Reply {
+  const all = error.headers === undefined ? headers : { ...error.headers, ...headers };
+  return { status: error.httpStatus, body: JSON.stringify(error.toResponse(id)), headers: all };
 }

@@ -1,9 +1,11 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
+import { approverScopeError, callerMayApprove } from '../approver-trust.js';
 import { elicitInput } from '../input-flow.js';
 import { rpcError, toolError } from '../outcomes.js';
 import type { ApprovalRequest } from '../tool-types.js';
+import type { PipelineEnv } from './pipeline-env.js';
 import { fail, respond, toolStop } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';
 
@@ -24,23 +26,27 @@ async function askOperator(s: Shaped, request: ApprovalRequest): Promise<Shaped 
   return toolStop({ resultType: 'complete', ...decision.result });
 }
 
-function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped | Stop | Promise<Shaped | Stop> {
+function decide(s: Shaped, env: PipelineEnv, request: ApprovalRequest | null | undefined): Shaped | Stop | Promise<Shaped | Stop> {
   if (request === null || request === undefined) return s;
   const tool = s.tool;
   const approver = request.approver ?? 'elicitation';
   if (approver !== 'elicitation' && approver !== 'operator' && approver !== 'either') {
     throw new TypeError(`approval hook of ${tool.name}: approver must be "elicitation", "operator" or "either", got ${JSON.stringify(approver)}`);
   }
-  // A retry carrying a requestState is an elicitation round in progress; only a fresh call goes to the operator.
-  if (approver === 'operator' || (approver === 'either' && !canElicitForm(s) && s.requestState === undefined)) return askOperator(s, request);
+  // Only a caller trusted to ask a person (the approver scope, approver-trust.ts) approves by its own
+  // answer; any other goes to the operator whatever it declares, or is refused naming the scope.
+  const trusted = callerMayApprove(env.approverTrust, s.message.transport, s.auth);
+  // A trusted retry carrying a requestState is an elicitation round in progress; only a fresh call goes to the operator.
+  if (approver === 'operator' || (approver === 'either' && (!trusted || (!canElicitForm(s) && s.requestState === undefined)))) return askOperator(s, request);
+  if (!trusted) return fail(approverScopeError(env.approverTrust, s.message.transport, tool.name));
   if (!canElicitForm(s)) {
     return fail(rpcError('missingClientCapability', `Missing required client capability: elicitation (tool ${tool.name} needs human approval)`, {
       data: { requiredCapabilities: { elicitation: { form: {} } } },
     }));
   }
-  // A redeemed approval must carry an answer; anything else is a malformed retry, not a new question.
+  // A retry under an approval state must carry an answer; anything else is a malformed retry, not a new question.
   const answer = s.inputResponses?.approval;
-  if (s.redeemed !== undefined && (!isJsonObject(answer) || typeof answer.action !== 'string')) {
+  if (s.approvalState !== undefined && (!isJsonObject(answer) || typeof answer.action !== 'string')) {
     return fail(rpcError('invalidCallParams', 'Invalid params: inputResponses.approval must be an elicitation result with an "action"'));
   }
   const question = elicitInput({
@@ -68,14 +74,15 @@ function decide(s: Shaped, request: ApprovalRequest | null | undefined): Shaped 
 
 /**
  * The tool's `approval` hook: a human approves this very call (single use, bound to the tool's
- * digest, this subject, before expiry) before `run` (approvals.ts): the client's user through a
- * form elicitation, or an operator while the call is held open (`approver`).
+ * digest, this subject and client, before expiry) before `run` (approvals.ts): the client's user
+ * through a form elicitation when the caller holds the approver scope, or an operator while the call
+ * is held open (`approver`). An elicitation approval is claimed later, right before `execute`.
  */
 export const approval: Stage<'approval', Shaped> = {
   name: 'approval',
-  run(s) {
+  run(s, env) {
     const ask = s.tool.tool.handlers.approval;
     if (ask === undefined) return s;
-    return Promise.resolve(ask(s.args, s.ctx)).then((request) => decide(s, request));
+    return Promise.resolve(ask(s.args, s.ctx)).then((request) => decide(s, env, request));
   },
 };

@@ -1,6 +1,7 @@
 import { rpcError } from '../outcomes.js';
 import type { AuthInfo } from '../tool-types.js';
 import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
+import { vouchedAuth } from '../auth/vouched.js';
 import { errorMessage, extend, fail } from './stage.js';
 import type { Received, Stage } from './stage.js';
 
@@ -8,7 +9,8 @@ const NO_HEADER = (): undefined => undefined;
 
 /**
  * Who is calling. Runs for every message (2025 session messages too: authorization is checked per
- * request, never remembered per session); without an `authorize` option it passes at once and the
+ * request, never remembered per session; the era router checks those in front, once, and this stage
+ * takes its answer, auth/vouched.ts); without an `authorize` option it passes at once and the
  * caller stays anonymous (`auth` undefined). A refusal says why (RFC 6750): 401 `invalid_token`
  * with the authorizer's reason, 400 `invalid_request` for an unusable header, 503 when the issuer
  * cannot be asked; an authorizer that throws anything else refuses with a plain 401 (logged).
@@ -18,6 +20,9 @@ export const authenticate: Stage<'authenticate', Received> = {
   run(s, env) {
     const authorizer = env.authorize;
     if (authorizer === undefined) return s;
+    // A 2025 session's request, authenticated by the era router before the legacy wire (auth/vouched.ts).
+    const known = vouchedAuth(s.message);
+    if (known !== undefined) return extend(s, { auth: known });
     const header = s.message.header ?? NO_HEADER;
     const authorization = header('authorization');
     const bearer = authorization !== undefined && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '').trim() : undefined;

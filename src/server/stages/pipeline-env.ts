@@ -1,26 +1,18 @@
 import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ApproverTrust } from '../approver-trust.js';
+import type { CatalogViews } from '../catalog-view.js';
 import type { ServerApprovalQueue } from '../operator-approvals.js';
 import type { RequestStateSigner } from '../request-state.js';
 import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
 import type { TaskEngine } from '../tasks/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
-import type { AuthInfo } from '../tool-types.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import type { ChallengeParams } from '../auth/bearer-challenge.js';
 import { challengeParamsFor } from '../auth/protected-resource.js';
 import type { RequestState, Stop } from './stage.js';
 
-/** Decides who is calling. Return null to refuse the request (HTTP 401). */
-export type Authorizer = (request: AuthorizeRequest) => AuthInfo | null | Promise<AuthInfo | null>;
-
-/** What an {@link Authorizer} can see. */
-export interface AuthorizeRequest {
-  transport: 'http' | 'stdio' | 'console';
-  /** Reads a request header (lower-case name); always undefined on stdio. */
-  header(lowerCaseName: string): string | undefined;
-  /** The bearer token of `Authorization: Bearer ...`, if any. */
-  bearerToken: string | undefined;
-}
+export type { Authorizer, AuthorizeRequest } from '../auth/authorizer.js';
 
 /** Where the server reports its own faults (never sent to clients). */
 export interface ServerLogger {
@@ -33,6 +25,8 @@ export type MethodRoute = (state: RequestState) => Stop | Promise<Stop>;
 /** Everything the pipeline needs, resolved once by createServer. */
 export interface PipelineConfig {
   tools: readonly RegisteredTool[];
+  /** Who sees which tool (`visibleTo`): a hidden tool is unknown to `find-tool`. */
+  views: CatalogViews;
   /** Non-tools/call methods (server/discover, tools/list, ...). */
   routes: ReadonlyMap<string, MethodRoute>;
   /** `_meta` added to every result. */
@@ -44,6 +38,8 @@ export interface PipelineConfig {
   signer: RequestStateSigner;
   approvalTtlMs: number;
   store: Store;
+  /** Who may approve by elicitation: the approver scope, and whether stdio is trusted (approver-trust.ts). */
+  approverTrust: ApproverTrust;
   /** Calls held open for an operator (`server.approvals`). */
   approvals: ServerApprovalQueue;
   /** The tasks extension; undefined when no tool may run as a task. */

@@ -6,6 +6,7 @@ import { approval } from './approval.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { check } from './check.js';
+import { claim } from './claim.js';
 import { clientCapabilities } from './client-capabilities.js';
 import { context } from './context.js';
 import { decode } from './decode.js';
@@ -54,7 +55,8 @@ const CHAIN = new StageChain<Received, readonly []>([], [])
   .then(check)
   .then(authorize)
   .then(approval)
-  .then(task) // a call that becomes a task stops here (CreateTaskResult)
+  .then(task) // a call that becomes a task is answered here (CreateTaskResult); its run goes on below
+  .then(claim) // the approval claim: immediately before execute, after every refusal that can come first
   .then(execute)
   .then(output);
 

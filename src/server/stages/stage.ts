@@ -10,6 +10,7 @@ import type { CallToolResult, ClientCapabilities } from '../../protocol/wire-typ
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { PipelineEnv } from './pipeline-env.js';
 import type { ApprovalRecord } from '../approvals.js';
+import type { SealedClaims } from '../request-state.js';
 import type { CallView } from '../middleware/call-view.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo, ToolContext } from '../tool-types.js';
@@ -75,8 +76,13 @@ export interface ToolFound extends Versioned {
   requestState: string | undefined;
 }
 
-/** After `request-state`: a single-use `requestState` has been claimed for this request (else undefined). */
+/**
+ * After `request-state`: the request's single-use `requestState` (an approval), verified as this
+ * call's but not claimed yet (`approvalState`); `claim` claims it right before `execute` and sets
+ * `redeemed`. Both undefined for a call without one.
+ */
 export interface Redeemed extends ToolFound {
+  approvalState: SealedClaims | undefined;
   redeemed: ApprovalRecord | undefined;
 }
 
@@ -109,7 +115,7 @@ export function receive(message: InboundMessage): Received {
   const state: AnyState = {
     message, finished: false, auth: undefined, view: undefined, task: undefined, replyEarly: undefined, parsed: undefined, id: undefined, method: undefined, params: undefined, meta: undefined,
     version: undefined, capabilities: undefined, logLevel: undefined, tool: undefined, args: undefined, inputResponses: undefined,
-    requestState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
+    requestState: undefined, approvalState: undefined, redeemed: undefined, ctx: undefined, result: undefined,
   };
   return state;
 }

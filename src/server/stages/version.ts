@@ -1,8 +1,8 @@
-import { HEADER, META, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/constants.js';
+import { HEADER, META } from '../../protocol/constants.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, SERVER_LEGACY_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
 import { echoText, renderJson } from '../../schema/describe-value.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { ClientCapabilities } from '../../protocol/wire-types.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../eras.js';
 import { LOG_LEVELS } from '../log-levels.js';
 import { rpcError } from '../outcomes.js';
 import type { LogLevel } from '../tool-types.js';
@@ -10,7 +10,7 @@ import { extend, fail } from './stage.js';
 import type { Enveloped, Stage, Versioned } from './stage.js';
 
 const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-const LEGACY = new Set<string>(LEGACY_PROTOCOL_VERSIONS);
+const LEGACY = new Set<string>(SERVER_LEGACY_PROTOCOL_VERSIONS);
 
 /** The per-request `_meta`: protocol version, client capabilities and log level (no handshake). */
 export const version: Stage<'version', Enveloped, Versioned> = {

@@ -6,7 +6,8 @@
  * One process only: several instances need a shared backend behind the same interface.
  */
 import type { JsonValue } from '../../protocol/json-rpc.js';
-import { StoreFullError } from './store.js';
+import { randomBytes } from 'node:crypto';
+import { StoreEpochError, StoreFullError } from './store.js';
 import type { ClaimRecord, ClaimResult, Clock, CompareAndSetResult, Store, StoredRecord, StoreListener, TokenBucketRule, TokenBucketVerdict } from './store.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -69,6 +70,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const counters = new Map<string, Counter>();
   const records = new Map<string, StoredRecord>();
   const channels = new Map<string, Set<StoreListener>>();
+  // This store's memory lives and dies with this object: one random epoch for its whole life.
+  const epoch = randomBytes(12).toString('base64url');
 
   function write(key: string, value: JsonValue, version: number, ttlMs: number | undefined, now: number): StoredRecord {
     const record: StoredRecord = { value, version, expiresAt: ttlMs === undefined ? undefined : now + ttlMs };
@@ -80,9 +83,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   // Each method does all its work synchronously before its promise settles, so operations on one
   // key never interleave: that is what makes claimOnce and compareAndSet atomic here.
   return {
-    async claimOnce(key, { expiresAt, value = null }): Promise<ClaimResult> {
+    epoch: () => epoch,
+    async claimOnce(key, { expiresAt, value = null, epoch: sealedIn }): Promise<ClaimResult> {
       const now = clock.now();
       if (!Number.isFinite(expiresAt)) throw new RangeError('claimOnce: expiresAt must be a finite time');
+      if (sealedIn !== undefined && sealedIn !== epoch) throw new StoreEpochError(sealedIn, epoch);
       const existing = live(claims, key, now);
       if (existing !== undefined) return { claimed: false, existing };
       const record: ClaimRecord = { claimedAt: now, expiresAt, value };

@@ -14,11 +14,12 @@
  * reconnects by itself with capped backoff. Redis must not evict keys (`maxmemory-policy
  * noeviction`, the default): an evicted claim would let an approval be replayed.
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { createClient as CreateClient } from '@redis/client';
 import type { JsonValue } from '../../protocol/json-rpc.js';
-import { StoreUnavailableError } from './store.js';
+import { redisClaimKey, redisEpochKey, SCRIPTS, sha1, SHAS } from './redis-scripts.js';
+import { StoreEpochError, StoreUnavailableError } from './store.js';
 import type { ClaimRecord, ClaimResult, CompareAndSetResult, Store, StoredRecord, StoreListener, TokenBucketRule, TokenBucketVerdict } from './store.js';
 
 /** Options of {@link createRedisStore}. */
@@ -46,57 +47,16 @@ export interface RedisStore extends Store {
   publish(channel: string, message: JsonValue): Promise<number>;
   subscribe(channel: string, listener: StoreListener): Promise<() => void>;
   close(): Promise<void>;
+  /** The prefix of every key (add-ons in their own files name keys with it, e.g. {@link redisClaimKey}). */
+  readonly keyPrefix: string;
+  /** Sends one command with the store's deadline; every failure is a {@link StoreUnavailableError}. For add-ons (persistence check, claim counter). */
+  command<T>(args: string[]): Promise<T>;
+  /** Runs a Lua script (EVALSHA, its text once after a Redis restart) with the store's deadline. */
+  evalScript<T>(text: string, keys: string[], args: string[]): Promise<T>;
+  /** Calls `listener` each time the connection becomes ready again after the first time (Redis restarted, network back); returns the function that stops it. */
+  onReconnect(listener: () => void): () => void;
 }
 
-// Server time in ms, read inside a script (allowed since Redis 5 with effects replication).
-const NOW = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
-
-// KEYS[1] bucket; ARGV capacity, refillPerSecond, cost. Returns {allowed, remaining, retryAfterMs}.
-const TAKE_TOKENS = `${NOW}
-local capacity, rate, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = capacity
-if b[1] then tokens = math.min(capacity, tonumber(b[1]) + (now - tonumber(b[2])) / 1000 * rate) end
-local allowed = 0
-if cost <= tokens then tokens = tokens - cost; allowed = 1 end
-local refillMs = math.ceil((capacity - tokens) / rate * 1000)
-if refillMs > 0 then
-  redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', now)
-  redis.call('PEXPIRE', KEYS[1], refillMs)
-else
-  redis.call('DEL', KEYS[1])
-end
-local retry = 0
-if allowed == 0 then retry = math.ceil((cost - tokens) / rate * 1000) end
-return {allowed, math.floor(tokens), retry}`;
-
-// KEYS[1] counter; ARGV by, ttlMs. The TTL is set when the counter is created, not on each add.
-const INCREMENT = `local v = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return v`;
-
-// Records are hashes {v = JSON, ver = n}. Each script answers {v, ver, pttl, now} or nil.
-const GET_RECORD = `${NOW}
-local r = redis.call('HMGET', KEYS[1], 'v', 'ver')
-if not r[1] then return nil end
-return {r[1], tonumber(r[2]), redis.call('PTTL', KEYS[1]), now}`;
-
-// KEYS[1] record; ARGV expectedVersion ('' = unconditional), value, ttlMs ('' = none).
-// Answers {1, v, ver, pttl, now} when written, {0, v|false, ver, pttl, now} when the version differs.
-const WRITE_RECORD = `${NOW}
-local r = redis.call('HMGET', KEYS[1], 'v', 'ver')
-local current = tonumber(r[2]) or 0
-if ARGV[1] ~= '' and current ~= tonumber(ARGV[1]) then
-  return {0, r[1] or false, current, redis.call('PTTL', KEYS[1]), now}
-end
-local ver = current + 1
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'ver', ver)
-if ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) else redis.call('PERSIST', KEYS[1]) end
-return {1, ARGV[2], ver, redis.call('PTTL', KEYS[1]), now}`;
-
-const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
-const SCRIPTS = { TAKE_TOKENS, INCREMENT, GET_RECORD, WRITE_RECORD } as const;
-const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, text]) => [name, sha1(text)])) as Record<keyof typeof SCRIPTS, string>;
 
 function checkTtl(ttlMs: number | undefined, what: string): void {
   if (ttlMs !== undefined && !(Number.isFinite(ttlMs) && ttlMs > 0)) throw new RangeError(`${what}: ttlMs must be a positive number, got ${String(ttlMs)}`);
@@ -164,9 +124,18 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       options.onError?.(new StoreUnavailableError(backend, error.message, { cause: error }));
     }
   });
+  const reconnectListeners = new Set<() => void>();
+  let readyBefore = false;
+  const epochKey = redisEpochKey(prefix);
+  // The epoch as last read from Redis: read at every (re)connect and by every claim that checks it.
+  let epoch: string | undefined;
+  let epochRead: Promise<void> | undefined;
   client.on('ready', () => {
     outage = false;
     lastError = undefined;
+    epochRead = readEpoch();
+    if (readyBefore) for (const listener of [...reconnectListeners]) listener();
+    readyBefore = true;
   });
   const connecting = client.connect().then(
     () => undefined,
@@ -194,14 +163,36 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     }
   }
 
-  async function script<T>(name: keyof typeof SCRIPTS, key: string, args: string[]): Promise<T> {
+  async function evalScript<T>(text: string, sha: string, keys: string[], args: string[]): Promise<T> {
     try {
-      return await send<T>(['EVALSHA', SHAS[name], '1', key, ...args]);
+      return await send<T>(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
     } catch (error) {
       // A fresh or restarted Redis has no script cache yet: send the text once.
-      if (error instanceof StoreUnavailableError && /NOSCRIPT/.test(error.message)) return send<T>(['EVAL', SCRIPTS[name], '1', key, ...args]);
+      if (error instanceof StoreUnavailableError && /NOSCRIPT/.test(error.message)) return send<T>(['EVAL', text, String(keys.length), ...keys, ...args]);
       throw error;
     }
+  }
+  const script = <T>(name: keyof typeof SCRIPTS, key: string, args: string[]): Promise<T> => evalScript<T>(SCRIPTS[name], SHAS[name], [key], args);
+  const addOnShas = new Map<string, string>();
+
+  /** Reads the epoch, creating it when Redis has none (a new Redis, or one that came back empty). */
+  async function readEpoch(): Promise<void> {
+    const fresh = randomBytes(12).toString('base64url');
+    try {
+      const previous = await send<string | null>(['SET', epochKey, fresh, 'NX', 'GET']);
+      epoch = previous ?? fresh;
+    } catch {
+      // Left as it was; the next (re)connect or epoch-checked claim reads it again.
+    }
+  }
+
+  async function claimInEpoch(key: string, sealedIn: string, record: ClaimRecord): Promise<ClaimResult> {
+    const [verdict, detail] = await evalScript<[string, string]>(SCRIPTS.CLAIM_IN_EPOCH, SHAS.CLAIM_IN_EPOCH, [epochKey, redisClaimKey(prefix, key)], [sealedIn, JSON.stringify(record), String(Math.ceil(record.expiresAt)), randomBytes(12).toString('base64url')]);
+    if (verdict === 'epoch') {
+      epoch = detail;
+      throw new StoreEpochError(sealedIn, detail);
+    }
+    return verdict === 'held' ? { claimed: false, existing: JSON.parse(detail) as ClaimRecord } : { claimed: true, record };
   }
 
   async function writeRecord(key: string, expected: number | undefined, value: JsonValue, ttlMs: number | undefined): Promise<[boolean, StoredRecord | undefined]> {
@@ -227,6 +218,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   return {
     label,
+    keyPrefix: prefix,
+    command: send,
+    evalScript<T>(text: string, keys: string[], args: string[]): Promise<T> {
+      let sha = addOnShas.get(text);
+      if (sha === undefined) addOnShas.set(text, (sha = sha1(text)));
+      return evalScript<T>(text, sha, keys, args);
+    },
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return () => reconnectListeners.delete(listener);
+    },
     get connected() {
       return client.isReady;
     },
@@ -242,18 +244,28 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       } finally {
         clearTimeout(timer);
       }
+      // The epoch read of this connection (a Redis that came back empty has a new one).
+      await (epochRead ??= readEpoch());
     },
-    async claimOnce(key, { expiresAt, value = null }): Promise<ClaimResult> {
+    epoch() {
+      if (epoch === undefined) throw new StoreUnavailableError(backend, `its epoch is not known yet (not connected${lastError !== undefined ? `: ${lastError.message}` : ''})`);
+      return epoch;
+    },
+    async claimOnce(key, { expiresAt, value = null, epoch: sealedIn }): Promise<ClaimResult> {
       if (!Number.isFinite(expiresAt)) throw new RangeError('claimOnce: expiresAt must be a finite time');
       const now = Date.now();
       const record: ClaimRecord = { claimedAt: now, expiresAt, value };
+      if (sealedIn !== undefined) {
+        if (expiresAt > now) return claimInEpoch(key, sealedIn, record);
+        if (epoch !== undefined && sealedIn !== epoch) throw new StoreEpochError(sealedIn, epoch);
+      }
       // Like the memory store: a claim that has already lapsed is granted but not kept.
       if (expiresAt <= now) return { claimed: true, record };
-      const previous = await send<string | null>(['SET', prefix + 'claim:' + key, JSON.stringify(record), 'NX', 'PXAT', String(Math.ceil(expiresAt)), 'GET']);
+      const previous = await send<string | null>(['SET', redisClaimKey(prefix, key), JSON.stringify(record), 'NX', 'PXAT', String(Math.ceil(expiresAt)), 'GET']);
       return previous === null ? { claimed: true, record } : { claimed: false, existing: JSON.parse(previous) as ClaimRecord };
     },
     async getClaim(key) {
-      const text = await send<string | null>(['GET', prefix + 'claim:' + key]);
+      const text = await send<string | null>(['GET', redisClaimKey(prefix, key)]);
       return text === null ? undefined : (JSON.parse(text) as ClaimRecord);
     },
     async takeTokens(key, rule: TokenBucketRule, cost = 1): Promise<TokenBucketVerdict> {

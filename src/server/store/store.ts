@@ -12,6 +12,7 @@
  * `claimOnce` of one key resolve exactly one `claimed: true`.
  */
 import type { JsonValue } from '../../protocol/json-rpc.js';
+import { StoreError } from '../../errors/toolwright-error.js';
 
 /** Time source of a store (inject one in tests instead of sleeping). */
 export interface Clock {
@@ -67,8 +68,20 @@ export type StoreListener = (message: JsonValue) => void;
 
 /** The store every stateful part of a server shares (`createServer({ store })`). */
 export interface Store {
-  /** Claims `key` until `expiresAt` if no live claim holds it. Atomic: of concurrent claims exactly one wins. */
-  claimOnce(key: string, options: { expiresAt: number; value?: JsonValue }): Promise<ClaimResult>;
+  /**
+   * Claims `key` until `expiresAt` if no live claim holds it. Atomic: of concurrent claims exactly one wins.
+   * With `epoch`, the claim is made only while the store is still in that life ({@link Store.epoch}),
+   * checked in the same atomic step; otherwise it rejects with {@link StoreEpochError} and claims nothing.
+   */
+  claimOnce(key: string, options: { expiresAt: number; value?: JsonValue; epoch?: string }): Promise<ClaimResult>;
+  /**
+   * The store's current life: an opaque value that changes whenever the store may have forgotten
+   * claims (random per in-memory store; Redis keeps one in a key and makes a new one when the key is
+   * gone, i.e. after Redis came back empty). Approvals are sealed under it and claimed with it, so
+   * one sealed in an earlier life is refused rather than honoured a second time.
+   * @throws StoreUnavailableError while a shared store has not told it yet (never connected).
+   */
+  epoch(): string;
   /** The live claim of `key`, if any. */
   getClaim(key: string): Promise<ClaimRecord | undefined>;
 
@@ -108,15 +121,30 @@ export interface Store {
  * AUTH, no answer in time). Callers must treat the operation as not done: a call that needs the
  * store is refused (approvals fail closed), and the store reconnects by itself.
  */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends StoreError {
+  readonly errorCode = 'store-unavailable' as const;
   constructor(readonly backend: string, reason: string, options?: { cause?: unknown }) {
     super(`store unavailable: ${backend}: ${reason}`, options);
     this.name = 'StoreUnavailableError';
   }
 }
 
+/**
+ * Rejected by {@link Store.claimOnce} given an `epoch` that is not the store's current one: the store
+ * lost its memory since (or the claimant read an older life), so nothing it claimed before can be
+ * trusted to be remembered; the claim is refused and nothing was written.
+ */
+export class StoreEpochError extends StoreError {
+  readonly errorCode = 'store-epoch' as const;
+  constructor(readonly expected: string, readonly current: string) {
+    super(`store epoch changed: the claim was sealed under epoch ${expected}, the store is now in epoch ${current} (it lost its memory, e.g. a Redis restarted empty)`);
+    this.name = 'StoreEpochError';
+  }
+}
+
 /** Thrown when a bounded store is full of live entries it must not drop (claims, records): it fails closed. */
-export class StoreFullError extends Error {
+export class StoreFullError extends StoreError {
+  readonly errorCode = 'store-full' as const;
   constructor(readonly space: 'claims' | 'records', readonly maxEntries: number) {
     super(`store is full: ${maxEntries} live ${space}; refusing rather than forgetting one (raise maxEntries or use a shared store)`);
     this.name = 'StoreFullError';

@@ -14,11 +14,12 @@ import { ProtocolError } from '../../protocol/protocol-error.js';
 import type { InputRequest } from '../../protocol/wire-types.js';
 import { redeemRequestState } from '../approvals.js';
 import { CallContext } from '../call-context.js';
-import { rpcError } from '../outcomes.js';
+import { OUTCOMES, rpcError } from '../outcomes.js';
 import type { PipelineEnv, ServerLogger } from '../stages/pipeline-env.js';
 import { CANCELLED, errorMessage, fail, respond } from '../stages/stage.js';
 import type { AnyState, Shaped, Stop } from '../stages/stage.js';
-import { StoreFullError } from '../store/store.js';
+import { StoreFullError, StoreUnavailableError } from '../store/store.js';
+import { DeferredCancels } from './deferred-cancels.js';
 import type { Clock, Store } from '../store/store.js';
 import type { ResolvedTaskPolicy } from './task-policy.js';
 import { taskMessage } from './task-message.js';
@@ -75,6 +76,7 @@ export class TaskEngine {
   readonly #maxActive: number;
   readonly #maxRounds: number;
   #unsubscribe: Promise<(() => void) | undefined> | undefined;
+  readonly #deferredCancels: DeferredCancels;
 
   constructor(options: TaskOptions, deps: { store: Store; clock: Clock; logger: ServerLogger; onChange: (record: TaskRecord) => void }) {
     this.#ttlMs = positiveInteger(options.ttlMs, 'ttlMs', 60 * 60_000);
@@ -86,6 +88,7 @@ export class TaskEngine {
     this.#logger = deps.logger;
     this.#onChange = deps.onChange;
     this.records = new TaskStore(deps.store);
+    this.#deferredCancels = new DeferredCancels((taskId) => this.#finish(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client (while the store was unreachable)' }), deps.logger);
   }
 
   /** Number of tasks this process is running or holding for input. */
@@ -167,7 +170,7 @@ export class TaskEngine {
         return CANCELLED;
       }
     }
-    const redemption = await redeemRequestState(env.signer, env.store, { call: `tools/call ${s.tool.name}`, args: s.args, sub: running.owner }, requestState);
+    const redemption = await redeemRequestState(env.signer, env.store, { call: `tools/call ${s.tool.name}`, args: s.args, sub: running.owner, client: s.auth?.clientId ?? '' }, requestState);
     if (!redemption.ok) return fail(redemption.error);
     binding.rounds++;
     s.inputResponses = inputResponses;
@@ -184,7 +187,7 @@ export class TaskEngine {
     this.#settle(taskId, running, stop)
       .catch((error: unknown) => {
         this.#logger.error('task failed', { task: taskId, tool: s.tool?.name, error: errorMessage(error) });
-        const code = error instanceof ProtocolError ? error.code : -32603;
+        const code = error instanceof ProtocolError ? error.code : OUTCOMES.internalFault.code;
         return this.#finish(taskId, { status: 'failed', error: { code, message: 'Internal error' } }).catch(() => undefined);
       })
       .finally(() => this.#running.delete(taskId));
@@ -205,7 +208,7 @@ export class TaskEngine {
     }
     if (stop.result.resultType === 'input_required') {
       // Only a middleware can turn a round's end into this; the runner hands rounds to nextRound.
-      await this.#finish(taskId, { status: 'failed', error: { code: -32603, message: 'Internal error: the task ended asking for input outside a round' } });
+      await this.#finish(taskId, { status: 'failed', error: rpcError('internalFault', 'Internal error: the task ended asking for input outside a round').toErrorObject() });
       return;
     }
     await this.#finish(taskId, { status: 'completed', result: stop.result });
@@ -249,17 +252,35 @@ export class TaskEngine {
 
   /** Cancels the task (tasks/cancel): terminal at once in the store, then the handler's signal aborts. Terminal tasks stay as they are. */
   async cancel(taskId: string, owner: string): Promise<Stop | undefined> {
-    const found = await this.records.read(taskId, owner);
+    let found: TaskRecord | undefined;
+    try { found = await this.records.read(taskId, owner); } catch (error) {
+      if (error instanceof StoreUnavailableError) return this.#cancelWithoutStore(taskId, owner, error);
+      throw error;
+    }
     if (found === undefined) return fail(rpcError('taskUnknown', `Unknown task: ${taskId}`));
     await this.#finish(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client' });
     this.#signal(taskId, 'cancel');
     return undefined;
   }
 
+  /** tasks/cancel with the store down: a task running here stops at once (recorded when the store is back); any other is refused, saying why. */
+  #cancelWithoutStore(taskId: string, owner: string, error: StoreUnavailableError): Stop | undefined {
+    const running = this.#running.get(taskId);
+    if (running === undefined || running.owner !== owner) {
+      this.#logger.error('tasks: cancel refused: the store is unreachable and the task does not run on this instance', { task: taskId, error: error.message });
+      return fail(rpcError('storeUnavailable', `Service unavailable: the shared store cannot be reached and task ${taskId} does not run on this instance, so it was not cancelled; retry shortly`));
+    }
+    this.#local(taskId, 'cancel');
+    this.#deferredCancels.add(taskId, running.ttlMs);
+    this.#logger.error('tasks: cancelled while the store is unreachable: stopped here at once; the record is written when the store is back', { task: taskId, error: error.message });
+    return undefined;
+  }
+
   /** Fails every task this process runs (server shutdown) and stops listening. */
   async close(): Promise<void> {
+    this.#deferredCancels.close();
     const ids = [...this.#running.keys()];
-    await Promise.all(ids.map((id) => this.#finish(id, { status: 'failed', error: { code: -32603, message: 'The server shut down while the task ran' } }).catch(() => undefined)));
+    await Promise.all(ids.map((id) => this.#finish(id, { status: 'failed', error: rpcError('internalFault', 'The server shut down while the task ran').toErrorObject() }).catch(() => undefined)));
     for (const id of ids) this.#running.get(id)?.controller.abort();
     const unsubscribe = await this.#unsubscribe;
     unsubscribe?.();

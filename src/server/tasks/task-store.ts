@@ -9,6 +9,7 @@ import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { Store } from '../store/store.js';
 import { TERMINAL_STATUSES } from './task-wire.js';
 import type { TaskRecord } from './task-wire.js';
+import { StoreError } from '../../errors/toolwright-error.js';
 
 const KEY_PREFIX = 'task:';
 // Writers retry a lost compare-and-set; more losses than this in a row means something is wrong.
@@ -19,7 +20,8 @@ function keyOf(taskId: string): string {
 }
 
 /** Thrown when a record cannot be written after MAX_CAS_ATTEMPTS lost races. */
-export class TaskWriteConflictError extends Error {
+export class TaskWriteConflictError extends StoreError {
+  readonly errorCode = 'task-write-conflict' as const;
   constructor(readonly taskId: string) {
     super(`task ${taskId}: ${MAX_CAS_ATTEMPTS} concurrent writes in a row won over this one; giving up`);
     this.name = 'TaskWriteConflictError';

@@ -9,7 +9,7 @@ await runDriver(async (spec) => {
   const target = spec.target;
   const client = await createMCPClient({
     transport: 'url' in target
-      ? { type: 'http', url: target.url }
+      ? { type: 'http', url: target.url, ...(target.headers === undefined ? {} : { headers: target.headers }) }
       : new Experimental_StdioMCPTransport({ command: target.command, args: target.args, cwd: target.cwd, ...(target.env === undefined ? {} : { env: { ...process.env, ...target.env } as Record<string, string> }) }),
   });
   try {

@@ -7,8 +7,8 @@
  * `INTEROP-ERROR <i> <message>` with the library's own error, then exits.
  */
 
-/** A server to reach: a Streamable HTTP URL, or a command a stdio client spawns. */
-export type DriverTarget = { url: string } | { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+/** A server to reach: a Streamable HTTP URL (with the headers every request carries, e.g. a bearer token), or a command a stdio client spawns. */
+export type DriverTarget = { url: string; headers?: Record<string, string> } | { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
 
 /** What the runner asks a driver to do. */
 export interface DriverSpec {

@@ -13,7 +13,7 @@ await runDriver(async (spec, index) => {
     id: `interop-${index}`,
     servers: {
       [SERVER]: 'url' in target
-        ? { url: new URL(target.url) }
+        ? { url: new URL(target.url), ...(target.headers === undefined ? {} : { requestInit: { headers: target.headers } }) }
         : { command: target.command, args: target.args, ...(target.env === undefined ? {} : { env: target.env }) },
     },
   });

@@ -17,12 +17,12 @@ interface OfficialClient {
 /** The package's constructors, as each driver imports them. */
 export interface OfficialSdk {
   readonly client: () => OfficialClient;
-  readonly http: (url: URL) => unknown;
+  readonly http: (url: URL, requestInit: { headers: Record<string, string> }) => unknown;
   readonly stdio: (params: { command: string; args: string[]; cwd?: string; env?: Record<string, string> }) => unknown;
 }
 
 function transportFor(sdk: OfficialSdk, target: DriverTarget): unknown {
-  if ('url' in target) return sdk.http(new URL(target.url));
+  if ('url' in target) return sdk.http(new URL(target.url), { headers: target.headers ?? {} });
   return sdk.stdio({ command: target.command, args: target.args, cwd: target.cwd, ...(target.env === undefined ? {} : { env: { ...process.env, ...target.env } as Record<string, string> }) });
 }
 

@@ -6,6 +6,6 @@ import { runOfficialSdkDriver } from './official-sdk-driver.js';
 
 await runOfficialSdkDriver({
   client: () => new Client({ name: 'interop-sdk-v1', version: '1.32.2' }),
-  http: (url) => new StreamableHTTPClientTransport(url),
+  http: (url, requestInit) => new StreamableHTTPClientTransport(url, { requestInit }),
   stdio: (params) => new StdioClientTransport(params),
 });

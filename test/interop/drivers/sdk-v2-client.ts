@@ -5,6 +5,6 @@ import { runOfficialSdkDriver } from './official-sdk-driver.js';
 
 await runOfficialSdkDriver({
   client: () => new Client({ name: 'interop-sdk-v2', version: '2.4.0' }),
-  http: (url) => new StreamableHTTPClientTransport(url),
+  http: (url, requestInit) => new StreamableHTTPClientTransport(url, { requestInit }),
   stdio: (params) => new StdioClientTransport(params),
 });

@@ -14,7 +14,9 @@ await runDriver(async (spec) => {
   const target = spec.target;
   const roots = spec.roots?.dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: 'interop' }));
   const stdio = 'url' in target ? undefined : { command: target.command, args: target.args, cwd: target.cwd, env: { ...process.env, ...target.env }, stderr: spec.roots === undefined ? 'inherit' as const : 'capture' as const };
-  const client = connect(stdio ?? (target as { url: string }).url, roots === undefined ? {} : { roots });
+  const headers = 'url' in target ? target.headers : undefined;
+  const url = (target as { url: string }).url;
+  const client = connect(stdio ?? (headers === undefined ? url : { url, headers }), roots === undefined ? {} : { roots });
   try {
     const listing = await client.listTools();
     const applied = spec.roots?.appliedLog;

@@ -1,6 +1,7 @@
+import { isJsonObject } from '../../../json/json-object.js';
 import { countTextTokens } from '../../../host/token-estimate.js';
 import { estimateToolTokens, surelyWithinTokens } from '../../token-estimator.js';
-import { isObject } from '../../tool-view.js';
+
 import type { LintRule } from '../../types.js';
 
 /**
@@ -70,7 +71,7 @@ export const parameterDescriptionTokens: LintRule = {
     const max = Number(ctx.options.max);
     const maxCjk = Number(ctx.options.maxCjkChars);
     for (const param of tool.params) {
-      if (!isObject(param.schema) || typeof param.schema.description !== 'string') continue;
+      if (!isJsonObject(param.schema) || typeof param.schema.description !== 'string') continue;
       const over = overBudget(param.schema.description, max, maxCjk);
       if (over === undefined) continue;
       ctx.report({

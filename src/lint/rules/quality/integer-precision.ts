@@ -1,4 +1,5 @@
-import { childPointer, isObject, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { childPointer, schemaTypes } from '../../tool-view.js';
 import type { LintRule } from '../../types.js';
 
 const LIMIT = Number.MAX_SAFE_INTEGER;
@@ -17,7 +18,7 @@ export const integerPrecision: LintRule = {
   checkTool(tool, ctx) {
     for (const param of tool.params) {
       const schema = param.schema;
-      if (!isObject(schema) || !schemaTypes(schema).includes('integer')) continue;
+      if (!isJsonObject(schema) || !schemaTypes(schema).includes('integer')) continue;
       for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) {
         const bound = schema[key];
         if (typeof bound !== 'number' || Math.abs(bound) <= LIMIT) continue;

@@ -65,14 +65,15 @@ export const nameStyleRule: LintRule = {
  * Full words rather than cryptic abbreviations (`grasp_strategy`, not `gs`). Short segments that
  * are common words, units or axes (`x`, `id`, `url`, `mm`) are fine; the allow-list option adds more.
  */
-export const nameAbbreviation: LintRule = {
+export const nameAbbreviation: LintRule<ReadonlySet<string>> = {
   id: 'quality/name-abbreviation',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'Names use full words, not cryptic abbreviations (`grasp_strategy`, not `gs`).',
   defaultOptions: { allow: [] },
+  prepare: (options) => new Set(Array.isArray(options.allow) ? (options.allow as readonly string[]).map((s) => s.toLowerCase()) : []),
   checkTool(tool, ctx) {
-    const extra = new Set(Array.isArray(ctx.options.allow) ? (ctx.options.allow as readonly string[]).map((s) => s.toLowerCase()) : []);
+    const extra = ctx.prepared;
     const judge = (name: string, pointer: string, what: string): void => {
       const cryptic = nameSegments(name).filter((seg) => {
         if (ALLOWED_SHORT_WORDS.has(seg) || extra.has(seg) || /^\d+$/.test(seg)) return false;

@@ -1,4 +1,5 @@
-import { isObject, paramText, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { paramText, schemaTypes } from '../../tool-view.js';
 import type { LintRule } from '../../types.js';
 
 /**
@@ -41,7 +42,7 @@ export const numericExamples: LintRule = {
   checkTool(tool, ctx) {
     for (const param of tool.params) {
       const schema = param.schema;
-      if (!isObject(schema)) continue;
+      if (!isJsonObject(schema)) continue;
       const types = schemaTypes(schema);
       if (!types.some((t) => t === 'number' || t === 'integer') || types.includes('string')) continue;
       if (Array.isArray(schema.enum) || schema.const !== undefined) continue;

@@ -1,25 +1,26 @@
-import { isObject, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { schemaTypes } from '../../tool-view.js';
 import { SWITCH_NAME } from '../../text-signals.js';
 import type { LintRule, ParamInfo, ToolView } from '../../types.js';
 
 function enumValues(param: ParamInfo): string[] {
-  if (!isObject(param.schema) || !Array.isArray(param.schema.enum)) return [];
+  if (!isJsonObject(param.schema) || !Array.isArray(param.schema.enum)) return [];
   return param.schema.enum.filter((v): v is string => typeof v === 'string');
 }
 
 /** True when a oneOf/anyOf/if branch of inputSchema keys on `name` with a const or enum. */
 function branchesOn(tool: ToolView, name: string): boolean {
   const root = tool.descriptor.inputSchema;
-  if (!isObject(root)) return false;
+  if (!isJsonObject(root)) return false;
   const branches: unknown[] = [];
   for (const keyword of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(root[keyword])) branches.push(...(root[keyword] as unknown[]));
   if (root.if !== undefined) branches.push(root.if);
   for (const branch of branches) {
-    const candidates = isObject(branch) && Array.isArray(branch.allOf) ? [branch, ...branch.allOf] : [branch];
+    const candidates = isJsonObject(branch) && Array.isArray(branch.allOf) ? [branch, ...branch.allOf] : [branch];
     for (const candidate of candidates) {
-      if (!isObject(candidate) || !isObject(candidate.if ?? candidate)) continue;
-      const props = isObject(candidate.if) ? candidate.if.properties : candidate.properties;
-      if (isObject(props) && isObject(props[name]) && ((props[name] as Record<string, unknown>).const !== undefined || Array.isArray((props[name] as Record<string, unknown>).enum))) return true;
+      if (!isJsonObject(candidate) || !isJsonObject(candidate.if ?? candidate)) continue;
+      const props = isJsonObject(candidate.if) ? candidate.if.properties : candidate.properties;
+      if (isJsonObject(props) && isJsonObject(props[name]) && ((props[name] as Record<string, unknown>).const !== undefined || Array.isArray((props[name] as Record<string, unknown>).enum))) return true;
     }
   }
   return false;

@@ -1,10 +1,11 @@
-import { childPointer, isObject, paramText, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { childPointer, paramText, schemaTypes } from '../../tool-view.js';
 import { COORDINATE_NAME, COUNT_LIKE_NAME, FRAME, UNIT_OR_RANGE } from '../../text-signals.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { LintRule, ParamInfo } from '../../types.js';
 
 function hasDescription(param: ParamInfo): boolean {
-  return isObject(param.schema) && typeof param.schema.description === 'string' && param.schema.description.trim() !== '';
+  return isJsonObject(param.schema) && typeof param.schema.description === 'string' && param.schema.description.trim() !== '';
 }
 
 /** Every parameter has a description: the model reads it to decide what to put there. */
@@ -15,7 +16,7 @@ export const paramDescription: LintRule = {
   summary: 'Every parameter has a description.',
   checkTool(tool, ctx) {
     for (const param of tool.params) {
-      if (hasDescription(param) || !isObject(param.schema)) continue;
+      if (hasDescription(param) || !isJsonObject(param.schema)) continue;
       ctx.report({
         pointer: param.pointer,
         message: `parameter "${param.name}" has no description`,
@@ -49,7 +50,7 @@ export const numericUnit: LintRule = {
   checkTool(tool, ctx) {
     for (const param of tool.params) {
       const schema = param.schema;
-      if (!isObject(schema) || !isNumeric(schema)) continue;
+      if (!isJsonObject(schema) || !isNumeric(schema)) continue;
       if (Array.isArray(schema.enum) || schema.const !== undefined || hasBothBounds(schema)) continue;
       if (UNIT_OR_RANGE.test(paramText(param))) continue;
       if (schemaTypes(schema).includes('integer') && COUNT_LIKE_NAME.test(param.name)) continue;
@@ -117,7 +118,7 @@ export const closedSetEnum: LintRule = {
   checkTool(tool, ctx) {
     for (const param of tool.params) {
       const schema = param.schema;
-      if (!isObject(schema) || !schemaTypes(schema).includes('string')) continue;
+      if (!isJsonObject(schema) || !schemaTypes(schema).includes('string')) continue;
       if (Array.isArray(schema.enum) || schema.const !== undefined) continue;
       if (!LISTED_CHOICES.test(paramText(param))) continue;
       ctx.report({
@@ -161,7 +162,7 @@ export const objectClosed: LintRule = {
         });
         return;
       }
-      if (!isObject(schema.properties) || Object.keys(schema.properties).length === 0) return;
+      if (!isJsonObject(schema.properties) || Object.keys(schema.properties).length === 0) return;
       if (schema.additionalProperties !== undefined && schema.additionalProperties !== true) return;
       if (schema.unevaluatedProperties !== undefined && schema.unevaluatedProperties !== true) return;
       // A branch of a combinator is closed (or not) by the schema that holds it.

@@ -1,4 +1,5 @@
-import { isObject, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { schemaTypes } from '../../tool-view.js';
 import type { LintRule, ToolView } from '../../types.js';
 
 const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+`;
@@ -19,7 +20,7 @@ const ID_PARAM = /^([a-z][a-z0-9]*)(?:_id|Id|-id)$/;
 
 function outputProperties(tool: ToolView): Set<string> {
   const schema = tool.descriptor.outputSchema;
-  return new Set(isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []);
+  return new Set(isJsonObject(schema) && isJsonObject(schema.properties) ? Object.keys(schema.properties) : []);
 }
 
 function schemaPropertyNames(tool: ToolView): Set<string> {
@@ -87,7 +88,7 @@ const STATE_NOUN = /status|state|health|info|mode|progress|pose|position|exists|
 
 function isReadOnly(tool: ToolView): boolean {
   const annotations = tool.descriptor.annotations;
-  return isObject(annotations) && annotations.readOnlyHint === true;
+  return isJsonObject(annotations) && annotations.readOnlyHint === true;
 }
 
 /**

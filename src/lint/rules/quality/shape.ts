@@ -1,4 +1,5 @@
-import { childPointer, isObject, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { childPointer, schemaTypes } from '../../tool-view.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { LintRule } from '../../types.js';
 
@@ -32,7 +33,7 @@ export const requiredHasDefault: LintRule = {
   summary: 'A parameter with a `default` is not listed in `required`.',
   checkTool(tool, ctx) {
     for (const param of tool.params) {
-      if (!param.required || !isObject(param.schema) || !Object.prototype.hasOwnProperty.call(param.schema, 'default')) continue;
+      if (!param.required || !isJsonObject(param.schema) || !Object.prototype.hasOwnProperty.call(param.schema, 'default')) continue;
       const parentPointer = param.pointer.slice(0, param.pointer.lastIndexOf('/properties/'));
       ctx.report({
         pointer: param.pointer,
@@ -60,7 +61,7 @@ export const nestingDepth: LintRule = {
     forEachSchemaNode(tool.descriptor, ({ schema, pointer, visit }) => {
       const parentDepth = visit.parent === undefined ? 0 : depthOf.get(`/inputSchema${visit.parent.pointer}`) ?? 0;
       const types = schemaTypes(schema);
-      const container = types.includes('object') || types.includes('array') || isObject(schema.properties) || schema.items !== undefined;
+      const container = types.includes('object') || types.includes('array') || isJsonObject(schema.properties) || schema.items !== undefined;
       // Only structural keywords add a level; combinators and $defs keep the depth of where they apply.
       const structural = visit.keyword === undefined || visit.keyword === 'properties' || visit.keyword === 'items' || visit.keyword === 'prefixItems' || visit.keyword === 'additionalProperties';
       const depth = parentDepth + (container && structural ? 1 : 0);
@@ -93,7 +94,7 @@ export const composition: LintRule = {
       for (const keyword of COMBINATORS) {
         const branches = schema[keyword];
         if (!Array.isArray(branches)) continue;
-        if (keyword === 'anyOf' && branches.length === 2 && branches.some((b) => isObject(b) && b.type === 'null')) continue;
+        if (keyword === 'anyOf' && branches.length === 2 && branches.some((b) => isJsonObject(b) && b.type === 'null')) continue;
         ctx.report({
           pointer: childPointer(pointer, keyword),
           message: `${keyword} ${pointer === '/inputSchema' ? 'at the root of inputSchema (Anthropic rejects this outright)' : `at ${pointer}`}: models follow branching schemas poorly and several providers reject or drop it`,

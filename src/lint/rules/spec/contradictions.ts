@@ -1,4 +1,5 @@
-import { childPointer, isObject, schemaTypes } from '../../tool-view.js';
+import { isJsonObject } from '../../../json/json-object.js';
+import { childPointer, schemaTypes } from '../../tool-view.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { LintRule } from '../../types.js';
 
@@ -41,9 +42,9 @@ export const requiredUnknown: LintRule = {
     forEachSchemaNode(tool.descriptor, ({ schema, pointer }) => {
       if (!Array.isArray(schema.required)) return;
       // Without "properties" the object is open by design (e.g. a branch adding a requirement), so only judge when they are listed.
-      if (!isObject(schema.properties)) return;
+      if (!isJsonObject(schema.properties)) return;
       const defined = schema.properties;
-      const patterns = isObject(schema.patternProperties);
+      const patterns = isJsonObject(schema.patternProperties);
       const open = schema.additionalProperties !== false && schema.unevaluatedProperties !== false;
       schema.required.forEach((name, i) => {
         if (typeof name !== 'string' || Object.prototype.hasOwnProperty.call(defined, name)) return;

@@ -1,8 +1,9 @@
+import { isJsonObject } from '../../../json/json-object.js';
 import { checkToolDefinition } from '../../../server/tool-definition-rules.js';
 import type { DefinitionProblem } from '../../../server/tool-definition-rules.js';
 import type { ToolDescriptor } from '../../../protocol/wire-types.js';
 import { findSchemaProblem } from '../../schema-validity.js';
-import { childPointer, isObject } from '../../tool-view.js';
+import { childPointer } from '../../tool-view.js';
 import type { LintRule, RuleContext, ToolView } from '../../types.js';
 
 /**
@@ -23,7 +24,7 @@ function problemsOf(tool: ToolView): DefinitionProblem[] {
   problems = checkToolDefinition(descriptor as unknown as ToolDescriptor, { compile: false });
   const name = tool.name;
   const input = descriptor.inputSchema;
-  if (isObject(input)) {
+  if (isJsonObject(input)) {
     const invalid = findSchemaProblem(input);
     if (invalid !== undefined) problems.push({ tool: name, field: 'inputSchema', pointer: invalid.schemaPath, code: 'schema-invalid', message: `inputSchema ${invalid.message}` });
   }

@@ -1,4 +1,5 @@
-import { isObject } from '../../tool-view.js';
+
+import { isJsonObject } from '../../../json/json-object.js';
 import type { LintRule } from '../../types.js';
 
 const ALLOWED_WITH_NO_PARAMS = new Set(['type', 'properties', '$schema', 'title', 'description', '$id', '$comment']);
@@ -15,7 +16,7 @@ export const noParamsClosed: LintRule = {
   summary: 'A tool with no parameters declares {"type":"object","additionalProperties":false}.',
   checkTool(tool, ctx) {
     const schema = tool.descriptor.inputSchema;
-    if (!isObject(schema)) return;
+    if (!isJsonObject(schema)) return;
     const keys = Object.keys(schema);
     if (keys.length === 0) {
       ctx.report({
@@ -27,7 +28,7 @@ export const noParamsClosed: LintRule = {
     }
     if (!keys.every((k) => ALLOWED_WITH_NO_PARAMS.has(k))) return;
     const properties = schema.properties;
-    if (properties !== undefined && !(isObject(properties) && Object.keys(properties).length === 0)) return;
+    if (properties !== undefined && !(isJsonObject(properties) && Object.keys(properties).length === 0)) return;
     if (schema.type !== 'object') return;
     ctx.report({
       pointer: '/inputSchema',

@@ -1,6 +1,7 @@
+import { isJsonObject } from '../../../json/json-object.js';
 import type { SchemaError } from '../../../schema/index.js';
 import { oneShotValidator } from '../../schema-validity.js';
-import { isObject } from '../../tool-view.js';
+
 import { forEachSchemaNode } from '../schema-nodes.js';
 import type { LintRule, RuleContext, ToolView } from '../../types.js';
 
@@ -90,7 +91,7 @@ function check(tool: ToolView, ctx: RuleContext, keyword: 'default' | 'examples'
     if (!Object.prototype.hasOwnProperty.call(schema, keyword)) return;
     const field = pointer.startsWith('/inputSchema') ? 'inputSchema' : 'outputSchema';
     const root = tool.descriptor[field];
-    if (!isObject(root)) return;
+    if (!isJsonObject(root)) return;
     const values: unknown[] = keyword === 'default' ? [schema.default] : Array.isArray(schema.examples) ? schema.examples : [];
     if (keyword === 'examples' && !Array.isArray(schema.examples)) {
       ctx.report({ pointer: `${pointer}/examples`, message: '"examples" must be an array of example values', fix: 'write "examples": [value, ...]' });

@@ -11,7 +11,7 @@
  * `preview`, `diff`) must neither create the log nor take its lock from a running server.
  */
 import { resolve } from 'node:path';
-import { jsonString } from '../../../protocol/json-text.js';
+import { jsonString } from '../../../json/json-text.js';
 import { digestArguments } from '../../request-state.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
 import { auditChainFiles, checkHashChainLogOptions, HashChainLog } from '../../audit/index.js';
@@ -59,6 +59,8 @@ export interface AuditEntry extends StoredHashChainRecord {
   /** SHA-256 (base64url) of the canonical JSON of the arguments as sent. */
   readonly args_sha256: string;
   readonly arguments?: unknown;
+  /** Values a transform fixed for hidden arguments (`Tool.fixedArguments`), when the tool has any: what the handler received besides `arguments`. */
+  readonly fixed_arguments?: unknown;
   readonly outcome: 'respond' | 'tool-error' | 'error' | 'cancelled';
   /** The JSON-RPC error code, for `error`. */
   readonly code?: number;
@@ -156,6 +158,9 @@ export function auditLog(options: AuditLogOptions): AuditLog {
       if (operator !== undefined) json += `,"operator":${jsonString(operator)}`;
       json += `,"args_sha256":"${argsDigest}"`;
       if (argsJson !== undefined) json += `,"arguments":${argsJson}`;
+      const fixed = call.tool.fixedArguments;
+      const fixedJson = fixed === undefined ? undefined : JSON.stringify(fixed);
+      if (fixedJson !== undefined) json += `,"fixed_arguments":${fixedJson}`;
       json += `,"outcome":"${kind}"`;
       if (code !== undefined) json += `,"code":${String(code)}`;
       if (detail !== undefined) json += `,"detail":${jsonString(detail)}`;
@@ -166,6 +171,7 @@ export function auditLog(options: AuditLogOptions): AuditLog {
         if (operator !== undefined) fields.operator = operator;
         fields.args_sha256 = argsDigest;
         if (argsJson !== undefined) fields.arguments = JSON.parse(argsJson) as unknown;
+        if (fixedJson !== undefined) fields.fixed_arguments = JSON.parse(fixedJson) as unknown;
         fields.outcome = kind;
         if (code !== undefined) fields.code = code;
         if (detail !== undefined) fields.detail = detail;

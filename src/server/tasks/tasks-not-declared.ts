@@ -1,0 +1,11 @@
+import { rpcError } from '../outcomes.js';
+import { fail } from '../stages/stage.js';
+import type { Stop } from '../stages/stage.js';
+import { TASKS_EXTENSION } from './task-wire.js';
+
+/** The -32021 of a request that uses tasks without declaring the extension. */
+export function tasksNotDeclared(what: string): Stop {
+  return fail(rpcError('missingClientCapability', `Missing required client capability: extensions["${TASKS_EXTENSION}"] (${what})`, {
+    data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  }));
+}
