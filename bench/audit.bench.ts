@@ -14,14 +14,9 @@ import { join } from 'node:path';
 import { auditLog } from '../src/index.js';
 import type { AuditLogOptions, CallOutcome, ToolCall } from '../src/index.js';
 import { createMemoryStore } from '../src/server/store/memory-store.js';
+import { intOption } from './lib/int-option.js';
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  if (at === -1) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer, got ${process.argv[at + 1]}`);
-  return value;
-}
+const option = intOption;
 
 const rounds = option('--rounds', 7);
 const bufferedCalls = option('--calls', 50_000);

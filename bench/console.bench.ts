@@ -15,6 +15,7 @@ import { runLoad, loadProblems, type LoadResult } from './lib/http-load.js';
 import { median } from './lib/stats.js';
 import { httpHeadersFor, REQUEST_META } from './shared/mcp.js';
 import { repoPath, TSX_LOADER } from '../test/support/repo-paths.js';
+import { robotAuthHeaders } from '../test/support/robot-token.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, duration: { type: 'string' }, 'no-write': { type: 'boolean' } } });
 const ROUNDS = Number(values.rounds ?? 4);
@@ -24,8 +25,11 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || !Number.isInteger(DURATION_SEC) |
 const WORKER = repoPath('bench/load/autocannon-worker.ts');
 const TARGETS = [{ x_mm: -400, y_mm: -133, z_mm: 400 }, { x_mm: -380, y_mm: -50, z_mm: 450 }];
 
+// The robot's state folder: its audit key, and the /mcp token file every request's header is read from.
+const STATE_ENV = { TOOLWRIGHT_STATE_DIR: mkdtempSync(join(tmpdir(), 'console-bench-state-')) };
+
 function headers(name: string): Record<string, string> {
-  return httpHeadersFor({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name } });
+  return { ...httpHeadersFor({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name } }), ...robotAuthHeaders(STATE_ENV) };
 }
 
 function callBody(id: number, name: string, args: Record<string, unknown>): string {
@@ -36,7 +40,7 @@ interface Robot { child: ChildProcess; mcpUrl: string; consoleUrl: string }
 
 function startRobot(): Promise<Robot> {
   const dir = mkdtempSync(join(tmpdir(), 'console-bench-'));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0', TOOLWRIGHT_STATE_DIR: mkdtempSync(join(tmpdir(), 'console-bench-state-')) } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0', ...STATE_ENV } });
   let stderr = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`robot server gave no banner in 60 s: ${stderr}`)); }, 60_000);

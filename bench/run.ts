@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,hostile,soak,scaleout,lint
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,auth,hostile,soak,scaleout,lint
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32); also
 //                                            toolwright-middleware, toolwright-empty-chain
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
@@ -23,8 +23,9 @@ import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
 import { runScaleoutSuite } from './lib/suites/scaleout.js';
+import { runAuthSuite } from './lib/suites/auth.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'hostile', 'soak', 'scaleout', 'lint'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'auth', 'hostile', 'soak', 'scaleout', 'lint'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -151,6 +152,10 @@ async function main(): Promise<void> {
     log('HTTP tools/call with the middleware chain:');
     const chain = [...SERVERS.filter((s) => s.id !== 'sdk'), EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER];
     report.middleware = await runHttpSuite(chain, { name: 'middleware', workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds, durationSec, warmupSec: settings.warmupSec, log });
+  }
+  if (options.only.has('auth')) {
+    log('auth: HTTP tools/call with a bearer token (static, JWT), then tools/list for 100 callers with 100 views:');
+    report.auth = await runAuthSuite({ rounds, durationSec, warmupSec: settings.warmupSec, concurrency: 32, log });
   }
   if (options.only.has('catalog')) {
     log('HTTP tools/call, 50-tool catalog:');

@@ -10,10 +10,11 @@ export interface HttpAnswer {
   readonly bytes: number;
 }
 
-export function postRpc(port: number, message: JsonRpcRequest, timeoutMs = 30000, agent: Agent | false = false): Promise<HttpAnswer> {
+/** POST one JSON-RPC message to `/mcp` with the 2026-07-28 headers (plus `extraHeaders`, e.g. `authorization`). */
+export function postRpc(port: number, message: JsonRpcRequest, timeoutMs = 30000, agent: Agent | false = false, extraHeaders: Record<string, string> = {}): Promise<HttpAnswer> {
   const payload = JSON.stringify(message);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: MCP_PATH, method: 'POST', headers: { ...httpHeadersFor(message), 'content-length': Buffer.byteLength(payload) }, agent, timeout: timeoutMs }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: MCP_PATH, method: 'POST', headers: { ...httpHeadersFor(message), ...extraHeaders, 'content-length': Buffer.byteLength(payload) }, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -4,6 +4,8 @@ import type { ColdStartResult } from './suites/cold-start.js';
 import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
 import type { ScriptBenchResult } from './suites/schema-bench.js';
 import { lintTargets, schemaTargets } from './component-targets.js';
+import { authTargets, viewsSection } from './auth-report.js';
+import type { AuthSuiteResult } from './suites/auth.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
 import { STDIO_WARMUP_CALLS } from './suites/legacy-sessions.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
@@ -44,6 +46,8 @@ export interface BenchReport {
   readonly hostile?: HostileSuiteResult;
   /** RSS soak under hostile calls (issue 13). */
   readonly soak?: HostileSuiteResult;
+  /** Bearer-token tools/call and per-caller views of tools/list (bench/lib/suites/auth.ts, issue 29). */
+  readonly auth?: AuthSuiteResult;
   /** Scale-out figures (bench/lib/suites/scaleout.ts): nginx hop, Redis claim, 1 vs 3 instances. */
   readonly scaleout?: ScaleoutSuiteResult;
   readonly targets: TargetCheck[];
@@ -55,7 +59,9 @@ export interface TargetCheck {
   readonly verdict: 'met' | 'MISSED' | 'not measured';
 }
 
-const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright', 'toolwright-middleware': 'Toolwright + rate limit, audit, budget', 'toolwright-empty-chain': 'Toolwright, empty chain (use: [])' };
+const LABEL: Record<ServerId, string> = { bare: 'bare reference', sdk: 'official SDK v2 2.4.0', toolwright: 'Toolwright', 'toolwright-middleware': 'Toolwright + rate limit, audit, budget', 'toolwright-empty-chain': 'Toolwright, empty chain (use: [])',
+  'toolwright-auth-static': 'Toolwright + staticTokenAuthorizer', 'toolwright-auth-jwt': 'Toolwright + jwtAuthorizer (local JWKS)',
+  'toolwright-views': 'Toolwright, 100 callers, 100 views', 'toolwright-one-view': 'Toolwright, 1 caller, no visibleTo' };
 
 const fmt = (value: number | undefined, digits = 0): string => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(digits));
 const times = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
@@ -133,6 +139,7 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
     measured: emptyOk ? `${times(emptyRatio)} (${fmt(mwEmpty.rps)} vs ${fmt(mwPlain.rps)} req/s; median of per-round ratios ${times(emptyPaired)})` : 'not measured',
     verdict: !emptyOk ? 'not measured' : (Number.isNaN(emptyPaired) ? emptyRatio : emptyPaired) >= 0.95 ? 'met' : 'MISSED',
   });
+  if (report.auth !== undefined) checks.push(...authTargets(report.auth));
   checks.push(...hostileTargets(report));
   if (report.schema !== undefined) checks.push(...schemaTargets(report.schema));
   if (report.lint !== undefined) checks.push(...lintTargets(report.lint));
@@ -228,6 +235,11 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.middleware !== undefined) {
     out.push('## HTTP `tools/call` with the middleware chain', '', 'Same call with rate limit (token bucket on the in-memory store), audit (hash-chained JSONL, no fsync) and a result budget on every call, next to Toolwright without middleware and with an empty chain (`use: []`).', '');
     out.push(...httpTable(report.middleware), '');
+  }
+  if (report.auth !== undefined) {
+    out.push('## HTTP `tools/call` with a bearer token', '', `Every server receives \`Authorization: Bearer\` (the bare reference and Toolwright without \`authorize\` ignore it); the static token and the ES256 JWT have the same length, so the request bytes are equal. Toolwright + \`staticTokenAuthorizer\` and + \`jwtAuthorizer\` (local JWK Set, no network; it caches a verified token until its expiry, at most 60 s) each refused a wrong token with 401 before timing. ${report.auth.call.rounds} round(s) × ${report.auth.call.durationSec} s.`, '');
+    out.push(...httpTable(report.auth.call), '');
+    out.push(...viewsSection(report.auth));
   }
   if (report.httpCatalog !== undefined) {
     const single = report.httpCall;

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-export type ServerId = 'bare' | 'sdk' | 'toolwright' | 'toolwright-middleware' | 'toolwright-empty-chain';
+export type ServerId = 'bare' | 'sdk' | 'toolwright' | 'toolwright-middleware' | 'toolwright-empty-chain'
+  | 'toolwright-auth-static' | 'toolwright-auth-jwt' | 'toolwright-views' | 'toolwright-one-view';
 
 export interface ServerUnderTest {
   readonly id: ServerId;
@@ -51,6 +52,9 @@ export const EMPTY_CHAIN_SERVER: ServerUnderTest = {
   id: 'toolwright-empty-chain', label: 'Toolwright with an empty middleware chain (use: [])',
   httpScript: compiled('toolwright-http'), httpArgs: ['--variant', 'empty-chain'], stdioScript: compiled('toolwright-stdio'), validates: true,
 };
+
+/** The `auth` suite's program (`--variant static|jwt|views|one-view`; it also needs `--auth-file`). */
+export const AUTH_SERVER_SCRIPT = compiled('toolwright-auth');
 
 /** Why Toolwright cannot be measured in this checkout, or null when its build is present. */
 export function toolwrightMissing(): string | null {

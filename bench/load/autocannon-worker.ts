@@ -13,6 +13,17 @@ export interface LoadJob {
   /** Exact body every answer must equal; differences count as mismatches. */
   readonly expectBody?: string;
   readonly timeoutSec: number;
+  /**
+   * Requests every connection sends in turn (instead of `headers` and `expectBody`): each with its
+   * own headers (e.g. one bearer token per caller) and the exact body its answer must equal.
+   */
+  readonly rotation?: readonly RotatingRequest[];
+}
+
+/** One entry of {@link LoadJob.rotation}: the same `body`, its own headers and expected answer. */
+export interface RotatingRequest {
+  readonly headers: Record<string, string>;
+  readonly expectBody: string;
 }
 
 export interface LoadResult {
@@ -62,6 +73,8 @@ function run(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     let samples = new Float64Array(1 << 16);
     let count = 0;
+    // Answers compared per rotating request (autocannon's expectBody is one body for all).
+    let rotationMismatches = 0;
     const options: Record<string, unknown> = {
       url: job.url,
       method: 'POST',
@@ -73,6 +86,16 @@ function run(job: LoadJob): Promise<LoadResult> {
       body: job.body,
     };
     if (job.expectBody !== undefined) options['expectBody'] = job.expectBody;
+    if (job.rotation !== undefined) {
+      options['requests'] = job.rotation.map((entry) => ({
+        method: 'POST',
+        headers: entry.headers,
+        body: job.body,
+        onResponse: (status: number, body: string) => {
+          if (status >= 200 && status <= 299 && body !== entry.expectBody) rotationMismatches++;
+        },
+      }));
+    }
     const instance = autocannon(options);
     instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
       if (statusCode < 200 || statusCode > 299) return;
@@ -100,7 +123,7 @@ function run(job: LoadJob): Promise<LoadResult> {
         non2xx: result.non2xx,
         errors: result.errors,
         timeouts: result.timeouts,
-        mismatches: result.mismatches,
+        mismatches: result.mismatches + rotationMismatches,
         bytesPerResponse: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
       });
     });

@@ -1,6 +1,7 @@
 // Loads the built Toolwright package (dist/, from `npm run build`) and defines the benchmark
 // catalog with it. The import is dynamic and typed by the small surface used here, so the bench
 // compiles on its own and measures exactly the JavaScript users would run.
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { catalogOf, fillerText, sumText } from '../shared/catalog.js';
 
@@ -37,7 +38,9 @@ interface ToolwrightModule {
  */
 export type MiddlewareChoice = { kind: 'chain'; auditPath: string; keyDir: string } | { kind: 'empty' };
 
-const distEntry = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
+// Compiled into .cache/bench/servers (the bench), or run from bench/servers through tsx (harness tests).
+const distEntry = ['../../../dist/index.js', '../../dist/index.js'].map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((path) => existsSync(path))
+  ?? fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 
 export async function createToolwrightServer(name: string, catalogSize: number, middleware?: MiddlewareChoice): Promise<ToolwrightServer> {
   const toolwright = (await import(pathToFileURL(distEntry).href)) as ToolwrightModule;

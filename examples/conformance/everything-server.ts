@@ -31,6 +31,8 @@ export interface EverythingServerOptions {
   instanceId?: string;
   /** Passed through (tests use a fixed key to forge and tamper states). */
   requestStateSecret?: ServerOptions['requestStateSecret'];
+  /** Passed through: who is calling (e.g. a caller holding the approver scope, so `test_approval` asks it). */
+  authorize?: ServerOptions['authorize'];
 }
 
 const PNG = solidPng(8, [255, 0, 0]);
@@ -533,6 +535,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     prompts,
     listChanged: ['tools', 'prompts'],
     requestStateSecret: options.requestStateSecret,
+    ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
     legacyWire: true,
   });
   return server;

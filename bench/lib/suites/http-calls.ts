@@ -25,6 +25,8 @@ export interface HttpSuiteOptions {
   readonly nodeFlags?: readonly string[];
   /** tools/list only: how many timed sequential walks over every page, per server. */
   readonly listWalks?: number;
+  /** Headers sent to a server besides the 2026-07-28 ones (e.g. `authorization`), in verification and under load. */
+  readonly extraHeaders?: (server: ServerUnderTest) => Record<string, string>;
   /** The load generator program; defaults to the compiled autocannon worker. */
   readonly loadWorker?: { readonly script: string; readonly nodeFlags: readonly string[] };
 }
@@ -90,12 +92,13 @@ const BAD_ARGUMENTS: Record<string, Record<string, unknown>> = {
 
 async function verify(server: ServerUnderTest, running: RunningHttpServer, options: HttpSuiteOptions, outcome: HttpServerOutcome): Promise<string> {
   const message: JsonRpcRequest = options.workload === 'tools/call' ? callSumRequest(1) : listToolsRequest(1);
-  const answer = await postRpc(running.port, message);
+  const extra = options.extraHeaders?.(server) ?? {};
+  const answer = await postRpc(running.port, message, 30000, false, extra);
   if (answer.status !== 200) throw new Error(`${options.workload} answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
   const parsed = parseRpcBody(answer.contentType, answer.body);
   if (options.workload === 'tools/call') checkSumAnswer(parsed, 1);
   else {
-    const walk = await walkList(running.port, false);
+    const walk = await walkList(running.port, false, extra);
     checkWholeList(walk.names, options.catalogSize);
     checkListPage(parsed, 1);
   }
@@ -103,7 +106,7 @@ async function verify(server: ServerUnderTest, running: RunningHttpServer, optio
   if (server.validates && options.workload === 'tools/call') {
     const rejections: Record<string, string> = {};
     for (const [label, args] of Object.entries(BAD_ARGUMENTS)) {
-      const bad = await postRpc(running.port, callSumRequest(2, args));
+      const bad = await postRpc(running.port, callSumRequest(2, args), 30000, false, extra);
       const rejection = rejectionOf(parseRpcBody(bad.contentType, bad.body));
       if (rejection === null) throw new Error(`claims to validate but executed calculate_sum with ${label}: ${bad.body.slice(0, 300)}`);
       rejections[label] = `HTTP ${bad.status}, ${rejection}`;
@@ -111,20 +114,20 @@ async function verify(server: ServerUnderTest, running: RunningHttpServer, optio
     outcome.rejections = rejections;
   }
   // A second identical request must give the identical body, or expectBody would be meaningless.
-  const again = await postRpc(running.port, message);
+  const again = await postRpc(running.port, message, 30000, false, extra);
   if (again.body !== answer.body) throw new Error('two identical requests produced different bodies; cannot verify answers under load');
   return answer.body;
 }
 
 /** Fetch the whole tool list, following `nextCursor`; bounded to 10,000 pages. */
-async function walkList(port: number, agent: Agent | false): Promise<{ names: string[]; pages: number; bytes: number }> {
+async function walkList(port: number, agent: Agent | false, extraHeaders: Record<string, string> = {}): Promise<{ names: string[]; pages: number; bytes: number }> {
   const names: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
   let bytes = 0;
   do {
     const id = 100 + pages;
-    const answer = await postRpc(port, listToolsRequest(id, cursor), 30000, agent);
+    const answer = await postRpc(port, listToolsRequest(id, cursor), 30000, agent, extraHeaders);
     if (answer.status !== 200) throw new Error(`tools/list page ${pages + 1} answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
     const page = checkListPage(parseRpcBody(answer.contentType, answer.body), id);
     names.push(...page.names);
@@ -136,14 +139,14 @@ async function walkList(port: number, agent: Agent | false): Promise<{ names: st
   return { names, pages, bytes };
 }
 
-async function timeListWalks(port: number, walks: number): Promise<FullListWalk> {
+async function timeListWalks(port: number, walks: number, extraHeaders: Record<string, string>): Promise<FullListWalk> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const samplesMs: number[] = [];
     let last = { pages: 0, bytes: 0 };
     for (let i = 0; i < walks; i++) {
       const started = process.hrtime.bigint();
-      last = await walkList(port, agent);
+      last = await walkList(port, agent, extraHeaders);
       samplesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     return { pages: last.pages, bytes: last.bytes, samplesMs, medianMs: median(samplesMs), p99Ms: percentileOf(samplesMs, 0.99) };
@@ -175,9 +178,9 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       }
     }
 
-    const jobFor = (entry: { process: RunningHttpServer; body: string }, connections: number, durationSec: number) => ({
+    const jobFor = (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string }, connections: number, durationSec: number) => ({
       url: `http://127.0.0.1:${entry.process.port}${MCP_PATH}`,
-      connections, durationSec, body: payload, headers, expectBody: entry.body, timeoutSec: 10,
+      connections, durationSec, body: payload, headers: { ...headers, ...options.extraHeaders?.(entry.server) }, expectBody: entry.body, timeoutSec: 10,
     });
 
     const measure = async (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string; outcome: HttpServerOutcome }, connections: number, durationSec: number): Promise<RoundSample | null> => {
@@ -219,7 +222,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       for (const entry of entries) {
         if (entry.outcome.error !== undefined) continue;
         try {
-          entry.outcome.fullList = await timeListWalks(entry.process.port, options.listWalks);
+          entry.outcome.fullList = await timeListWalks(entry.process.port, options.listWalks, options.extraHeaders?.(entry.server) ?? {});
           options.log(`  ${options.name}: ${entry.server.id} whole list: ${entry.outcome.fullList.pages} page(s), ${entry.outcome.fullList.bytes} B, median ${entry.outcome.fullList.medianMs.toFixed(2)} ms`);
         } catch (error) {
           entry.outcome.error = error instanceof Error ? error.message : String(error);
