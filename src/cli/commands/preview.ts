@@ -3,6 +3,7 @@ import { HostError, mapTools, PROVIDER_NAMES, PROFILES } from '../../host/index.
 import type { LossEntry, MappedCatalog, ProviderName, StrictMode, ToolDescriptor } from '../../host/index.js';
 import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-error.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
+import type { CommandIo } from '../command-args.js';
 
 const USAGE = `Usage: toolwright preview <target> --provider <name> [options]
        toolwright preview --stdio "<command>" --provider <name> [options]
@@ -69,7 +70,7 @@ function formatPretty(catalog: MappedCatalog, allKeywords: boolean): string {
 }
 
 /** `toolwright preview`: prints the provider JSON, the loss report and token estimates. */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const parsed = parseCommandArgs('preview', USAGE, argv, {
     provider: { type: 'string' },
     strict: { type: 'string' },
@@ -80,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
     stdio: { type: 'string' },
     header: { type: 'string', multiple: true },
     timeout: { type: 'string' },
-  }, PROCESS_IO);
+  }, io);
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   try {
@@ -122,18 +123,18 @@ export async function run(argv: string[]): Promise<number> {
         reverseNames: catalog.reverseNames,
         totalTokens: catalog.totalTokens,
       };
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     } else {
-      process.stdout.write(formatPretty(catalog, values['all-keywords'] === true));
+      io.stdout.write(formatPretty(catalog, values['all-keywords'] === true));
     }
     return catalog.failures.length > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`toolwright preview: ${error.message}\n\n${USAGE}\n`);
+      io.stderr.write(`toolwright preview: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
     if (error instanceof ToolTargetError || error instanceof HostError) {
-      process.stderr.write(`toolwright preview: ${error.message}\n`);
+      io.stderr.write(`toolwright preview: ${error.message}\n`);
       return 2;
     }
     throw error;
