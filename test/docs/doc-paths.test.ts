@@ -39,6 +39,8 @@ function citedPaths(text: string): string[] {
     if (/[<>*{}$]|\.\.\./.test(token)) continue;
     const raw = token.replace(/[#:].*$/, '').replace(/[.,;]+$/, '');
     if (raw === '' || !CITED.test(raw)) continue;
+    // A hidden folder other than .ci (examples/robot-arm/.data/) is written at run time and ignored by git: a fresh clone has none.
+    if (raw.split('/').some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..' && segment !== '.ci')) continue;
     paths.push(raw);
   }
   return paths;
