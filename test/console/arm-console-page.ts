@@ -17,9 +17,23 @@ export function resultText(result: { content?: unknown }): string {
   return ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('');
 }
 
-/** Waits for the approval the console shows for a held call, and approves it. */
-export async function approveShown(page: Page): Promise<void> {
-  await page.waitForSelector('[data-testid=approve]');
+/**
+ * Waits for the approval the console shows for a held call, and approves it. Given the pending call,
+ * a call that ends before its approval is shown fails the test with the call's own answer (a refusal
+ * says why), not with a selector timeout 30 s later.
+ */
+export async function approveShown(page: Page, call?: Promise<unknown>): Promise<void> {
+  const shown = page.waitForSelector('[data-testid=approve]');
+  if (call === undefined) {
+    await shown;
+  } else {
+    const ended = call.then(
+      (result) => { throw new Error(`the call ended before its approval was shown: ${JSON.stringify(result)}`); },
+      (error: unknown) => { throw new Error(`the call failed before its approval was shown: ${error instanceof Error ? error.message : String(error)}`); },
+    );
+    await Promise.race([shown, ended]);
+    ended.catch(() => {});
+  }
   await page.click('[data-testid=approve]');
 }
 

@@ -82,13 +82,23 @@ export function plannedMotionJson(motion: PlannedMotion): JsonValue {
  */
 export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, replan?: () => MotionPlan | Refusal): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   record.planHash = plan.hash;
+  const asksOperator = deps.approval.asksOperator(ctx, plan);
+  if (asksOperator) {
+    // Planning (a path check) can outlast the snapshot's age bound on a busy machine: the slot is taken
+    // on a current snapshot (waited for within the bound; a silent arm is still refused by holdSlot).
+    const epoch = deps.controller.stopEpoch;
+    await deps.controller.freshStatus();
+    if (deps.controller.stopEpoch !== epoch) {
+      return { result: refusalResult(record.trail.refuse({ stage: 'state_gate', code: 'stopped_before_start', message: 'the arm was stopped after this motion was checked and before it started' })) };
+    }
+  }
   // The world the plan was computed against must still be the world (a stored plan, or awaits since the planning steps).
   const before = planChangedRefusal(deps, plan, replan);
   if (before !== null) return { result: refusalResult(record.trail.refuse(before)) };
   // A console wait holds the motion slot until the motion has run: nothing else moves the arm or what
   // it holds between what the operator was shown and what runs. An elicitation round trip ends the
   // request, so it holds nothing; its retry re-plans against the world then (issue 30 item 1).
-  const hold = deps.approval.asksOperator(ctx, plan) ? deps.controller.holdSlot(record) : () => undefined;
+  const hold = asksOperator ? deps.controller.holdSlot(record) : () => undefined;
   if (typeof hold !== 'function') return { result: refusalResult(record.trail.refuse(hold)) };
   try {
     return await approveAndRunHeld(deps, ctx, record, plan, replan);

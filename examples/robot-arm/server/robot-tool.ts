@@ -142,6 +142,7 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
   type A = InferArguments<I>;
   const { steps: listSteps, skipReason, run, ...definition } = init;
   const steps = listSteps(stepKit<A>(deps));
+  const gated = steps.some((step) => step.stage === 'state_gate');
   let last = -1;
   for (const step of steps) {
     const at = GATING_STAGES.indexOf(step.stage);
@@ -159,6 +160,9 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
       if (ctx === undefined) throw new Error(`robot tool ${init.name}: the safety runner ran before the schema check`);
       // At `validated` the arguments have passed this tool's inputSchema, which is what A is inferred from.
       const call: SafetyCall<A> = { args: toolCall.arguments as A, ctx, record: new CallRecord(), plan: undefined };
+      // A snapshot that aged only because this process was busy (its next report not yet read) is
+      // waited for, within the age bound, before the state gate judges it; a silent arm is still refused.
+      if (gated) await deps.controller.freshStatus();
       const refusal = runSafetySteps(steps, call, skipReason);
       let outcome: CallOutcome | undefined;
       if (refusal !== undefined) outcome = refusalOutcome(refusal);

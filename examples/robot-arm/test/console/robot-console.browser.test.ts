@@ -163,7 +163,7 @@ describe('the real robot with --hold-to-run', () => {
       const { page, client, served } = session;
       assert.match(served.consoleUrl, /^http:\/\/127\.0\.0\.1:\d+\/console\?token=hold-to-run-test-token-0123456789$/);
       const call = client.callTool('move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
-      await approveShown(page);
+      await approveShown(page, call);
       await waitForArm(page, { moving: true });
       await page.close();
       const result = await call;

@@ -19,6 +19,7 @@ import type { Trajectory } from '../../model/arm-model.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import { createRobotServer, type RobotServer } from '../../server/create-robot-server.js';
 import { EmergencyStopResetError } from '../../server/robot-controller.js';
+import { until } from '../../../../test/support/until.js';
 
 const LOST: ArmFault = { kind: 'disconnected', code: 'link_lost', message: 'the controller closed the connection' };
 
@@ -55,8 +56,16 @@ class LinkDriver implements ArmDriver {
     return { ...this.last, state: 'fault', fault: LOST };
   }
 
+  /** Listeners subscribed now (a wait for the next report is one). */
+  subscriptions = 0;
+
   subscribe(listener: (status: ArmStatus) => void): () => void {
-    return this.inner.subscribe((s) => { if (this.link === 'up') listener(s); });
+    this.subscriptions++;
+    const stop = this.inner.subscribe((s) => { if (this.link === 'up') listener(s); });
+    return () => {
+      this.subscriptions--;
+      stop();
+    };
   }
 
   onFault(listener: (fault: ArmFault) => void): () => void {
@@ -137,6 +146,20 @@ describe('driver faults as the server sees them', () => {
       assert.deepEqual(driver.inner.status().jointsDeg, before);
       driver.link = 'up';
       assert.equal((await client.callTool('move_arm_to_pose', TARGET)).isError, undefined, 'a fresh snapshot plans again');
+    });
+  });
+
+  it('the state gate waits for the next report of a snapshot that aged while the server was busy, and plans from it', async () => {
+    await withServer(async (driver, client) => {
+      const listening = driver.subscriptions;
+      driver.goQuiet(1500);
+      const call = client.callTool('move_arm_to_pose', TARGET);
+      // The call now waits at the state gate for a report; the link comes back and the arm reports.
+      await until(() => driver.subscriptions > listening, 'the call waiting for the next report');
+      driver.link = 'up';
+      await driver.inner.stop('controlled');
+      const result = await call;
+      assert.equal(result.isError, undefined, JSON.stringify(result.structuredContent));
     });
   });
 
