@@ -169,7 +169,7 @@ function applySnapshot(snapshot: ArmSnapshot): void {
 app.replaceChildren(
   h('div', { class: 'row' },
     h('section', { class: 'grow' }, h('h2', {}, 'Arm (top and side views)'), views.element, status, h('p', { class: 'muted' }, 'updates received: ', updates, ' · dashed orange: planned path of the selected pending motion · blue: executed trace')),
-    h('div', { style: 'width:380px' },
+    h('div', { style: 'flex:0 1 380px' },
       h('section', {}, estop, ' ', reset, message),
       h('section', {}, h('h2', {}, 'Person in the cell'), presenceState, h('label', {}, 'zones (base frame, mm)', zonesInput), h('label', {}, 'person', personInput), setPresence),
       h('section', {}, h('h2', {}, 'Waiting for approval'), queue),

@@ -14,6 +14,30 @@ function el(tag: string, attributes: Record<string, string | number>): SVGElemen
   return node;
 }
 
+const LABEL_SIZE = 40;
+/** A placed label's box in view units (x centred, baseline at y). */
+interface LabelBox { left: number; right: number; top: number; bottom: number }
+
+/**
+ * The baseline of a label centred at `x`, at `y` or above it, clear of the labels placed before:
+ * objects side by side along the axis a view does not show (the side view's y) would otherwise have
+ * their labels drawn on top of each other. The box is estimated from the text length (no layout read).
+ */
+function labelY(placed: LabelBox[], x: number, y: number, text: string): number {
+  const half = (text.length * LABEL_SIZE * 0.62) / 2;
+  let baseline = y;
+  for (let tries = 0; tries < 50; tries++) {
+    const box = { left: x - half, right: x + half, top: baseline - LABEL_SIZE, bottom: baseline + LABEL_SIZE * 0.3 };
+    const hit = placed.find((p) => box.left < p.right && p.left < box.right && box.top < p.bottom && p.top < box.bottom);
+    if (hit === undefined) {
+      placed.push(box);
+      return baseline;
+    }
+    baseline = hit.top - LABEL_SIZE * 0.3 - 1;
+  }
+  return baseline;
+}
+
 /** One projection: horizontal axis `u`, vertical axis `v` (drawn upwards). */
 class View {
   readonly svg: SVGSVGElement;
@@ -61,6 +85,7 @@ class View {
     } else {
       layers.push(el('circle', { cx: 0, cy: 0, r: envelope.keepOutRadiusMm, fill: '#c0392b', opacity: 0.15 }));
     }
+    const placed: LabelBox[] = [];
     for (const o of objects) {
       const [w, d, hgt] = o.sizeMm;
       const [ox, oy] = this.xy(o.position);
@@ -70,7 +95,7 @@ class View {
         ? el('rect', { x: ox - width / 2, y: oy - height / 2, width, height, fill: o.held ? '#8e44ad' : '#f1c40f', opacity: 0.7, transform: this.v === 2 || o.shape !== 'box' ? '' : `rotate(${-o.yawDeg} ${ox} ${oy})` })
         : el('circle', { cx: ox, cy: oy, r: width / 2, fill: o.held ? '#8e44ad' : '#f1c40f', opacity: 0.7 });
       shape.setAttribute('data-object', o.id);
-      const label = el('text', { x: ox, y: oy - height / 2 - 10, 'font-size': 40, 'text-anchor': 'middle', fill: 'currentColor' });
+      const label = el('text', { x: ox, y: labelY(placed, ox, oy - height / 2 - 10, o.label), 'font-size': LABEL_SIZE, 'text-anchor': 'middle', fill: 'currentColor', 'data-label-of': o.id });
       label.textContent = o.label;
       layers.push(shape, label);
     }
