@@ -89,6 +89,7 @@ export class CallContext implements ToolContext {
         subject: s.auth?.subject ?? '',
         signal: s.message.signal,
         progress: (progress, total, text) => this.progress(progress, total, text),
+        log: (level, text) => this.log(level, text),
       }),
       callerMayApprove: callerMayApprove(trust, s.message.transport, s.auth),
       approverScope: trust.scope,

@@ -171,6 +171,8 @@ export interface HeldCall {
   readonly subject: string;
   readonly signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` if the request asked for logs at this level. */
+  log(level: 'notice', data: string): void;
 }
 
 /** The queue plus what the server itself needs of it. */
@@ -197,11 +199,13 @@ interface Waiting {
   readonly onAbort: () => void;
 }
 
-function refusal(pending: PendingApproval, reason: OperatorRefusalReason, operator: string | undefined): OperatorDecision {
+function refusal(pending: PendingApproval, reason: OperatorRefusalReason, operator: string | undefined, places: readonly string[] = []): OperatorDecision {
   // Passive, so that any operator name reads once ("The operator console operator ... declined" did not).
+  // A timeout names where approvals are decided: a client that showed no progress learns it here.
+  const where = placesText(places);
   const message =
     reason === 'declined' ? `The call of ${pending.tool} was declined by ${operator ?? 'an unknown operator'}; it was not executed.`
-    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms; it was not executed.`
+    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms; it was not executed.${where === '' ? '' : ` Calls held for approval are approved or declined ${where}.`}`
     : reason === 'cancelled' ? `The call of ${pending.tool} was cancelled while waiting for an operator; it was not executed.`
     : `The server closed while the call of ${pending.tool} waited for an operator; it was not executed.`;
   const error = toolError(reason === 'declined' ? 'approvalDeclined' : 'approvalTimedOut', message);
@@ -250,7 +254,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       () => true,
     );
     if (!claimed) return false;
-    settle(id, refusal(entry.pending, reason, undefined), { approved: false, reason, by: undefined });
+    settle(id, refusal(entry.pending, reason, undefined, places), { approved: false, reason, by: undefined });
     return true;
   }
 
@@ -299,12 +303,14 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
     return new Promise<OperatorDecision>((resolve) => {
       const timer = setTimeout(onDeadline, timeoutMs, pending.id).unref();
       let beats = 0;
-      const beat = (): void => held.progress(++beats, undefined, waitingMessage(pending, places));
+      const beat = (): void => held.progress(++beats, undefined, waitingMessage(pending, places, clock.now()));
       const heartbeat = setInterval(beat, progressIntervalMs).unref();
       const onAbort = (): void => void end(pending.id, 'cancelled');
       signal.addEventListener('abort', onAbort, { once: true });
       waiting.set(pending.id, { pending, held, signal, resolve, timer, heartbeat, onAbort });
       beat();
+      // Once, for clients that show log messages but sent no progress token (2025 sessions log by default).
+      held.log('notice', waitingMessage(pending, places, now));
       emit({ type: 'pending', pending });
     });
   }
@@ -371,10 +377,16 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
  * finds it by) and where it is decided. The id alone decides nothing: deciding needs the operator's
  * own access (the console token), which is never part of this text.
  */
-function waitingMessage(pending: PendingApproval, places: readonly string[]): string {
-  const waiting = `waiting for an operator to approve ${pending.tool} (approval id ${pending.id})`;
-  const unique = [...new Set(places)];
-  return unique.length === 0 ? waiting : `${waiting}: it is approved or declined ${unique.join(' or ')}`;
+function waitingMessage(pending: PendingApproval, places: readonly string[], now: number): string {
+  const left = Math.max(0, Math.ceil((pending.deadline - now) / 1000));
+  const waiting = `waiting for an operator to approve ${pending.tool} (approval id ${pending.id}; ${left} s left)`;
+  const where = placesText(places);
+  return where === '' ? waiting : `${waiting}: it is approved or declined ${where}`;
+}
+
+/** The advertised places (`advertise`), each once: "on the teach pendant or in the console at ...". */
+function placesText(places: readonly string[]): string {
+  return [...new Set(places)].join(' or ');
 }
 
 function describeClaim(value: JsonValue): string {

@@ -191,7 +191,7 @@ describe('console mount', () => {
           resolve(e.pending.id);
         });
       });
-      assert.equal(await firstProgress, `waiting for an operator to approve held (approval id ${pending})`);
+      assert.match(await firstProgress, new RegExp(`^waiting for an operator to approve held \\(approval id ${pending}; \\d+ s left\\)$`));
       await lone.approvals.decide(pending, { approve: false, operator: 'test' });
       assert.equal((await call).isError, true);
     } finally {

@@ -205,6 +205,35 @@ describe('operator approvals over HTTP', () => {
     assert.deepEqual(runs, []);
   });
 
+  it('a timeout names where held calls are decided when a place is advertised (a client that showed no progress learns it there)', async () => {
+    runs.length = 0;
+    const withdraw = server.approvals.advertise('in the operator console at /console on this server');
+    try {
+      const { response } = await hold('launch', 'vesta');
+      now += 45_000;
+      assert.equal(await server.approvals.expireDue(), 1);
+      assert.deepEqual(resultOf((await response).body).content, [{ type: 'text', text: 'No operator decided on the call of launch within 45000 ms; it was not executed. Calls held for approval are approved or declined in the operator console at /console on this server.' }]);
+    } finally {
+      withdraw();
+    }
+    assert.deepEqual(runs, []);
+  });
+
+  it('a request that asked for logs (and sent no progress token) hears once, as a notice, what it waits for and for how long', async () => {
+    runs.length = 0;
+    const { response, pending } = await hold('launch', 'pallas', { ...META, 'io.modelcontextprotocol/logLevel': 'info' });
+    now += 10_000;
+    await server.approvals.decide(pending.id, { approve: true, operator: 'ops-anna', digest: pending.digest });
+    const res = await response;
+    assert.deepEqual(res.messages.filter((m) => m.method !== undefined), [
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'notice', logger: 'launch', data: `waiting for an operator to approve launch (approval id ${pending.id}; 45 s left)` } },
+    ]);
+    assert.equal(textOf(res), 'launched at pallas');
+    const quiet = await hold('launch', 'hygiea', { ...META, 'io.modelcontextprotocol/logLevel': 'warning' });
+    await server.approvals.decide(quiet.pending.id, { approve: false, operator: 'ops-anna' });
+    assert.deepEqual((await quiet.response).messages.filter((m) => m.method !== undefined), [], 'a notice is below the warning level asked for');
+  });
+
   it('a decision arriving after the deadline (before any timer) is refused and times the call out', async () => {
     runs.length = 0;
     const { response, pending } = await hold('launch', 'ceres');
@@ -223,7 +252,7 @@ describe('operator approvals over HTTP', () => {
     const res = await response;
     assert.equal(res.headers.get('content-type')?.startsWith('text/event-stream'), true);
     assert.deepEqual(res.messages[0], {
-      jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'wait-1', progress: 1, message: `waiting for an operator to approve launch (approval id ${pending.id})` },
+      jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'wait-1', progress: 1, message: `waiting for an operator to approve launch (approval id ${pending.id}; 45 s left)` },
     });
     assert.equal(textOf(res), 'launched at pluto');
   });
@@ -237,14 +266,14 @@ describe('operator approvals over HTTP', () => {
     assert.deepEqual((await first.response).messages[0], {
       jsonrpc: '2.0', method: 'notifications/progress', params: {
         progressToken: 'wait-2', progress: 1,
-        message: `waiting for an operator to approve launch (approval id ${first.pending.id}): it is approved or declined on the teach pendant or in the operator console at /console on this server`,
+        message: `waiting for an operator to approve launch (approval id ${first.pending.id}; 45 s left): it is approved or declined on the teach pendant or in the operator console at /console on this server`,
       },
     });
     withdrawPendant();
     withdrawConsole();
     const second = await hold('launch', 'makemake', { ...META, progressToken: 'wait-3' });
     await server.approvals.decide(second.pending.id, { approve: false, operator: 'ops-anna' });
-    assert.equal(((await second.response).messages[0]?.params as { message?: string }).message, `waiting for an operator to approve launch (approval id ${second.pending.id})`);
+    assert.equal(((await second.response).messages[0]?.params as { message?: string }).message, `waiting for an operator to approve launch (approval id ${second.pending.id}; 45 s left)`);
     assert.throws(() => server.approvals.advertise(' '), { name: 'TypeError', message: 'approvals.advertise: where must be a non-empty string' });
     assert.deepEqual(runs, []);
   });
