@@ -7,11 +7,11 @@
 export interface SearchOptions {
   /**
    * Tokens the definitions in one `search_tools` answer may take when the caller names no
-   * `budgetTokens` (default 4000), counted as the o200k_base tokens of each definition's compact
+   * `budgetTokens` (default 8000), counted as the o200k_base tokens of each definition's compact
    * JSON (the project's one counter, `host/token-estimate.ts`).
    */
   budgetTokens?: number;
-  /** The largest `budgetTokens` a caller may ask for (default 20000). */
+  /** The largest `budgetTokens` a caller may ask for (default 32000). */
   maxBudgetTokens?: number;
   /** Definitions in one answer when the caller names no `limit` (default 5). */
   results?: number;
@@ -47,8 +47,8 @@ export function resolveSearchOptions(search: SearchOptions | boolean | undefined
   const known = new Set(['budgetTokens', 'maxBudgetTokens', 'results', 'maxResults']);
   const unknown = Object.keys(given).filter((key) => !known.has(key));
   if (unknown.length > 0) throw new TypeError(`createServer: search has unknown option${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${[...known].join(', ')})`);
-  const maxBudgetTokens = positive(given.maxBudgetTokens, 'maxBudgetTokens', Math.max(20_000, given.budgetTokens ?? 0));
-  const budgetTokens = positive(given.budgetTokens, 'budgetTokens', Math.min(4000, maxBudgetTokens));
+  const maxBudgetTokens = positive(given.maxBudgetTokens, 'maxBudgetTokens', Math.max(32_000, given.budgetTokens ?? 0));
+  const budgetTokens = positive(given.budgetTokens, 'budgetTokens', Math.min(8000, maxBudgetTokens));
   if (budgetTokens > maxBudgetTokens) throw new TypeError(`createServer: search.budgetTokens (${budgetTokens}) is larger than search.maxBudgetTokens (${maxBudgetTokens})`);
   const maxResults = positive(given.maxResults, 'maxResults', Math.max(20, given.results ?? 0));
   const results = positive(given.results, 'results', Math.min(5, maxResults));
