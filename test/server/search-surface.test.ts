@@ -225,6 +225,15 @@ describe('search surface over HTTP', () => {
     assert.deepEqual(await rpcFailure(user.callTool('call_tool', { name: 'call_tool', arguments: { name: 'pulls_list' } })), { code: -32602, message: 'Unknown tool: call_tool' });
   });
 
+  it('a 2025 client (initialize, session) sees the same two tools and calls through call_tool', async () => {
+    const legacy = connect({ url: listener.url, headers: { authorization: 'Bearer user' } }, { onWarning: () => {}, era: 'legacy' });
+    clients.push(legacy);
+    assert.deepEqual((await legacy.listTools()).tools.map((t) => t.name), ['search_tools', 'call_tool']);
+    assert.equal(answerOf(await legacy.callTool('search_tools', { query: 'create an issue' })).tools[0]!.name, 'issues_create');
+    assert.equal(text(await legacy.callTool('call_tool', { name: 'issues_create', arguments: { repo: 'tw', title: 'from 2025' } })), 'opened "from 2025" in tw');
+    assert.deepEqual(await rpcFailure(legacy.callTool('call_tool', { name: 'orgs_wipe_everything', arguments: { org: 'x' } })), { code: -32602, message: 'Unknown tool: orgs_wipe_everything' });
+  });
+
   it('refuses bad search options and a catalog tool named like the surface at start', () => {
     const tools = [openIssue];
     assert.throws(() => createServer({ name: 's', version: '1', tools, search: { budgetTokens: 0 } }), /search\.budgetTokens must be a positive integer, got 0/);
