@@ -82,7 +82,7 @@ export function searchToolsTool(index: ToolSearchIndex, views: CatalogViews, opt
       const viewer = views.viewerOf(ctx.auth);
       const limit = args.limit ?? options.results;
       const budgetTokens = args.budgetTokens ?? options.budgetTokens;
-      const ranked = index.search(args.query, (tool) => visibleFor(views, `tool ${tool.name}`, tool.tool.visibleTo, viewer), limit);
+      const ranked = index.search(args.query, (tool) => tool.tool.visibleTo === undefined || visibleFor(views, `tool ${tool.name}`, tool.tool.visibleTo, viewer), limit);
       const answer = packWithinBudget(ranked, budgetTokens, sizeOf);
       if (answer === undefined) {
         const smallest = Math.min(...ranked.map(sizeOf));
