@@ -4,6 +4,7 @@ import type { ColdStartResult } from './suites/cold-start.js';
 import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js';
 import type { ScriptBenchResult } from './suites/schema-bench.js';
 import { lintTargets, schemaTargets } from './component-targets.js';
+import { searchTargets } from './search-targets.js';
 import { authTargets, viewsSection } from './auth-report.js';
 import type { AuthSuiteResult } from './suites/auth.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
@@ -42,6 +43,8 @@ export interface BenchReport {
   readonly schema?: ScriptBenchResult;
   /** Lint speed on 1,000 tools (bench/lint.bench.ts, issue 31 item 2). */
   readonly lint?: ScriptBenchResult;
+  /** The search surface on GitHub's catalog (bench/search.bench.ts, issue 32 item 5). */
+  readonly search?: ScriptBenchResult;
   /** stop_arm latency under the hostile corpus (issue 13). */
   readonly hostile?: HostileSuiteResult;
   /** RSS soak under hostile calls (issue 13). */
@@ -143,6 +146,7 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   checks.push(...hostileTargets(report));
   if (report.schema !== undefined) checks.push(...schemaTargets(report.schema));
   if (report.lint !== undefined) checks.push(...lintTargets(report.lint));
+  if (report.search !== undefined) checks.push(...searchTargets(report.search));
   return checks;
 }
 
@@ -310,6 +314,10 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.schema !== undefined) {
     out.push('## Schema engine vs Ajv (`npm run bench:schema`)', '', `Status: ${report.schema.note}.`, '');
     if (report.schema.output !== '') out.push('```text', report.schema.output.slice(0, 20000), '```', '');
+  }
+  if (report.search !== undefined) {
+    out.push('## Search surface, GitHub\'s catalog (`npm run bench:search`)', '', `Status: ${report.search.note}.`, '');
+    if (report.search.output !== '') out.push('```text', report.search.output.slice(0, 20000), '```', '');
   }
   if (report.lint !== undefined) {
     out.push('## Lint speed, 1,000 tools (`npm run bench:lint`)', '', `Status: ${report.lint.note}.`, '');

@@ -113,6 +113,7 @@ export function createServer(options: ServerOptions): McpServer {
   const routes = buildRoutes({
     discover,
     tools: registered,
+    listed: config.search?.listed,
     toolList: { pageSize: config.pageSize, ttlMs, cacheScope, resultMeta },
     features,
     featureEnv: { ttlMs, cacheScope, signer: config.signer, store, inputTtlMs: config.approvalTtlMs, challenge: config.approverTrust.challenge, approverTrust: config.approverTrust, logger },
@@ -134,6 +135,7 @@ export function createServer(options: ServerOptions): McpServer {
     approverTrust: config.approverTrust,
     approvals,
     tasks,
+    search: config.search,
   });
   const lifecycle = createServerLifecycle(registered, config.middleware, logger);
 

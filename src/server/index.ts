@@ -10,6 +10,8 @@ export { deriveTool } from './derive-tool.js';
 export type { ToolChanges } from './derive-tool.js';
 export { MountError } from './mount.js';
 export type { MountOption, MountableCatalog } from './mount.js';
+export type { SearchOptions } from './search/search-options.js';
+export type { SearchAnswer } from './search/search-tools.js';
 export { OUTCOMES } from './outcomes.js';
 export type { OutcomeName, OutcomeRule } from './outcomes.js';
 export { STAGES } from './stage-events.js';

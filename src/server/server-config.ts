@@ -17,6 +17,8 @@ import { resolveLegacyOptions } from './legacy/index.js';
 import type { Middleware } from './middleware/middleware.js';
 import { resolveMounts } from './mount.js';
 import type { ResolvedMounts } from './mount.js';
+import { resolveSearchSurface } from './search/search-surface.js';
+import type { SearchSurface } from './search/search-surface.js';
 import type { ServerLogger } from './pipeline/create-pipeline.js';
 import { RequestStateSigner } from './request-state.js';
 import { resolveServerFeatures } from './server-features.js';
@@ -59,6 +61,8 @@ export interface ServerConfig {
   readonly middleware: readonly Middleware[];
   /** The `mount` option resolved (its tools, resources and prompts are already in the catalog above). */
   readonly mounts: ResolvedMounts;
+  /** The search surface (`search` option): what `tools/list` shows instead of the catalog, and `search_tools`; undefined when off. */
+  readonly search: SearchSurface | undefined;
 }
 
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
@@ -112,6 +116,7 @@ export function resolveServerConfig(options: ServerOptions): ServerConfig {
     listChanged: [...new Set([...(options.listChanged ?? []), ...mounts.listChanged])],
   };
   const features = resolveServerFeatures(featureOptions, { tools: registered, hasTasks, tenantOf: options.tenantOf, logger, canAuthorize: options.authorize !== undefined });
+  const search = resolveSearchSurface(options.search, registered, features.views, { canAuthorize: options.authorize !== undefined, use: options.use });
   const eras = resolveEras(options.eras ?? (options.legacyWire === false ? 'modern' : undefined));
   const legacy = resolveLegacyOptions(options.legacy ?? (typeof options.legacyWire === 'object' ? options.legacyWire : undefined));
   // The protected resource an OAuth authorizer describes is served by both HTTP transports (RFC 9728).
@@ -137,5 +142,6 @@ export function resolveServerConfig(options: ServerOptions): ServerConfig {
     http: Object.freeze(http),
     middleware: Object.freeze([...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)]),
     mounts,
+    search,
   });
 }

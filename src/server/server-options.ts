@@ -6,6 +6,7 @@ import type { ErasSetting } from './eras.js';
 import type { LegacyWireOptions } from './legacy/index.js';
 import type { Middleware } from './middleware/middleware.js';
 import type { MountOption } from './mount.js';
+import type { SearchOptions } from './search/search-options.js';
 import type { Authorizer, ServerLogger } from './pipeline/create-pipeline.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { StageEvent } from './stage-events.js';
@@ -25,6 +26,13 @@ export interface ServerOptions extends Implementation, ServerFeatureOptions {
    * prefix or a name the prefix makes invalid throws `MountError` here.
    */
   mount?: readonly MountOption[];
+  /**
+   * Serve the catalog through search (docs/compose.md, "Large catalogs: search"): `tools/list` shows
+   * two tools, `search_tools` (ranked full definitions within a token budget) and `call_tool
+   * {name, arguments}` (runs the named tool through this server's whole pipeline, exactly as a
+   * direct call). Both respect the caller's view. `true` takes the defaults.
+   */
+  search?: SearchOptions | boolean;
   /** Guidance for the model, returned by `server/discover`. */
   instructions?: string;
   /**

@@ -33,6 +33,11 @@ export function runSchemaBench(timeoutMs: number, quick = false): Promise<Script
   return runScript('schema.bench.ts', quick ? ['--rounds', '5', '--ms', '100'] : ['--profile'], timeoutMs);
 }
 
+/** The search surface on GitHub's catalog (bench/search.bench.ts): quality, latency, tokens (a quick run leaves bench/results/search.md as it is). */
+export function runSearchBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
+  return runScript('search.bench.ts', quick ? ['--rounds', '3', '--no-write'] : [], timeoutMs);
+}
+
 /** lintTools() cold and warm, the token counter alone, and the compiled CLI on 1,000 tools. */
 export function runLintBench(timeoutMs: number): Promise<ScriptBenchResult> {
   return runScript('lint.bench.ts', ['--profile'], timeoutMs);

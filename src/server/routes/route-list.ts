@@ -3,6 +3,7 @@
  * `createServer` resolved. A method the server does not serve has no route (-32601).
  */
 import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import type { ResolvedServerFeatures } from '../server-features.js';
 import type { TaskEngine } from '../tasks/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
@@ -19,7 +20,7 @@ import { subscriptionsListen } from './subscriptions-listen.js';
 import { tasksCancel } from './tasks-cancel.js';
 import { tasksGet } from './tasks-get.js';
 import { tasksUpdate } from './tasks-update.js';
-import { toolsList } from './tools-list.js';
+import { fixedToolsList, toolsList } from './tools-list.js';
 import type { ToolListSettings } from './tools-list.js';
 
 /** What the routes are built from. */
@@ -27,6 +28,8 @@ export interface RouteSources {
   /** The `server/discover` result. */
   readonly discover: JsonObject;
   readonly tools: readonly RegisteredTool[];
+  /** What `tools/list` shows instead of `tools` (the search surface's two tools), the same to every caller. */
+  readonly listed?: readonly Readonly<ToolDescriptor>[] | undefined;
   readonly toolList: ToolListSettings;
   readonly features: ResolvedServerFeatures;
   readonly featureEnv: FeatureRouteEnv;
@@ -37,7 +40,7 @@ export interface RouteSources {
 export function buildRoutes(sources: RouteSources): Route[] {
   const { features, featureEnv: env, tasks } = sources;
   const { catalog, views } = features;
-  const routes: Route[] = [serverDiscover(sources.discover), toolsList(sources.tools, sources.toolList, views)];
+  const routes: Route[] = [serverDiscover(sources.discover), sources.listed === undefined ? toolsList(sources.tools, sources.toolList, views) : fixedToolsList(sources.listed, sources.toolList)];
   if (features.servesResources) routes.push(resourcesList(catalog, env, views), resourcesTemplatesList(catalog, env, views), resourcesRead(catalog, env, views));
   if (features.servesPrompts) routes.push(promptsList(catalog, env, views), promptsGet(catalog, env, views));
   if (features.capabilities.completions !== undefined) routes.push(completionComplete(catalog, env, views));

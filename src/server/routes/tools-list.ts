@@ -38,6 +38,12 @@ function paginate(descriptors: readonly Readonly<ToolDescriptor>[], settings: To
   return { first: first as Stop, byCursor };
 }
 
+/** A `tools/list` that is the same for every caller (the search surface's two tools). */
+export function fixedToolsList(descriptors: readonly Readonly<ToolDescriptor>[], settings: ToolListSettings): Route {
+  const pages = paginate(descriptors, settings, 'search\n');
+  return { method: 'tools/list', handle: (s) => servePages(pages, s) };
+}
+
 export function toolsList(tools: readonly RegisteredTool[], settings: ToolListSettings, views: CatalogViews): Route {
   if (!views.gates('tools')) {
     const pages = paginate(tools.map((t) => t.descriptor), settings, '');

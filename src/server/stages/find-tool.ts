@@ -2,24 +2,55 @@ import { isJsonObject } from '../../protocol/json-rpc.js';
 import { echoText } from '../../schema/describe-value.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, extend, fail } from './stage.js';
-import type { Stage, ToolFound, Versioned } from './stage.js';
+import type { PipelineEnv, SearchRouting } from './pipeline-env.js';
+import type { Stage, Stop, ToolFound, Versioned } from './stage.js';
 
+/** The name and arguments of the tool a call means. */
+interface Named {
+  readonly name: unknown;
+  readonly args: unknown;
+}
+
+/**
+ * `call_tool {name, arguments}` (search surface): the tool it names and that tool's arguments, so
+ * that every later stage sees the inner call exactly as if it had been made directly.
+ */
+function unwrapCallTool(search: SearchRouting, outer: unknown): Named | Stop {
+  if (outer === undefined) return fail(rpcError('invalidCallParams', `Invalid params: ${search.callTool} needs arguments {"name": <tool name>, "arguments": {...}}`));
+  if (!isJsonObject(outer)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(outer)}`));
+  const extra = Object.keys(outer).filter((key) => key !== 'name' && key !== 'arguments');
+  if (extra.length > 0) return fail(rpcError('invalidCallParams', `Invalid params: ${search.callTool} takes "name" and "arguments" only, got ${extra.map((k) => JSON.stringify(echoText(k))).join(', ')}`));
+  if (typeof outer.name !== 'string') return fail(rpcError('invalidCallParams', `Invalid params: ${search.callTool} needs a string "name" (the tool to run), got ${describeType(outer.name)}`));
+  return { name: outer.name, args: outer.arguments };
+}
+
+/** What the call names: the search surface's tools are routed here, everything else is as sent. */
+function namedCall(env: PipelineEnv, params: Versioned['params']): Named | Stop {
+  const search = env.search;
+  if (search !== undefined && params.name === search.callTool) return unwrapCallTool(search, params.arguments);
+  return { name: params.name, args: params.arguments };
+}
 
 /** The named tool (one this caller may see) and the call's parameters, each of the right JSON type. */
 export const findTool: Stage<'find-tool', Versioned, ToolFound> = {
   name: 'find-tool',
   run(s, env) {
     const params = s.params;
-    const name = params.name;
+    const named = namedCall(env, params);
+    if ('kind' in named) return named;
+    const name = named.name;
     if (typeof name !== 'string') return fail(rpcError('invalidCallParams', `Invalid params: tools/call needs a string "name", got ${describeType(name)}`));
-    const tool = env.toolsByName.get(name);
+    // `search_tools` is found by its own name only (call_tool's lookup is in the catalog).
+    const tool = env.search !== undefined && params.name === env.search.searchTool.name
+      ? env.search.searchTool
+      : env.toolsByName.get(name);
     // A tool this caller may not see answers exactly as an unknown name, before any stage that could tell it exists.
     const gate = tool?.tool.visibleTo;
     if (tool === undefined || (gate !== undefined && !env.views.sees({ label: `tool ${name}`, visibleTo: gate }, env.views.viewerOf(s.auth)))) return fail(rpcError('unknownTool', `Unknown tool: ${echoText(name)}`));
     let args: Record<string, unknown> = {}; // OUTCOMES.argumentsAbsent: treated as {}
-    if (params.arguments !== undefined) {
-      if (!isJsonObject(params.arguments)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(params.arguments)}`));
-      args = params.arguments;
+    if (named.args !== undefined) {
+      if (!isJsonObject(named.args)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(named.args)}`));
+      args = named.args;
     }
     const inputResponses = params.inputResponses;
     if (inputResponses !== undefined && !isJsonObject(inputResponses)) {

@@ -44,6 +44,16 @@ export interface PipelineConfig {
   approvals: ServerApprovalQueue;
   /** The tasks extension; undefined when no tool may run as a task. */
   tasks?: TaskEngine | undefined;
+  /** The search surface (`createServer({ search })`); undefined when the catalog is listed. */
+  search?: SearchRouting | undefined;
+}
+
+/** How `find-tool` routes the search surface's two tools (server/search/search-surface.ts). */
+export interface SearchRouting {
+  /** `search_tools`, served like a tool of the catalog but never found by search or by `call_tool`. */
+  readonly searchTool: RegisteredTool;
+  /** The name of `call_tool`, whose arguments name the catalog tool to run and its arguments. */
+  readonly callTool: string;
 }
 
 /** The configuration as the stages read it (derived lookups computed once). */

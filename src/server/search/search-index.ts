@@ -1,0 +1,106 @@
+/**
+ * The ranked index of a catalog for `search_tools`: one MiniSearch document per tool (its name split
+ * into words, title, description, and its parameters' names and descriptions), built once when the
+ * server is created and searched per call. A caller's view is applied as a filter of the search,
+ * so a tool hidden from the caller is never ranked, counted or returned.
+ */
+import MiniSearch from 'minisearch';
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { RegisteredTool } from '../tool-registry.js';
+
+// Words that say nothing about which tool is meant ("list the issues of my repo"): left out of the
+// index and of queries, so they neither cost search time nor rank tools whose prose is wordy.
+const STOP_WORDS = new Set(('a an and any are as at be by can do does for from get has have how i in into is it its me my of on or our '
+  + 'please show so some that the their them there these this those to up us using via want was we what when which who will with you your').split(' '));
+
+// Long forms of words that API names usually abbreviate, so "repository" meets `repos_get`.
+const CANONICAL: ReadonlyMap<string, string> = new Map([
+  ['repository', 'repo'], ['organization', 'org'], ['organisation', 'org'], ['configuration', 'config'],
+  ['environment', 'env'], ['authentication', 'auth'], ['authorization', 'auth'], ['application', 'app'],
+]);
+
+/**
+ * One term as indexed and searched: lower-cased, stop words dropped, a light stemming (plurals,
+ * "-ed" and "-ing": "repositories" and "repository", "starred" and "star" meet) and the long forms
+ * of common abbreviations, so a request's wording need not match the catalog's.
+ */
+export function searchTerm(term: string): string | null {
+  let word = term.toLowerCase();
+  if (word.length < 2 || STOP_WORDS.has(word)) return null;
+  if (word.length > 4 && word.endsWith('ies')) word = `${word.slice(0, -3)}y`;
+  else if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) word = word.slice(0, -1);
+  else if (word.length > 5 && word.endsWith('ing')) word = word.slice(0, -3);
+  else if (word.length > 4 && word.endsWith('ed')) word = word.slice(0, -2);
+  // "starr" (from "starred"), "shipp": a doubled final consonant goes back to one.
+  if (word.length > 3 && word.at(-1) === word.at(-2) && !'aeiousl'.includes(word.at(-1)!)) word = word.slice(0, -1);
+  return CANONICAL.get(word) ?? word;
+}
+
+/** What is indexed of one tool. */
+interface ToolDocument {
+  readonly id: number;
+  readonly name: string;
+  readonly title: string;
+  /** The description's first paragraph: what the tool does. */
+  readonly summary: string;
+  /** The rest of the description, links removed, cut at {@link DETAIL_CHARS}. */
+  readonly details: string;
+  readonly parameters: string;
+}
+
+/** How much of a description past its first paragraph, and of each parameter's description, is indexed. */
+const DETAIL_CHARS = 600;
+const PARAMETER_CHARS = 120;
+const LINK = /\]\([^)]*\)|https?:\/\/\S+/g;
+
+/** The text of a tool's top-level parameters: each name (split into words) and the start of its description. */
+function parameterText(inputSchema: unknown): string {
+  if (!isJsonObject(inputSchema) || !isJsonObject(inputSchema.properties)) return '';
+  const parts: string[] = [];
+  for (const [name, schema] of Object.entries(inputSchema.properties)) {
+    parts.push(name);
+    if (isJsonObject(schema) && typeof schema.description === 'string') parts.push(schema.description.replace(LINK, ' ').slice(0, PARAMETER_CHARS));
+  }
+  return parts.join('\n');
+}
+
+function documentOf(tool: RegisteredTool, id: number): ToolDocument {
+  const d = tool.descriptor;
+  const description = (d.description ?? '').trim();
+  const cut = description.search(/\n\s*\n/);
+  return {
+    id,
+    name: d.name,
+    title: typeof d.title === 'string' ? d.title : typeof d.annotations?.title === 'string' ? d.annotations.title : '',
+    summary: cut === -1 ? description : description.slice(0, cut),
+    details: cut === -1 ? '' : description.slice(cut).replace(LINK, ' ').slice(0, DETAIL_CHARS),
+    parameters: parameterText(d.inputSchema),
+  };
+}
+
+/** A catalog's search index. */
+export class ToolSearchIndex {
+  readonly #tools: readonly RegisteredTool[];
+  readonly #index: MiniSearch<ToolDocument>;
+
+  constructor(tools: readonly RegisteredTool[]) {
+    this.#tools = tools;
+    this.#index = new MiniSearch<ToolDocument>({
+      fields: ['name', 'title', 'summary', 'details', 'parameters'],
+      processTerm: searchTerm,
+      searchOptions: { boost: { name: 3, title: 2, summary: 2, details: 0.5, parameters: 0.5 }, prefix: (term) => term.length >= 4, fuzzy: false },
+    });
+    this.#index.addAll(tools.map(documentOf));
+  }
+
+  /** How many tools are indexed. */
+  get size(): number {
+    return this.#tools.length;
+  }
+
+  /** The tools matching `query`, best first, among those `accept` lets through (at most `max`). */
+  search(query: string, accept: (tool: RegisteredTool) => boolean, max: number): RegisteredTool[] {
+    const hits = this.#index.search(query, { filter: (hit) => accept(this.#tools[hit.id as number]!) });
+    return hits.slice(0, max).map((hit) => this.#tools[hit.id as number]!);
+  }
+}
