@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { connect } from '../../../src/client/index.js';
+import { connect, McpClientError } from '../../../src/client/index.js';
 import type { McpClient } from '../../../src/client/index.js';
 import { createServer } from '../../../src/index.js';
 import type { McpServer } from '../../../src/index.js';
@@ -53,7 +53,7 @@ describe('proxy in front of a hostile stdio upstream', () => {
     });
     assert.match(proxied.problems.find((p) => p.tool === 'huge_description')!.message, /over maxDescriptorBytes 100000/);
     assert.match(proxied.problems.find((p) => p.tool === 'deep_schema')!.message, /maxDepth 64/);
-    assert.deepEqual(proxied.tools.map((t) => t.name), ['h__ok', 'h__pid', 'h__crash', 'h__hang', 'h__cancelled', 'h__malformed', 'h__bad_block', 'h__garbage', 'h__huge', 'h__rpc_error', 'h__is_error']);
+    assert.deepEqual(proxied.tools.map((t) => t.name), ['h__ok', 'h__pid', 'h__crash', 'h__hang', 'h__cancelled', 'h__malformed', 'h__bad_block', 'h__garbage', 'h__huge', 'h__rpc_error', 'h__is_error', 'h__bad_output']);
   });
 
   it('checks arguments against the advertised schema locally: a bad call never reaches the upstream', async () => {
@@ -74,6 +74,15 @@ describe('proxy in front of a hostile stdio upstream', () => {
     const result = await client.callTool('h__rpc_error', {});
     assert.equal(result.isError, true);
     assert.equal(textOf(result), 'Upstream h refused rpc_error: JSON-RPC error -32042: quota exhausted');
+  });
+
+  it("structuredContent that breaks the upstream's own outputSchema is refused by the front's output check (-32603)", async () => {
+    await assert.rejects(client.callTool('h__bad_output', {}), (error: unknown) => {
+      assert.ok(error instanceof McpClientError);
+      assert.equal(error.kind, 'rpc');
+      assert.equal(error.code, -32603);
+      return true;
+    });
   });
 
   it('a malformed result (content not an array) is an isError result', async () => {
@@ -116,7 +125,7 @@ describe('proxy in front of a hostile stdio upstream', () => {
     assert.equal(refused.isError, true);
     assert.equal(textOf(refused), 'Upstream h is down: it was reconnected 1 time(s) in the last 60000 ms (the limit), so no call is sent until that window has passed.');
     // The front server itself is unharmed.
-    assert.equal((await client.listTools({ refresh: true })).tools.length, 11);
+    assert.equal((await client.listTools({ refresh: true })).tools.length, 12);
   });
 });
 
