@@ -62,6 +62,8 @@ interface Resolved {
 }
 
 const EXCERPT = 500;
+/** How long the upstream's tool list (which the client reads to mirror x-mcp-header values) is reused between calls. */
+const LIST_REUSE_MS = 5 * 60_000;
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
 function positive(name: string, value: number | undefined, fallback: number, zeroOk = false): number {
@@ -145,6 +147,8 @@ export class Upstream {
         era: this.#options.era,
         // The front's pipeline checks structuredContent against the outputSchema it lists.
         validateOutput: false,
+        // The proxied tools are fixed at start: a call does not list the upstream again first.
+        minListTtlMs: LIST_REUSE_MS,
         onWarning: (warning) => void this.warnings.push(warning),
       },
     );
