@@ -4,7 +4,7 @@
  * documented example (examples/compose/proxy.json, in front of server-everything) in code.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { connect } from '../../../src/client/index.js';
 import { createProxyServer, ProxyConfigError, ProxyError, resolveProxyConfig, TransformError } from '../../../src/compose/index.js';
 import type { ProxyConfig } from '../../../src/compose/index.js';
 import { repoPath } from '../../support/repo-paths.js';
+import { petstoreDocument, startPetstoreApi } from '../openapi/petstore-api.js';
 
 function problems(config: unknown, env: Record<string, string> = {}): string[] {
   try {
@@ -84,6 +85,36 @@ describe('createProxyServer (the same as toolwright proxy, in code)', () => {
     const records = readFileSync(join(dir, 'log', 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.type === 'tool_call');
     assert.deepEqual(records.map((r) => [r.tool, r.arguments]).at(-1), ['every__add', { a: 40, b: 2 }]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports an OpenAPI document beside an upstream: prefixed, transformed, its bearer token from the environment, called end to end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-proxy-openapi-'));
+    writeFileSync(join(dir, 'petstore.json'), JSON.stringify(petstoreDocument()));
+    const api = await startPetstoreApi();
+    const proxy = await createProxyServer({
+      upstreams: [{ prefix: 'h', stdio: { command: process.execPath, args: [repoPath('test/compose/proxy/fixtures/hostile-upstream.mjs')] }, transforms: [{ kind: 'filter', keep: { readOnlyHint: true } }] }],
+      openapi: [{ document: 'petstore.json', prefix: 'pets', baseUrl: api.url, bearerTokenEnv: { token: 'PET_TOKEN' }, transforms: [{ kind: 'rename', tool: 'pets_get_pet', to: 'get' }] }],
+    }, { baseDir: dir, env: { PET_TOKEN: 'pet-secret' } });
+    try {
+      const names = proxy.server.tools.map((t) => t.name);
+      assert.deepEqual(names.filter((n) => n.startsWith('h__')), ['h__ok'], 'the filter kept the read-only upstream tool only');
+      assert.ok(names.includes('pets__get'), names.join(', '));
+      const listener = await proxy.server.listen({ port: 0 });
+      const client = connect(listener.url, { onWarning: () => {} });
+      try {
+        const pet = await client.callTool('pets__get', { petId: '7' });
+        assert.match(JSON.stringify(pet.content), /Rex/);
+        await client.callTool('pets__pets_create', { name: 'Tom' });
+        assert.equal(api.seen.at(-1)!.headers.authorization, 'Bearer pet-secret');
+      } finally {
+        await client.close();
+        await listener.close();
+      }
+    } finally {
+      await proxy.close();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an upstream that cannot be listed fails the whole start, the others are closed', async () => {

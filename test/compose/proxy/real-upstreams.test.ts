@@ -141,6 +141,13 @@ describe('proxy in front of an SDK v1 server over HTTP', () => {
     assert.match(textOf(result), /upstream disk on fire/);
   });
 
+  it('an upstream that wants input mid-call: the proxy declares no elicitation capability, so the upstream refuses itself, an isError result', async () => {
+    const result = await client.callTool('files__confirm', {});
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), 'Client does not support form elicitation.');
+    assert.ok(upstream.log.calls.some((c) => c.tool === 'confirm'), 'the call reached the upstream, which asked');
+  });
+
   it('passes progress through', async () => {
     const updates: string[] = [];
     await client.callTool('files__count', {}, { onProgress: (u) => void updates.push(`${u.progress}/${u.total} ${u.message}`) });
