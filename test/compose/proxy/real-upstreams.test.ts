@@ -19,7 +19,7 @@ import { auditLog, createServer, DEFAULT_APPROVER_SCOPE, staticTokenAuthorizer }
 import type { HttpListener, McpServer } from '../../../src/index.js';
 import { requireApproval, toolsFromUpstream } from '../../../src/compose/index.js';
 import type { UpstreamTools } from '../../../src/compose/index.js';
-import { SERVERS } from '../../client/fixtures/spawn-server.js';
+import { SERVERS, startServer } from '../../client/fixtures/spawn-server.js';
 import { repoPath, TSX_LOADER } from '../../support/repo-paths.js';
 import { until } from '../../support/until.js';
 import { startSdkUpstream } from './fixtures/sdk-upstream.js';
@@ -42,7 +42,11 @@ describe('proxy in front of server-everything (stdio) and a Toolwright stdio chi
   before(async () => {
     [everything, toolwright] = await Promise.all([
       toolsFromUpstream({ command: process.execPath, args: [SERVERS.everything, 'stdio'] }, { prefix: 'every', timeoutMs: 20_000 }),
-      toolsFromUpstream({ command: process.execPath, args: ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'serve', repoPath('examples/demo/server.ts'), '--stdio'] }, { prefix: 'demo', timeoutMs: 20_000 }),
+      toolsFromUpstream({ command: process.execPath, args: ['--import', TSX_LOADER, repoPath('src/cli/main.ts'), 'serve', repoPath('examples/demo/server.ts'), '--stdio'] }, {
+        prefix: 'demo', timeoutMs: 20_000,
+        // A cold tsx start can outlast the client's 5 s discover probe, which would then take the child for a 2025 server.
+        era: 'modern',
+      }),
     ]);
     server = createServer({ name: 'front', version: '1.0.0', tools: [...everything.tools, ...toolwright.tools] });
     listener = await server.listen({ port: 0 });
@@ -204,5 +208,33 @@ describe('proxy in front of an SDK v1 server over HTTP', () => {
       ['alice', { path: '/tmp/x' }, 'respond', undefined],
       ['alice', { path: '/tmp/x' }, 'respond', undefined],
     ]);
+  });
+});
+
+describe('proxy in front of an SDK v2 server over HTTP (a child process)', () => {
+  it('lists and calls its tool through the front, in the era the SDK v2 server speaks', async () => {
+    const v2 = await startServer(['--import', TSX_LOADER, repoPath('test/fixtures/interop/sdk-v2-server.ts'), 'http'], /sdk-v2 listening (http:\/\/\S+)/);
+    let proxied: UpstreamTools | undefined;
+    try {
+      proxied = await toolsFromUpstream({ url: v2.url }, { prefix: 'v2' });
+      assert.equal(proxied.era, 'modern');
+      const server = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
+      const listener = await server.listen({ port: 0 });
+      const client = connect(listener.url, { onWarning: () => {} });
+      try {
+        const add = (await client.listTools()).tools.find((t) => t.name === 'v2__add')!;
+        assert.equal(add.annotations?.readOnlyHint, true);
+        assert.deepEqual((await client.callTool('v2__add', { a: 2, b: 40 })).structuredContent, { sum: 42 });
+        const refused = await client.callTool('v2__add', { a: 2.5, b: 1 });
+        assert.equal(refused.isError, true, 'the advertised integer schema is enforced by the front');
+      } finally {
+        await client.close();
+        await listener.close();
+        await server.close();
+      }
+    } finally {
+      await proxied?.close();
+      await v2.stop();
+    }
   });
 });
