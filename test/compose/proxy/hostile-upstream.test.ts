@@ -29,7 +29,7 @@ describe('proxy in front of a hostile stdio upstream', () => {
 
   before(async () => {
     proxied = await toolsFromUpstream(target(), { prefix: 'h', timeoutMs: 1500, maxReconnects: 1, maxMessageBytes: 1_000_000, maxDescriptorBytes: 100_000 });
-    server = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
+    server = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools, logger: { error: () => undefined } });
     const listener = await server.listen({ port: 0 });
     client = connect(listener.url, { onWarning: () => {} });
     close = async () => {
@@ -105,6 +105,13 @@ describe('proxy in front of a hostile stdio upstream', () => {
     assert.ok(Date.now() - started < 5000);
     const cancelled = JSON.parse(textOf(await client.callTool('h__cancelled', {}))) as unknown[];
     assert.equal(cancelled.length, 1, 'the upstream got notifications/cancelled');
+  });
+
+  it('a line that is not JSON-RPC instead of an answer: ignored as a stray line, the call ends at the timeout', async () => {
+    const result = await client.callTool('h__garbage', {});
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), 'Upstream h did not answer garbage within 1500 ms; the call was cancelled upstream.');
+    assert.equal(textOf(await client.callTool('h__ok', { text: 'still' })), '{"text":"still"}', 'the connection is still usable');
   });
 
   it('a result over maxMessageBytes is refused for that call; the next call reconnects', async () => {
