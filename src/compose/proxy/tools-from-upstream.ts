@@ -5,11 +5,12 @@
  * rate limit, audit, result budget) and only then upstream. docs/compose.md, "Proxy".
  */
 import { isJsonObject } from '../../json/json-object.js';
-import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import { prefixedName } from '../../protocol/prefixed-name.js';
 import type { ToolAnnotations, ToolDescriptor } from '../../protocol/index.js';
 import { checkToolDefinition, defineTool, deriveTool } from '../../server/index.js';
 import type { Tool } from '../../server/index.js';
+import type { ToolHandlers } from '../../server/tool-types.js';
 import { isValidPrefix } from '../../server/mount.js';
 import { transformTools } from '../transforms.js';
 import type { ToolTransform } from '../transforms.js';
@@ -157,7 +158,7 @@ export async function toolsFromUpstream(target: UpstreamTarget, options: Upstrea
         problems.push({ tool: upstreamName, code: 'invalid-name', message: `prefixed, the name "${local}" is ${local.length} characters, over the tool-name rule's 128` });
         continue;
       }
-      tools.push(local === tool.name ? tool : deriveTool(tool, { descriptor: { ...tool.descriptor, name: local } }));
+      tools.push(deriveTool(tool, { descriptor: { ...tool.descriptor, name: local }, handlers: showUpstreamCall(tool.handlers, upstream.label, upstreamName) }));
       names.push({ local, upstream: upstreamName });
     }
     return { tools, problems, names, label: upstream.label, era: upstream.era, close: () => upstream.close() };
@@ -167,3 +168,23 @@ export async function toolsFromUpstream(target: UpstreamTarget, options: Upstrea
   }
 }
 
+
+/**
+ * An approval of a proxied call (e.g. from `requireApproval`) shows the operator what goes upstream:
+ * unless the approval gives its own `details`, they are the upstream, its tool name and the exact
+ * arguments that will be sent (fixed and default arguments of transforms included). The digest
+ * (tool name + canonical arguments) binds the approval to those arguments.
+ */
+function showUpstreamCall(handlers: ToolHandlers, label: string, upstreamName: string): ToolHandlers {
+  const approval = handlers.approval;
+  if (approval === undefined) return handlers;
+  return {
+    ...handlers,
+    approval: async (args, ctx) => {
+      const request = await approval(args, ctx);
+      if (request === null || request === undefined || request.details !== undefined) return request;
+      const details: JsonValue = { upstream: label, tool: upstreamName, arguments: args as JsonValue };
+      return { ...request, details };
+    },
+  };
+}

@@ -65,7 +65,7 @@ describe('createProxyServer (the same as toolwright proxy, in code)', () => {
     // The operator (here the test, through server.approvals; in the CLI the console) approves what it is shown.
     const stop = proxy.server.approvals.subscribe((event) => {
       if (event.type !== 'pending') return;
-      asked.push(`${event.pending.tool}: ${event.pending.summary}`);
+      asked.push(`${event.pending.tool}: ${event.pending.summary} ${JSON.stringify(event.pending.details)}`);
       void proxy.server.approvals.decide(event.pending.id, { approve: true, operator: 'olga', digest: event.pending.digest });
     });
     const client = connect(listener.url, { onWarning: () => {} });
@@ -75,7 +75,7 @@ describe('createProxyServer (the same as toolwright proxy, in code)', () => {
       assert.ok(!names.includes('every__get-sum') && !names.includes('every__toggle-simulated-logging'), 'renamed away, and the tools that are not read-only are filtered out');
       const result = await client.callTool('every__add', { a: 40, b: 2 });
       assert.match((result.content[0] as { text: string }).text, /The sum of 40 and 2 is 42\./);
-      assert.deepEqual(asked, ['every__add: Add these numbers upstream?']);
+      assert.deepEqual(asked, ['every__add: Add these numbers upstream? {"upstream":"every","tool":"get-sum","arguments":{"a":40,"b":2}}'], 'the operator sees what goes upstream');
     } finally {
       stop();
       await client.close();
