@@ -31,6 +31,8 @@ export interface CatalogSettings {
   maxPages: number;
   /** One deadline for all pages of a listing. */
   timeoutMs: number;
+  /** Least time a tools/list result is reused, whatever its ttlMs (ClientOptions.minListTtlMs). */
+  minListTtlMs: number;
 }
 
 const CACHED_METHODS = ['tools/list', 'server/discover'] as const;
@@ -183,7 +185,7 @@ export class Catalog {
       })
       .then((result) => {
         if (this.#exchange.state?.era === 'legacy') this.#sessionListing = result;
-        else this.#store('tools/list', result, result.ttlMs, result.cacheScope);
+        else this.#store('tools/list', result, Math.max(result.ttlMs, this.#settings.minListTtlMs), result.cacheScope);
         return result;
       });
     this.#listing = pending;

@@ -89,6 +89,7 @@ class Client implements McpClient {
       now: options.now ?? Date.now,
       warn,
       maxPages: options.maxPages ?? 1000,
+      minListTtlMs: options.minListTtlMs ?? 0,
       timeoutMs,
     });
     this.#catalog = catalog;

@@ -62,6 +62,12 @@ export interface ClientOptions {
   onWarning?: (warning: ClientWarning) => void;
   /** Validate `structuredContent` against `outputSchema` (default true). */
   validateOutput?: boolean;
+  /**
+   * Least time a modern server's `tools/list` result is reused before a call lists again, whatever
+   * its `ttlMs` (default 0: as the server says). For a caller whose tool set is fixed anyway (the
+   * proxy); a call whose mirrored headers went stale is still refreshed and retried once (-32020).
+   */
+  minListTtlMs?: number;
   /** Most `tools/list` pages to follow (default 1000). */
   maxPages?: number;
   /** Most input-required rounds for one call (default 10). */

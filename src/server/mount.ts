@@ -58,10 +58,15 @@ export class MountError extends TypeError {
 }
 
 const PREFIX = /^[A-Za-z0-9.-](?:[A-Za-z0-9_.-]{0,62}[A-Za-z0-9.-])?$/;
+
+/** A usable prefix (mounts and proxies): 1-64 of `[A-Za-z0-9_.-]`, no `__` inside, not beginning or ending with `_`. */
+export function isValidPrefix(prefix: unknown): prefix is string {
+  return typeof prefix === 'string' && PREFIX.test(prefix) && !prefix.includes(PREFIX_SEPARATOR);
+}
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function checkPrefix(prefix: unknown, at: string): string {
-  if (typeof prefix !== 'string' || !PREFIX.test(prefix) || prefix.includes(PREFIX_SEPARATOR)) {
+  if (!isValidPrefix(prefix)) {
     throw new MountError(`${at}: prefix must be 1-64 of [A-Za-z0-9_.-], not contain "${PREFIX_SEPARATOR}" and not begin or end with "_", got ${JSON.stringify(prefix)}`);
   }
   return prefix;

@@ -25,7 +25,7 @@ import { ModuleImportError } from '../../src/cli/import-module.js';
 import { ToolTargetError } from '../../src/cli/load-tool-target.js';
 import { EvalError } from '../../src/eval/eval-error.js';
 import { DiffTargetError } from '../../src/diff/load-catalog.js';
-import { OpenApiImportError, TransformError, rename } from '../../src/compose/index.js';
+import { OpenApiImportError, ProxyConfigError, ProxyError, TransformError, rename } from '../../src/compose/index.js';
 import type { PersistenceVerdict } from '../../src/server/store/redis-persistence.js';
 
 type Row = readonly [error: ToolwrightError, named: abstract new (...args: never[]) => Error, role: abstract new (...args: never[]) => ToolwrightError, errorCode: string, name: string, message: string];
@@ -59,6 +59,8 @@ const ROWS: readonly Row[] = [
   [new HostError('unknown_provider', 'no provider x'), HostError, InputError, 'host', 'HostError', 'no provider x'],
   [new OpenApiImportError('invalid_ref', 'no such $ref'), OpenApiImportError, InputError, 'openapi-import', 'OpenApiImportError', 'no such $ref'],
   [new TransformError(0, rename('a', 'b'), 'no tool "a"'), TransformError, DefinitionError, 'transform', 'TransformError', 'transform 0 (rename of "a"): no tool "a"'],
+  [new ProxyError('name_collision', 'twice'), ProxyError, DefinitionError, 'proxy', 'ProxyError', 'twice'],
+  [new ProxyConfigError([{ pointer: '/upstreams', message: 'expected array' }]), ProxyConfigError, DefinitionError, 'proxy-config', 'ProxyConfigError', 'invalid proxy configuration:\n- /upstreams: expected array'],
 ];
 
 describe('the error hierarchy', () => {

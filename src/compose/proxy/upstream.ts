@@ -1,0 +1,293 @@
+/**
+ * One upstream MCP server behind the proxy: the `toolwright/client` connection to it, replaced
+ * (at most `maxReconnects` times per `reconnectWindowMs`) when it dies; a per-call timeout; a limit
+ * on calls in flight with a bounded queue; and every failure turned into an `isError` result that
+ * says what happened, so a dead or hanging upstream never takes the front server down.
+ */
+import { connect, McpClientError } from '../../client/index.js';
+import type { ClientWarning, McpClient, ProtocolEra, ToolListing } from '../../client/index.js';
+import { isJsonObject } from '../../json/json-object.js';
+import { META } from '../../protocol/index.js';
+import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
+import type { ToolContext, ToolResultInit } from '../../server/index.js';
+import { ProxyError } from './proxy-error.js';
+
+/** A stdio upstream: a program the proxy starts and speaks newline-delimited JSON-RPC with. */
+export interface StdioUpstreamTarget {
+  command: string;
+  args?: readonly string[];
+  /** The child's environment (default: this process's). Caller tokens are never put here. */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+}
+
+/** A Streamable HTTP upstream. `headers` (e.g. `Authorization: Bearer ...`) are the upstream's own credentials, sent on every request. */
+export interface HttpUpstreamTarget {
+  url: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Where the upstream is. */
+export type UpstreamTarget = StdioUpstreamTarget | HttpUpstreamTarget;
+
+/** Limits and behaviour of one upstream. */
+export interface UpstreamOptions {
+  /** How the upstream is named in messages (default: the prefix, else the URL or command). */
+  label?: string;
+  /** Longest time one call may take, queue wait included, in ms (default 60 000); then it is cancelled upstream. */
+  timeoutMs?: number;
+  /** Calls in flight to this upstream at once (default 16). */
+  maxConcurrent?: number;
+  /** Calls waiting for a free slot (default 64); one more is refused at once. */
+  maxQueued?: number;
+  /** New connections after the first, within `reconnectWindowMs` (default 3). */
+  maxReconnects?: number;
+  /** The window `maxReconnects` counts in, in ms (default 60 000). */
+  reconnectWindowMs?: number;
+  /** Largest JSON-RPC message accepted from the upstream, in bytes (default 4 MiB); a larger result fails its call. */
+  maxMessageBytes?: number;
+  /** Which protocol era to speak (default `auto`: found as the spec's backward-compatibility rules say). */
+  era?: 'auto' | ProtocolEra;
+}
+
+interface Resolved {
+  label: string;
+  timeoutMs: number;
+  maxConcurrent: number;
+  maxQueued: number;
+  maxReconnects: number;
+  reconnectWindowMs: number;
+  maxMessageBytes: number;
+  era: 'auto' | ProtocolEra;
+}
+
+const EXCERPT = 500;
+/** How long the upstream's tool list (which the client reads to mirror x-mcp-header values) is reused between calls. */
+const LIST_REUSE_MS = 5 * 60_000;
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+function positive(name: string, value: number | undefined, fallback: number, zeroOk = false): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < (zeroOk ? 0 : 1)) throw new ProxyError('invalid_options', `${name} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}`);
+  return chosen;
+}
+
+/** Is `target` an HTTP target (else stdio)? */
+export function isHttpTarget(target: UpstreamTarget): target is HttpUpstreamTarget {
+  return 'url' in target;
+}
+
+/** The target's name in messages when no label is given. */
+export function describeTarget(target: UpstreamTarget): string {
+  return isHttpTarget(target) ? target.url : [target.command, ...(target.args ?? [])].join(' ');
+}
+
+function failure(text: string): ToolResultInit {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}...` : text;
+}
+
+/** A content block the front can pass on: an object with a known `type` (text blocks with string `text`). */
+function isContentBlock(value: unknown): value is ContentBlock {
+  if (!isJsonObject(value) || typeof value.type !== 'string' || !CONTENT_TYPES.has(value.type)) return false;
+  return value.type !== 'text' || typeof value.text === 'string';
+}
+
+/** A connected upstream; see the module comment. Made by `toolsFromUpstream`. */
+export class Upstream {
+  readonly label: string;
+  readonly #target: UpstreamTarget;
+  readonly #options: Resolved;
+  #client: McpClient | undefined;
+  readonly #reconnects: number[] = [];
+  #active = 0;
+  readonly #queue: (() => void)[] = [];
+  #closed = false;
+  /** Warnings the client gave (tools it excluded), for the proxy's problems. */
+  readonly warnings: ClientWarning[] = [];
+
+  constructor(target: UpstreamTarget, options: UpstreamOptions = {}) {
+    if (!isJsonObject(target) || (!('url' in target) && !('command' in target))) throw new ProxyError('invalid_options', 'an upstream needs { url, headers? } (Streamable HTTP) or { command, args?, env? } (stdio)');
+    if (isHttpTarget(target) && (typeof target.url !== 'string' || !URL.canParse(target.url) || !/^https?:$/.test(new URL(target.url).protocol))) throw new ProxyError('invalid_options', `upstream url must be an http(s) URL, got ${JSON.stringify(target.url)}`);
+    if (!isHttpTarget(target) && (typeof target.command !== 'string' || target.command.trim() === '')) throw new ProxyError('invalid_options', 'a stdio upstream needs a command');
+    if (options.era !== undefined && !['auto', 'modern', 'legacy'].includes(options.era)) throw new ProxyError('invalid_options', `era must be "auto", "modern" or "legacy", got ${JSON.stringify(options.era)}`);
+    this.#target = target;
+    this.label = options.label ?? describeTarget(target);
+    this.#options = {
+      label: this.label,
+      timeoutMs: positive('timeoutMs', options.timeoutMs, 60_000),
+      maxConcurrent: positive('maxConcurrent', options.maxConcurrent, 16),
+      maxQueued: positive('maxQueued', options.maxQueued, 64, true),
+      maxReconnects: positive('maxReconnects', options.maxReconnects, 3, true),
+      reconnectWindowMs: positive('reconnectWindowMs', options.reconnectWindowMs, 60_000),
+      maxMessageBytes: positive('maxMessageBytes', options.maxMessageBytes, 4 * 1024 * 1024),
+      era: options.era ?? 'auto',
+    };
+    this.#client = this.#connect();
+  }
+
+  /** The era the upstream speaks, once known. */
+  get era(): ProtocolEra | undefined {
+    return this.#client?.era;
+  }
+
+  #connect(): McpClient {
+    const target = this.#target;
+    const bytes = this.#options.maxMessageBytes;
+    return connect(
+      isHttpTarget(target)
+        ? { url: target.url, headers: { ...target.headers }, maxMessageBytes: bytes }
+        : { command: target.command, args: [...(target.args ?? [])], ...(target.env !== undefined ? { env: { ...target.env } } : {}), ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), stderr: 'capture', maxMessageBytes: bytes, label: `upstream ${JSON.stringify(this.label)}` },
+      {
+        clientInfo: { name: 'toolwright-proxy', version: '0.1.0' },
+        timeoutMs: this.#options.timeoutMs,
+        era: this.#options.era,
+        // The front's pipeline checks structuredContent against the outputSchema it lists.
+        validateOutput: false,
+        // The proxied tools are fixed at start: a call does not list the upstream again first.
+        minListTtlMs: LIST_REUSE_MS,
+        onWarning: (warning) => void this.warnings.push(warning),
+      },
+    );
+  }
+
+  /** The current client, or a new one when the last died and the reconnect budget allows; else why not. */
+  #current(): McpClient | string {
+    if (this.#closed) return `Upstream ${this.label} is closed (the proxy is shutting down).`;
+    if (this.#client !== undefined) return this.#client;
+    const now = Date.now();
+    while (this.#reconnects.length > 0 && this.#reconnects[0]! <= now - this.#options.reconnectWindowMs) this.#reconnects.shift();
+    if (this.#reconnects.length >= this.#options.maxReconnects) {
+      return `Upstream ${this.label} is down: it was reconnected ${this.#reconnects.length} time(s) in the last ${this.#options.reconnectWindowMs} ms (the limit), so no call is sent until that window has passed.`;
+    }
+    this.#reconnects.push(now);
+    this.#client = this.#connect();
+    return this.#client;
+  }
+
+  /** Every tool the upstream lists (all pages); at setup. */
+  async listTools(): Promise<ToolListing> {
+    const client = this.#current();
+    if (typeof client === 'string') throw new ProxyError('upstream_unavailable', client);
+    try {
+      return await client.listTools({ refresh: true });
+    } catch (error) {
+      throw new ProxyError('upstream_unavailable', `upstream ${this.label}: tools/list failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  /** Waits for a slot; resolves to a release function, or a refusal text. */
+  async #acquire(signal: AbortSignal): Promise<(() => void) | string> {
+    const release = (): void => {
+      const next = this.#queue.shift();
+      if (next !== undefined) next();
+      else this.#active--;
+    };
+    if (this.#active < this.#options.maxConcurrent) {
+      this.#active++;
+      return release;
+    }
+    if (this.#queue.length >= this.#options.maxQueued) {
+      return `Upstream ${this.label} is busy: ${this.#options.maxConcurrent} call(s) in flight and ${this.#queue.length} waiting (the limits); try again shortly.`;
+    }
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        const index = this.#queue.indexOf(grant);
+        if (index >= 0) this.#queue.splice(index, 1);
+        resolve(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+          ? `Upstream ${this.label} had no free slot within ${this.#options.timeoutMs} ms (${this.#options.maxConcurrent} call(s) in flight); the call was not sent.`
+          : `The call was cancelled while waiting for upstream ${this.label}; it was not sent.`);
+      };
+      const grant = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(release);
+      };
+      this.#queue.push(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Calls `name` upstream with exactly `args`, cancelled with `ctx.signal`, its progress passed to
+   * `ctx.progress` when the caller asked for progress. Never throws: every failure is an `isError`
+   * result naming the upstream and what went wrong.
+   */
+  async call(name: string, args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>): Promise<ToolResultInit> {
+    if (this.#closed) return failure(`Upstream ${this.label} is closed (the proxy is shutting down).`);
+    const started = Date.now();
+    const deadline = AbortSignal.timeout(this.#options.timeoutMs);
+    const release = await this.#acquire(AbortSignal.any([ctx.signal, deadline]));
+    if (typeof release === 'string') return failure(release);
+    try {
+      const client = this.#current();
+      if (typeof client === 'string') return failure(client);
+      const wantsProgress = ctx.requestMeta[META.progressToken] !== undefined;
+      const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
+      try {
+        const result = await client.callTool(name, args, {
+          signal: ctx.signal,
+          timeoutMs: remaining,
+          ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),
+        });
+        return this.#adopt(name, result);
+      } catch (error) {
+        return this.#explain(name, client, error);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** The upstream's result as the front returns it: content, structuredContent and isError only. */
+  #adopt(name: string, result: CallToolResult): ToolResultInit {
+    const bad = result.content.findIndex((block) => !isContentBlock(block));
+    if (bad >= 0) return failure(`Upstream ${this.label} answered ${name} with a malformed result: content[${bad}] is not a content block (${excerpt(JSON.stringify(result.content[bad]) ?? 'undefined')}).`);
+    return {
+      content: result.content,
+      ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+      ...(result.isError === true ? { isError: true } : {}),
+    };
+  }
+
+  #explain(name: string, client: McpClient, error: unknown): ToolResultInit {
+    if (!(error instanceof McpClientError)) return failure(`Call to upstream ${this.label} (${name}) failed: ${error instanceof Error ? error.message : String(error)}`);
+    // A connection that failed as a whole is replaced for the next call (never is this call retried: it may have run).
+    if (error.kind === 'transport' || error.kind === 'closed' || (error.kind === 'protocol' && error.method === undefined)) {
+      if (this.#client === client && !this.#closed) {
+        this.#client = undefined;
+        void client.close().catch(() => {});
+      }
+    }
+    switch (error.kind) {
+      case 'rpc':
+        return failure(`Upstream ${this.label} refused ${name}: JSON-RPC error ${String(error.code)}: ${excerpt(error.serverMessage ?? error.message)}`);
+      case 'timeout':
+        return failure(`Upstream ${this.label} did not answer ${name} within ${this.#options.timeoutMs} ms; the call was cancelled upstream.`);
+      case 'aborted':
+        return failure(`The call to upstream ${this.label} (${name}) was cancelled.`);
+      case 'transport':
+      case 'closed':
+        return failure(`Upstream ${this.label} failed during ${name}: ${excerpt(error.message)}. The call may or may not have run there; the next call reconnects.`);
+      case 'protocol':
+        return failure(`Upstream ${this.label} sent a malformed answer to ${name}: ${excerpt(error.message)}`);
+      case 'http':
+        return failure(`Upstream ${this.label} answered ${name} with HTTP ${String(error.httpStatus)}: ${excerpt(error.message)}`);
+      case 'input_required':
+        return failure(`Upstream ${this.label} asked for input (elicitation, sampling or roots) during ${name}; the proxy does not pass input requests through.`);
+      default:
+        return failure(`Call to upstream ${this.label} (${name}) failed (${error.kind}): ${excerpt(error.message)}`);
+    }
+  }
+
+  /** Closes the connection (a stdio child is stopped); later calls get an error result. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client;
+    this.#client = undefined;
+    for (const grant of this.#queue.splice(0)) grant();
+    await client?.close().catch(() => {});
+  }
+}
