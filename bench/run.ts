@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,auth,hostile,soak,scaleout,lint,search
+//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,auth,hostile,soak,scaleout,lint,search,proxy
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32); also
 //                                            toolwright-middleware, toolwright-empty-chain
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
@@ -18,14 +18,14 @@ import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js'
 import { COMPILED_DIR, EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
 import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
-import { runLintBench, runSchemaBench, runSearchBench } from './lib/suites/schema-bench.js';
+import { runLintBench, runProxyBench, runSchemaBench, runSearchBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
 import { runScaleoutSuite } from './lib/suites/scaleout.js';
 import { runAuthSuite } from './lib/suites/auth.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'auth', 'hostile', 'soak', 'scaleout', 'lint', 'search'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'auth', 'hostile', 'soak', 'scaleout', 'lint', 'search', 'proxy'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -205,6 +205,12 @@ async function main(): Promise<void> {
     log('search surface on GitHub\'s catalog (npm run bench:search): quality, latency, tokens:');
     report.search = await runSearchBench(900000, quick);
     log(`  ${report.search.note}\n${report.search.output}`);
+  }
+
+  if (options.only.has('proxy')) {
+    log('proxy overhead: toolwright proxy (HTTP) in front of toolwright serve (HTTP) vs direct, c=32 (npm run bench:proxy):');
+    report.proxy = await runProxyBench(300000, quick);
+    log(`  ${report.proxy.note}${report.proxy.figures !== undefined ? ` ${JSON.stringify(report.proxy.figures)}` : `\n${report.proxy.output}`}`);
   }
 
   const finished = { ...report, run: { ...report.run, finishedAt: new Date().toISOString(), loadAverageAfter: loadavg() } };

@@ -5,6 +5,7 @@ import type { HttpServerOutcome, HttpSuiteResult } from './suites/http-calls.js'
 import type { ScriptBenchResult } from './suites/schema-bench.js';
 import { lintTargets, schemaTargets } from './component-targets.js';
 import { searchTargets } from './search-targets.js';
+import { proxyTargets } from './proxy-targets.js';
 import { authTargets, viewsSection } from './auth-report.js';
 import type { AuthSuiteResult } from './suites/auth.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
@@ -45,6 +46,8 @@ export interface BenchReport {
   readonly lint?: ScriptBenchResult;
   /** The search surface on GitHub's catalog (bench/search.bench.ts, issue 32 item 5). */
   readonly search?: ScriptBenchResult;
+  /** Proxy overhead (bench/proxy.bench.ts, issue 32 item 2). */
+  readonly proxy?: ScriptBenchResult;
   /** stop_arm latency under the hostile corpus (issue 13). */
   readonly hostile?: HostileSuiteResult;
   /** RSS soak under hostile calls (issue 13). */
@@ -147,6 +150,7 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   if (report.schema !== undefined) checks.push(...schemaTargets(report.schema));
   if (report.lint !== undefined) checks.push(...lintTargets(report.lint));
   if (report.search !== undefined) checks.push(...searchTargets(report.search));
+  if (report.proxy !== undefined) checks.push(...proxyTargets(report.proxy));
   return checks;
 }
 
@@ -318,6 +322,12 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.search !== undefined) {
     out.push('## Search surface, GitHub\'s catalog (`npm run bench:search`)', '', `Status: ${report.search.note}.`, '');
     if (report.search.output !== '') out.push('```text', report.search.output.slice(0, 20000), '```', '');
+  }
+  if (report.proxy !== undefined) {
+    const f = report.proxy.figures;
+    out.push('## Proxy overhead (`npm run bench:proxy`)', '', `Status: ${report.proxy.note}.`, '');
+    if (f !== undefined) out.push('```json', JSON.stringify(f, null, 2), '```', '');
+    else if (report.proxy.output !== '') out.push('```text', report.proxy.output.slice(0, 20000), '```', '');
   }
   if (report.lint !== undefined) {
     out.push('## Lint speed, 1,000 tools (`npm run bench:lint`)', '', `Status: ${report.lint.note}.`, '');

@@ -42,3 +42,8 @@ export function runSearchBench(timeoutMs: number, quick = false): Promise<Script
 export function runLintBench(timeoutMs: number): Promise<ScriptBenchResult> {
   return runScript('lint.bench.ts', ['--profile'], timeoutMs);
 }
+
+/** Proxy overhead (bench/proxy.bench.ts): a proxied tools/call vs the upstream called directly, c=32. */
+export function runProxyBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
+  return runScript('proxy.bench.ts', quick ? ['--seconds', '1'] : [], timeoutMs);
+}
