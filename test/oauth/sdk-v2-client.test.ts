@@ -2,20 +2,21 @@
  * The official SDK v2 client (@modelcontextprotocol/client) runs its OAuth flow against a
  * Toolwright server guarded by a real OpenID provider (oidc-provider, test/support/oidc-issuer.ts),
  * all on 127.0.0.1: a 401 challenge leads it to the protected resource metadata (RFC 9728), then
- * to the issuer, where its ClientCredentialsProvider gets a token; the tool call then runs as that
- * client. The authorization-code flow with a programmatic login is driven for the SDK v1 client in
- * oidc-provider.test.ts; this file covers the client-credentials provider the SDK v2 ships.
- * A token of that issuer for another resource (wrong audience) is refused with the exact 401.
+ * to the issuer. Both flows the SDK v2 ships run: its ClientCredentialsProvider gets a token for a
+ * machine client, and an OAuthClientProvider of our own drives the authorization-code flow (dynamic
+ * registration, PKCE, `resource`, a login played by `browse`, `finishAuth` with the callback's
+ * `iss`); the tool call then runs as that client or user. A token of that issuer for another
+ * resource (wrong audience) is refused with the exact 401.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { FetchLike } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { createServer, defineTool, jwtAuthorizer } from '../../src/index.js';
 import type { McpServer } from '../../src/index.js';
 import { serveFetchHandler } from '../support/serve-fetch-handler.js';
 import type { ServedFetchHandler } from '../support/serve-fetch-handler.js';
-import { MACHINE_CLIENT, startOidcIssuer } from '../support/oidc-issuer.js';
+import { browse, MACHINE_CLIENT, startOidcIssuer } from '../support/oidc-issuer.js';
 import type { OidcIssuer } from '../support/oidc-issuer.js';
 
 let issuer: OidcIssuer;
@@ -89,6 +90,53 @@ describe('official SDK v2 client OAuth against oidc-provider', () => {
     const token = provider.tokens()?.access_token ?? '';
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { aud?: unknown; iss?: unknown };
     assert.equal(claims.aud, guarded.url);
+  });
+
+  it('authorization code + PKCE: dynamic registration, the user logs in and consents, finishAuth, the call runs as that user', async () => {
+    const redirect = 'http://127.0.0.1:49153/callback';
+    let information: StoredOAuthClientInformation | undefined;
+    let tokens: StoredOAuthTokens | undefined;
+    let verifier = '';
+    let redirected: URL | undefined;
+    const provider: OAuthClientProvider = {
+      get redirectUrl() { return redirect; },
+      get clientMetadata(): OAuthClientMetadata {
+        return { client_name: 'sdk-v2-test', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'arm:read' } as OAuthClientMetadata;
+      },
+      clientInformation: () => information,
+      saveClientInformation: (info) => { information = info; },
+      tokens: () => tokens,
+      saveTokens: (saved) => { tokens = saved; },
+      redirectToAuthorization: (url) => { redirected = url; },
+      saveCodeVerifier: (saved) => { verifier = saved; },
+      codeVerifier: () => verifier,
+    };
+    const url = new URL(guarded.url);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await new Client({ name: 'sdk-v2-test', version: '1.0.0' }).connect(first).then(
+      () => assert.fail('connected without a token'),
+      (error: unknown) => assert.ok(error instanceof UnauthorizedError, String(error)),
+    );
+    assert.ok(redirected !== undefined, 'the SDK asked the user to authorize');
+    assert.equal(redirected.searchParams.get('resource'), guarded.url);
+    assert.equal(redirected.searchParams.get('code_challenge_method'), 'S256');
+    assert.ok(information?.client_id !== undefined, 'the SDK registered itself with the issuer');
+    const before = runs.length;
+    const callback = new URL(await browse(redirected, redirect, 'sdk-v2-user'));
+    await first.finishAuth(callback.searchParams);
+    assert.equal(runs.length, before, 'nothing ran before the token');
+    const client = new Client({ name: 'sdk-v2-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    try {
+      const result = await client.callTool({ name: 'status', arguments: {} });
+      assert.deepEqual(result.content, [{ type: 'text', text: 'idle' }]);
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(runs.at(-1), { server: 'guarded', subject: 'sdk-v2-user', clientId: information.client_id });
+    const claims = JSON.parse(Buffer.from((tokens?.access_token ?? '').split('.')[1] ?? '', 'base64url').toString()) as { aud?: unknown; scope?: unknown };
+    assert.equal(claims.aud, guarded.url);
+    assert.match(String(claims.scope), /\barm:read\b/);
   });
 
   it('the same real token at another resource (wrong audience): the exact 401, and nothing ran', async () => {
