@@ -5,7 +5,6 @@
  * it cleanly. Every process started here is stopped here.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,28 +13,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SERVERS } from '../client/fixtures/spawn-server.js';
 import { StdioChild } from '../fixtures/servers/stdio-child.js';
-import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
+import { repoPath } from '../support/repo-paths.js';
+import { runCli } from '../support/run-cli.js';
+import type { CliRun } from '../support/run-cli.js';
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    // A guard against a hung child, not a measurement.
-    let killed = false;
-    const timer = setTimeout(() => { killed = true; child.kill(); }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (killed) reject(new Error(`toolwright ${args.join(' ')} did not exit within 60 s; stderr so far: ${stderr}`));
-      else resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliRun> => runCli(args);
 
 describe('toolwright proxy', () => {
   let dir: string;

@@ -9,7 +9,6 @@
  * before the CLI starts and hide the defect this file covers (the CLI must register them itself).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,31 +17,13 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { rpc } from '../fixtures/servers/raw-http.js';
 import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
+import { runCli } from '../support/run-cli.js';
+import type { CliRun } from '../support/run-cli.js';
 
 const TSX_ESM_ONLY = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
 const root = mkdtempSync(join(tmpdir(), 'toolwright-ts-target-'));
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function cli(cwd: string, args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_ESM_ONLY, repoPath('src/cli/main.ts'), ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    // A guard against a hung child, not a measurement.
-    let killed = false;
-    const timer = setTimeout(() => { killed = true; child.kill(); }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (killed) reject(new Error(`toolwright ${args.join(' ')} did not exit within 60 s; stderr so far: ${stderr}`));
-      else resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+const cli = (cwd: string, args: string[], input = ''): Promise<CliRun> => runCli(args, { cwd, loader: TSX_ESM_ONLY, input });
 
 /** The README's first example, exported for the CLI instead of listening itself. */
 function readmeTool(from: string, extra = ''): string {
