@@ -23,21 +23,15 @@ export type ProxyConfigTransform =
   | { kind: 'filter'; keep: ToolFilter }
   | { kind: 'require-approval'; tool: string; message: string; approver?: ApprovalRequest['approver']; timeoutMs?: number };
 
-/** One upstream in the configuration: exactly one of `stdio` and `http`. */
-export interface ProxyConfigUpstream {
+/** The limits of an upstream, as `toolsFromUpstream` takes them (each documented there). */
+type UpstreamLimits = Pick<UpstreamToolsOptions, 'era' | 'timeoutMs' | 'maxConcurrent' | 'maxQueued' | 'maxReconnects' | 'reconnectWindowMs' | 'maxMessageBytes' | 'maxTools' | 'maxDescriptorBytes'>;
+
+/** One upstream in the configuration: exactly one of `stdio` and `http`, its limits, and transforms as JSON. */
+export interface ProxyConfigUpstream extends UpstreamLimits {
   prefix: string;
   stdio?: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
   /** `bearerTokenEnv`: the environment variable holding the upstream's own bearer token (sent as `Authorization: Bearer ...`). */
   http?: { url: string; headers?: Record<string, string>; bearerTokenEnv?: string };
-  era?: 'auto' | 'modern' | 'legacy';
-  timeoutMs?: number;
-  maxConcurrent?: number;
-  maxQueued?: number;
-  maxReconnects?: number;
-  reconnectWindowMs?: number;
-  maxMessageBytes?: number;
-  maxTools?: number;
-  maxDescriptorBytes?: number;
   transforms?: ProxyConfigTransform[];
 }
 
