@@ -31,7 +31,7 @@ async function call(url: string, method: string, params: Json, options: { caps?:
   return { status: response.status, body: JSON.parse(last) as Json };
 }
 
-async function until(url: string, taskId: string, done: (task: Json) => boolean, options: { token?: string } = {}): Promise<Json> {
+async function pollTask(url: string, taskId: string, done: (task: Json) => boolean, options: { token?: string } = {}): Promise<Json> {
   for (let i = 0; i < 500; i++) {
     const { body } = await call(url, 'tasks/get', { taskId }, options);
     if (done(body.result ?? body)) return body.result ?? body;
@@ -142,12 +142,12 @@ describe('a task from creation to its end', () => {
     assert.equal(created.ttlMs, 3_600_000);
     assert.equal(created.pollIntervalMs, 500);
     for (const absent of ['task', 'result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval']) assert.ok(!(absent in created), absent);
-    const working = await until(url, created.taskId, (t) => t._meta?.['io.toolwright/progress'] !== undefined);
+    const working = await pollTask(url, created.taskId, (t) => t._meta?.['io.toolwright/progress'] !== undefined);
     assert.equal(working.status, 'working');
     assert.deepEqual(working._meta['io.toolwright/progress'], { progress: 1, total: 4, message: 'step 1' });
     assert.equal(working.statusMessage, 'step 1');
     release.open();
-    const done = await until(url, created.taskId, (t) => t.status === 'completed');
+    const done = await pollTask(url, created.taskId, (t) => t.status === 'completed');
     assert.equal(done.resultType, 'complete');
     assert.deepEqual(done.result.structuredContent, { steps: 4 });
     assert.equal(done.error, undefined);
@@ -155,7 +155,7 @@ describe('a task from creation to its end', () => {
 
   it('a result that breaks the output schema fails the task with -32603 and no result', async () => {
     const created = (await call(url, 'tools/call', { name: 'broken_output', arguments: {} })).body.result;
-    const failed = await until(url, created.taskId, (t) => t.status !== 'working');
+    const failed = await pollTask(url, created.taskId, (t) => t.status !== 'working');
     assert.equal(failed.status, 'failed');
     assert.deepEqual(failed.error, { code: -32603, message: 'Internal error: tool broken_output produced output that breaks its outputSchema' });
     assert.equal(failed.result, undefined);
@@ -170,7 +170,7 @@ describe('a task from creation to its end', () => {
     assert.equal(ack.body.result.resultType, 'complete');
     await aborted.opened; // the handler's ctx.signal fired
     // The handler's controlled stop still returns; its words join the statusMessage, the status stays cancelled.
-    const cancelled = await until(url, created.taskId, (t) => typeof t.statusMessage === 'string' && t.statusMessage.includes('reported'));
+    const cancelled = await pollTask(url, created.taskId, (t) => typeof t.statusMessage === 'string' && t.statusMessage.includes('reported'));
     assert.equal(cancelled.status, 'cancelled');
     assert.equal(cancelled.statusMessage, 'Cancelled by the client; the tool reported: {"steps":9}');
     assert.equal(cancelled.result, undefined);
@@ -183,7 +183,7 @@ describe('a task from creation to its end', () => {
 describe('input requests inside a task', () => {
   it('parks in input_required, takes answers one at a time via tasks/update, refuses a malformed answer, then completes', async () => {
     const created = (await call(url, 'tools/call', { name: 'asks_twice', arguments: {} })).body.result;
-    const waiting = await until(url, created.taskId, (t) => t.status === 'input_required');
+    const waiting = await pollTask(url, created.taskId, (t) => t.status === 'input_required');
     assert.deepEqual(Object.keys(waiting.inputRequests).sort(), ['a', 'b']);
     assert.equal(waiting.inputRequests.a.method, 'elicitation/create');
     assert.equal(waiting.requestState, undefined);
@@ -199,7 +199,7 @@ describe('input requests inside a task', () => {
     assert.equal(half.status, 'input_required');
     assert.deepEqual(Object.keys(half.inputRequests), ['b']);
     await call(url, 'tasks/update', { taskId: created.taskId, inputResponses: { b: { action: 'accept', content: { v: 'y' } } } });
-    const done = await until(url, created.taskId, (t) => t.status === 'completed');
+    const done = await pollTask(url, created.taskId, (t) => t.status === 'completed');
     assert.equal(done.result.content[0].text, 'x+y');
   });
 
@@ -225,7 +225,7 @@ describe('access and routing', () => {
     }
     assert.equal((await call(url, 'tasks/get', { taskId: created.taskId }, { token: 'alice' })).body.result.status, 'working');
     release.open();
-    await until(url, created.taskId, (t) => t.status === 'completed', { token: 'alice' });
+    await pollTask(url, created.taskId, (t) => t.status === 'completed', { token: 'alice' });
   });
 
   it('a missing taskId is -32602 naming the type', async () => {
@@ -258,7 +258,7 @@ describe('bounds and TTL', () => {
       assert.equal(second.body.error.message, 'Server busy: 1 tasks are active; try again later');
       assert.equal(started, 1);
       hold.open();
-      await until(smallUrl, first.body.result.taskId, (t) => t.status === 'completed');
+      await pollTask(smallUrl, first.body.result.taskId, (t) => t.status === 'completed');
     } finally {
       await small.close();
     }
@@ -273,7 +273,7 @@ describe('bounds and TTL', () => {
     try {
       const created = (await call(timedUrl, 'tools/call', { name: 'job', arguments: {} })).body.result;
       assert.equal(created.ttlMs, 5000);
-      await until(timedUrl, created.taskId, (t) => t.status === 'completed');
+      await pollTask(timedUrl, created.taskId, (t) => t.status === 'completed');
       now += 4999;
       assert.equal((await call(timedUrl, 'tasks/get', { taskId: created.taskId })).body.result.status, 'completed');
       now += 1;

@@ -4,11 +4,8 @@
 import { pathToFileURL } from 'node:url';
 import { connect } from '../../../src/client/index.js';
 import { runDriver, textOf } from './driver-io.js';
+import { until } from '../../support/until.js';
 
-/** Resolves once `done()` holds, checking every 20 ms; the driver's per-cell timeout bounds it. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 await runDriver(async (spec) => {
   const target = spec.target;
@@ -21,7 +18,7 @@ await runDriver(async (spec) => {
     const listing = await client.listTools();
     const applied = spec.roots?.appliedLog;
     // Checked on each line the server writes (runDriver bounds the wait), not after a fixed sleep.
-    if (applied !== undefined) await until(() => (client.stdio?.stderr ?? '').includes(applied));
+    if (applied !== undefined) await until(() => (client.stdio?.stderr ?? '').includes(applied), `the server's stderr naming the roots it applied (${applied})`, { timeoutMs: 120_000, intervalMs: 20 });
     const result = await client.callTool(spec.tool, spec.arguments);
     return { tools: listing.tools.map((t) => t.name), isError: result.isError === true, text: textOf(result), structured: result.structuredContent };
   } finally {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readAuditLog } from '../../server/audit-log.js';
 import { robotAuthHeaders } from '../../../../test/support/robot-token.js';
+import { until as untilHolds } from '../../../../test/support/until.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -40,13 +41,8 @@ function callTool(url: string, id: number, name: string, args: object): Promise<
   });
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, what);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** A signal's effect shows in another process's audit log: polled, bounded at 60 s (a busy machine). */
+const until = (check: () => boolean, what: string): Promise<void> => untilHolds(check, what, { timeoutMs: 60_000, intervalMs: 20 });
 
 const serverPid = (path: string): number => readAuditLog(path).records.find((r) => r.type === 'server_start')!.pid as number;
 /** The robot-sim controller the server started (npm start's default), as its start record names it. */
@@ -70,7 +66,7 @@ describe('signals to npm start', () => {
       pid = serverPid(path);
       simPid = controllerPid(path);
       const motion = callTool(url, 7, 'move_arm_to_pose', { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 });
-      await until(() => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 7), 'the motion never started');
+      await until(() => readAuditLog(path).records.some((r) => r.type === 'motion_start' && r.request_id === 7), 'the motion start (motion_start in the audit log)');
       npm.child.kill('SIGTERM');
       const response = await motion;
       assert.equal(response.status, 200);
@@ -114,14 +110,14 @@ describe('signals to npm start', () => {
       await new Promise((r) => setImmediate(r));
       const exited = new Promise((done) => { const timer = setInterval(() => { if (!isRunning(pid)) { clearInterval(timer); done(undefined); } }, 20); });
       npm.child.kill('SIGTERM');
-      await until(() => npm.stderr().includes('in-flight call(s)'), 'the shutdown never waited for the in-flight request');
+      await until(() => npm.stderr().includes('in-flight call(s)'), 'the shutdown waiting for the in-flight call');
       process.kill(pid, 'SIGTERM');
       await exited;
       const log = readAuditLog(path);
       assert.deepEqual({ type: log.records.at(-1)!.type, forced: log.records.at(-1)!.forced, signal: log.records.at(-1)!.signal }, { type: 'server_stop', forced: true, signal: 'SIGTERM' });
       assert.deepEqual(log.chainBreaks, []);
       // No graceful close: robot-sim sees its lifeline (stdin from the server) end and stops by itself.
-      await until(() => !isRunning(simPid), `robot-sim controller ${simPid} outlived the server`);
+      await until(() => !isRunning(simPid), `the robot-sim controller ${simPid} exiting with the server`);
     } finally {
       socket.destroy();
       clearTimeout(killer);
