@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,9 +27,9 @@ const BIN = join(project, 'node_modules', '.bin', process.platform === 'win32' ?
 let tarballFiles: string[] = [];
 
 interface Outcome { code: number; stdout: string; stderr: string }
-async function inProject(command: string, args: string[]): Promise<Outcome> {
+async function inProject(command: string, args: string[], cwd = project): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd: project, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(command, args, { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -110,7 +110,41 @@ try {
 `;
 
 // The checks share the installed project but not files, so they run side by side.
+/** The files docs/getting-started.md writes: each fenced block whose first line is `// file: <name>`. */
+function guideFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const match of readFileSync(repoPath('docs/getting-started.md'), 'utf8').matchAll(/```\w*\n\/\/ file: (\S+)\n([\s\S]*?)```/g)) files.set(match[1]!, match[2]!);
+  return files;
+}
+
 describe('the packed package in an empty project', { concurrency: true }, () => {
+  test('docs/getting-started.md as written: lint, preview, tools --save, call over stdio, the agent, the desktop config', async () => {
+    const guide = join(project, 'getting-started');
+    mkdirSync(guide);
+    const files = guideFiles();
+    assert.deepEqual([...files.keys()], ['server.mjs', 'agent.mjs']);
+    for (const [name, text] of files) writeFileSync(join(guide, name), text);
+    const lint = await inProject(NPX, ['--no-install', 'toolwright', 'lint', 'server.mjs', '--format', 'json'], guide);
+    assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+    const { summary } = JSON.parse(lint.stdout) as { summary: { tools: number; errors: number } };
+    assert.deepEqual([summary.tools, summary.errors], [1, 0]);
+    const preview = await inProject(NPX, ['--no-install', 'toolwright', 'preview', 'server.mjs', '--provider', 'anthropic'], guide);
+    assert.equal(preview.code, 0, preview.stderr);
+    const saved = await inProject(NPX, ['--no-install', 'toolwright', 'tools', 'server.mjs', '--save', 'tools.json'], guide);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.deepEqual((JSON.parse(readFileSync(join(guide, 'tools.json'), 'utf8')) as { tools: Array<{ name: string }> }).tools.map((t) => t.name), ['calculate_sum']);
+    const call = await inProject(NPX, ['--no-install', 'toolwright', 'call', '--stdio', 'npx --no-install toolwright serve server.mjs --stdio', 'calculate_sum', '{"a": 2, "b": 3}'], guide);
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stdout, /"sum": 5/);
+    const agent = await inProject(process.execPath, ['agent.mjs'], guide);
+    assert.equal(agent.code, 0, agent.stderr);
+    assert.equal(agent.stdout, '{"sum":5}\n');
+    const config = /```json\n([\s\S]*?)```/.exec(readFileSync(repoPath('docs/getting-started.md'), 'utf8'))?.[1] ?? '';
+    const desktop = (JSON.parse(config) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['my-tools'];
+    assert.deepEqual([desktop?.command.endsWith('/node_modules/.bin/toolwright'), desktop?.args[0], desktop?.args.at(-1)], [true, 'serve', '--stdio']);
+  });
+
+
   test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
     for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
       assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
