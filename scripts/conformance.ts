@@ -235,8 +235,8 @@ const AUTH_SCENARIOS_2026_07_28 = [
 ] as const;
 const AUTH_EXTENSION_SCENARIOS = new Set(['auth/client-credentials-jwt', 'auth/client-credentials-basic']);
 const CLIENT_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
-  '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref', ...AUTH_SCENARIOS_2026_07_28, ...AUTH_EXTENSION_SCENARIOS],
-  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', ...AUTH_SCENARIOS_2025_11_25, ...AUTH_EXTENSION_SCENARIOS],
+  '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref', 'json-schema-2020-12-preservation', ...AUTH_SCENARIOS_2026_07_28, ...AUTH_EXTENSION_SCENARIOS],
+  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation', ...AUTH_SCENARIOS_2025_11_25, ...AUTH_EXTENSION_SCENARIOS],
 };
 const CLIENT_PROGRAM = join(ROOT, 'examples', 'conformance', 'client.ts');
 const LOOPBACK_PRELOAD = join(ROOT, 'scripts', 'listen-loopback.mjs');

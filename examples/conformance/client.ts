@@ -91,7 +91,22 @@ function callsFromContext(): ToolCall[] | undefined {
 }
 
 function callsFromListing(tools: readonly ToolDescriptor[]): ToolCall[] {
+  if (scenario === 'json-schema-2020-12-preservation') return schemaEcho(tools);
   return tools.map((tool) => ({ name: tool.name, arguments: objectFor(tool.inputSchema as Record<string, unknown>, false) }));
+}
+
+/**
+ * json-schema-2020-12-preservation: the scenario's echo tool gets the focal tool's inputSchema exactly
+ * as this client listed it, so the harness sees which 2020-12 keywords (`$schema`, `$defs`, `$anchor`,
+ * `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties`) survived the client's parsing.
+ */
+function schemaEcho(tools: readonly ToolDescriptor[]): ToolCall[] {
+  const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+  if (focal === undefined) {
+    log('json-schema-2020-12-preservation: the focal tool json_schema_2020_12_tool was not listed');
+    return [];
+  }
+  return [{ name: 'json_schema_echo', arguments: { schema: focal.inputSchema } }];
 }
 
 function options(): ClientOptions {
