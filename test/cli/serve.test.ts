@@ -1,33 +1,12 @@
 /** The `toolwright` dispatcher and `toolwright serve`, run as real child processes. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { post, rpc } from '../fixtures/servers/raw-http.js';
 import { StdioChild } from '../fixtures/servers/stdio-child.js';
-import { REPO_ROOT } from '../support/repo-paths.js';
+import { runCli } from '../support/run-cli.js';
+import type { CliRun } from '../support/run-cli.js';
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    // A guard against a hung child, not a measurement: a killed child fails with its own message.
-    let killed = false;
-    const timer = setTimeout(() => { killed = true; child.kill(); }, 30_000);
-    child.on('error', reject);
-    // 'close', not 'exit': 'exit' can come before the last stdout/stderr chunk has been read.
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (killed) reject(new Error(`toolwright ${args.join(' ')} did not exit within 30 s; stderr so far: ${stderr}`));
-      else resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+const cli = (args: string[], input = ''): Promise<CliRun> => runCli(args, { input });
 
 describe('toolwright dispatcher', () => {
   it('prints usage on stderr and exits 2 without a command', async () => {
