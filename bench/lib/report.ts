@@ -97,9 +97,9 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   const rpsRatio = httpOk ? ratio(tw32.rps, bare32.rps) : Number.NaN;
   const cpuRatio = httpOk ? ratio(bare32.cpuUsPerRequest, tw32.cpuUsPerRequest) : Number.NaN;
   const pairedRps = httpOk ? pairedRatio(tw32.rounds.map((r) => r.rps), bare32.rounds.map((r) => r.rps)) : Number.NaN;
-  checks.push({ target: 'HTTP tools/call, c=32: req/s ≥ 0.70× bare', measured: httpOk ? `${times(rpsRatio)} (${fmt(tw32.rps)} vs ${fmt(bare32.rps)} req/s; median of per-round ratios ${times(pairedRps)}); CPU per request: bare ÷ Toolwright = ${times(cpuRatio)} (${fmt(bare32.cpuUsPerRequest)} vs ${fmt(tw32.cpuUsPerRequest)} µs)` : tw?.error ?? 'Toolwright not measured', verdict: !httpOk ? 'not measured' : rpsRatio >= 0.7 ? 'met' : 'MISSED' });
+  checks.push({ target: 'HTTP tools/call, c=32: req/s ≥ 0.85× bare (issue 31; was 0.70×)', measured: httpOk ? `${times(rpsRatio)} (${fmt(tw32.rps)} vs ${fmt(bare32.rps)} req/s; median of per-round ratios ${times(pairedRps)}); CPU per request: bare ÷ Toolwright = ${times(cpuRatio)} (${fmt(bare32.cpuUsPerRequest)} vs ${fmt(tw32.cpuUsPerRequest)} µs)` : tw?.error ?? 'Toolwright not measured', verdict: !httpOk ? 'not measured' : rpsRatio >= 0.85 ? 'met' : 'MISSED' });
   const p99Ratio = httpOk ? ratio(tw32.p99Ms, bare32.p99Ms) : Number.NaN;
-  checks.push({ target: 'HTTP tools/call, c=32: p99 ≤ 2× bare', measured: httpOk ? `${times(p99Ratio)} (${fmt(tw32.p99Ms, 2)} vs ${fmt(bare32.p99Ms, 2)} ms)` : 'Toolwright not measured', verdict: !httpOk ? 'not measured' : p99Ratio <= 2 ? 'met' : 'MISSED' });
+  checks.push({ target: 'HTTP tools/call, c=32: p99 ≤ 1.5× bare (issue 31; was 2×)', measured: httpOk ? `${times(p99Ratio)} (${fmt(tw32.p99Ms, 2)} vs ${fmt(bare32.p99Ms, 2)} ms)` : 'Toolwright not measured', verdict: !httpOk ? 'not measured' : p99Ratio <= 1.5 ? 'met' : 'MISSED' });
   const twRss = httpOk ? tw?.peakRssKb : undefined;
   const bareRss = httpOk ? bare?.peakRssKb : undefined;
   const rssOk = twRss !== undefined && bareRss !== undefined;
@@ -114,7 +114,8 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   checks.push({ target: 'stdio round trips ≥ 0.80× bare stdio', measured: stdioOk ? `${times(stdioRatio)} (${fmt(stdioTw.median)} vs ${fmt(stdioBare.median)} /s; median of per-block ratios ${times(stdioPaired)}); CPU per call: bare ÷ Toolwright = ${times(stdioCpu)}` : stdioTw?.error ?? 'Toolwright not measured', verdict: !stdioOk ? 'not measured' : stdioRatio >= 0.8 ? 'met' : 'MISSED' });
   const legacyBare = report.legacy?.servers.find((s) => s.id === 'bare');
   const legacyTw = report.legacy?.servers.find((s) => s.id === 'toolwright');
-  for (const [transport, key, floor] of [['HTTP', 'medianHttp', 0.6], ['stdio', 'medianStdio', 0.8]] as const) {
+  // Issue 31 raised the HTTP session row from 0.60× to 0.75×.
+  for (const [transport, key, floor] of [['HTTP', 'medianHttp', 0.75], ['stdio', 'medianStdio', 0.8]] as const) {
     const ok = legacyBare?.[key] !== undefined && legacyTw?.[key] !== undefined && legacyTw.error === undefined;
     const value = ok ? ratio(legacyTw[key]!, legacyBare[key]!) : Number.NaN;
     const coldNote = transport === 'stdio' && ok && legacyTw.medianStdioCold !== undefined && legacyBare.medianStdioCold !== undefined ? `; first 1,000 calls of a fresh process ${times(ratio(legacyTw.medianStdioCold, legacyBare.medianStdioCold))} (${fmt(legacyTw.medianStdioCold)} vs ${fmt(legacyBare.medianStdioCold)})` : '';
@@ -130,9 +131,9 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   const mwOk = mwBare !== undefined && mwOn !== undefined;
   const mwRatio = mwOk ? ratio(mwOn.rps, mwBare.rps) : Number.NaN;
   checks.push({
-    target: 'HTTP tools/call, c=32, rate limit + audit (no fsync) + result budget: req/s ≥ 0.60× bare',
+    target: 'HTTP tools/call, c=32, rate limit + audit (no fsync) + result budget: req/s ≥ 0.75× bare (issue 31; was 0.60×)',
     measured: mwOk ? `${times(mwRatio)} (${fmt(mwOn.rps)} vs ${fmt(mwBare.rps)} req/s; without middleware ${mwPlain === undefined ? '—' : `${fmt(mwPlain.rps)} req/s, ${times(ratio(mwPlain.rps, mwBare.rps))}`})` : 'not measured',
-    verdict: !mwOk ? 'not measured' : mwRatio >= 0.6 ? 'met' : 'MISSED',
+    verdict: !mwOk ? 'not measured' : mwRatio >= 0.75 ? 'met' : 'MISSED',
   });
   // "Costs nothing measurable": the empty chain within run-to-run noise of no chain, judged on the
   // per-round ratios (the servers take turns each round) so drift of the machine cancels out.
