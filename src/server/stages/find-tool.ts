@@ -2,7 +2,7 @@ import { isJsonObject } from '../../protocol/json-rpc.js';
 import { echoText } from '../../schema/describe-value.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, extend, fail } from './stage.js';
-import type { PipelineEnv, SearchRouting } from './pipeline-env.js';
+import type { SearchRouting } from './pipeline-env.js';
 import type { Stage, Stop, ToolFound, Versioned } from './stage.js';
 
 /** The name and arguments of the tool a call means. */
@@ -24,33 +24,33 @@ function unwrapCallTool(search: SearchRouting, outer: unknown): Named | Stop {
   return { name: outer.name, args: outer.arguments };
 }
 
-/** What the call names: the search surface's tools are routed here, everything else is as sent. */
-function namedCall(env: PipelineEnv, params: Versioned['params']): Named | Stop {
-  const search = env.search;
-  if (search !== undefined && params.name === search.callTool) return unwrapCallTool(search, params.arguments);
-  return { name: params.name, args: params.arguments };
-}
-
 /** The named tool (one this caller may see) and the call's parameters, each of the right JSON type. */
 export const findTool: Stage<'find-tool', Versioned, ToolFound> = {
   name: 'find-tool',
   run(s, env) {
     const params = s.params;
-    const named = namedCall(env, params);
-    if ('kind' in named) return named;
-    const name = named.name;
+    let name = params.name;
+    let rawArgs = params.arguments;
+    // Only a server with the search surface pays for the check (no object per call otherwise).
+    const search = env.search;
+    if (search !== undefined && name === search.callTool) {
+      const named = unwrapCallTool(search, rawArgs);
+      if ('kind' in named) return named;
+      name = named.name;
+      rawArgs = named.args;
+    }
     if (typeof name !== 'string') return fail(rpcError('invalidCallParams', `Invalid params: tools/call needs a string "name", got ${describeType(name)}`));
     // `search_tools` is found by its own name only (call_tool's lookup is in the catalog).
-    const tool = env.search !== undefined && params.name === env.search.searchTool.name
-      ? env.search.searchTool
+    const tool = search !== undefined && params.name === search.searchTool.name
+      ? search.searchTool
       : env.toolsByName.get(name);
     // A tool this caller may not see answers exactly as an unknown name, before any stage that could tell it exists.
     const gate = tool?.tool.visibleTo;
     if (tool === undefined || (gate !== undefined && !env.views.sees({ label: `tool ${name}`, visibleTo: gate }, env.views.viewerOf(s.auth)))) return fail(rpcError('unknownTool', `Unknown tool: ${echoText(name)}`));
     let args: Record<string, unknown> = {}; // OUTCOMES.argumentsAbsent: treated as {}
-    if (named.args !== undefined) {
-      if (!isJsonObject(named.args)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(named.args)}`));
-      args = named.args;
+    if (rawArgs !== undefined) {
+      if (!isJsonObject(rawArgs)) return fail(rpcError('argumentsNotObject', `Invalid params: arguments must be an object, got ${describeType(rawArgs)}`));
+      args = rawArgs;
     }
     const inputResponses = params.inputResponses;
     if (inputResponses !== undefined && !isJsonObject(inputResponses)) {
