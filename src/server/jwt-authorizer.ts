@@ -250,7 +250,7 @@ export function jwtAuthorizer(options: JwtAuthorizerOptions): OAuthAuthorizer {
     return authOf(await introspectToken(token, endpoint, config, { issuers, audience, clockToleranceSec, timeoutMs, fetch: doFetch }));
   }
 
-  const authorizer = async ({ transport, bearerToken }: Parameters<Authorizer>[0]): Promise<AuthInfo | null> => {
+  const check = async ({ transport, bearerToken }: Parameters<Authorizer>[0]): Promise<AuthInfo | null> => {
     // A console call is made in process by the operator holding the console token: no header, like stdio.
     if (transport === 'stdio' || transport === 'console') return stdio;
     if (bearerToken === undefined || bearerToken === '') return null;
@@ -266,6 +266,16 @@ export function jwtAuthorizer(options: JwtAuthorizerOptions): OAuthAuthorizer {
       verified.delete(bearerToken);
     }
     return bearerToken.split('.').length === 3 ? verifyJwt(bearerToken) : introspect(bearerToken);
+  };
+  // A token verified recently is answered synchronously (no promise: the request stays synchronous,
+  // stages/authenticate.ts); only tokens that passed every check above are in `verified`.
+  const authorizer: Authorizer = (request) => {
+    const token = request.bearerToken;
+    if (token !== undefined && request.transport === 'http') {
+      const known = verified.get(token);
+      if (known !== undefined && known.until > Date.now()) return known.auth;
+    }
+    return check(request);
   };
   return Object.assign(authorizer, protectedResource === undefined ? {} : { protectedResource });
 }

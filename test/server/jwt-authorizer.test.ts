@@ -240,6 +240,23 @@ describe('jwtAuthorizer: configuration', () => {
     assert.equal((await hs({ transport: 'http', header: () => undefined, bearerToken: hsToken }))?.subject, 's');
   });
 
+  it('answers a token it verified already synchronously (no promise), with the same caller; a new token is verified asynchronously', async () => {
+    const secret = 'a-test-secret-of-at-least-32-bytes!!';
+    const hs = jwtAuthorizer({ secret, audience: RESOURCE, issuer: 'https://auth.example.test' });
+    const sign = (sub: string) => new SignJWT({ sub, scope: 'read' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://auth.example.test').setAudience(RESOURCE).setExpirationTime('1m').sign(new TextEncoder().encode(secret));
+    const token = await sign('first');
+    const request = { transport: 'http' as const, header: () => undefined, bearerToken: token };
+    const first = hs(request);
+    assert.equal(first instanceof Promise, true, 'the first sight of a token is verified (asynchronously)');
+    const auth = await first;
+    const again = hs(request);
+    assert.equal(again instanceof Promise, false, 'a verified token is answered from the cache at once');
+    assert.equal(again, auth);
+    const other = hs({ ...request, bearerToken: await sign('second') });
+    assert.equal(other instanceof Promise, true);
+    assert.equal((await other)?.subject, 'second');
+  });
+
   it('uses the configured identity on stdio and refuses by default', async () => {
     const none = jwtAuthorizer({ secret: 'x'.repeat(32), audience: RESOURCE, issuer: 'https://auth.example.test' });
     assert.equal(await none({ transport: 'stdio', header: () => undefined, bearerToken: undefined }), null);

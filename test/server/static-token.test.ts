@@ -90,6 +90,16 @@ describe('staticTokenAuthorizer options', () => {
     }
   });
 
+  it('a token of the same length whose bytes differ (a non-ASCII character) is refused as invalid_token, not a crash', () => {
+    const check = staticTokenAuthorizer({ token: TOKEN, auth: OPERATOR });
+    const header = () => undefined;
+    // 'é' is two bytes in UTF-8: same number of characters, different number of bytes.
+    for (const token of [`${TOKEN.slice(0, -1)}é`, `${TOKEN.slice(0, -1)}\u0141`]) {
+      assert.throws(() => check({ transport: 'http', header, bearerToken: token }), { name: 'BearerTokenError', message: 'the token is not the one this server accepts' });
+    }
+    assert.deepEqual(check({ transport: 'http', header, bearerToken: TOKEN }), OPERATOR);
+  });
+
   it('console and stdio callers get the AuthInfo given for them, null by default', async () => {
     const header = () => undefined;
     const plain = staticTokenAuthorizer({ token: TOKEN, auth: OPERATOR });

@@ -3,9 +3,15 @@ import type { AuthInfo } from '../tool-types.js';
 import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
 import { vouchedAuth } from '../auth/vouched.js';
 import { errorMessage, extend, fail } from './stage.js';
-import type { Received, Stage } from './stage.js';
+import type { Received, Stage, Stop } from './stage.js';
+import type { PipelineEnv } from './pipeline-env.js';
 
 const NO_HEADER = (): undefined => undefined;
+const BEARER_SCHEME = /^bearer\s+/i;
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
 
 /**
  * Who is calling. Runs for every message (2025 session messages too: authorization is checked per
@@ -25,31 +31,42 @@ export const authenticate: Stage<'authenticate', Received> = {
     if (known !== undefined) return extend(s, { auth: known });
     const header = s.message.header ?? NO_HEADER;
     const authorization = header('authorization');
-    const bearer = authorization !== undefined && /^bearer\s+/i.test(authorization) ? authorization.replace(/^bearer\s+/i, '').trim() : undefined;
-    const http = s.message.transport === 'http';
-    const refuse = (error?: BearerTokenError) => {
-      if (error?.kind === 'unavailable') {
-        env.logger.error('bearer token not checked: the issuer cannot be reached; request refused', { reason: error.message });
-        return fail(rpcError('authorizationUnavailable', `Service unavailable: the bearer token cannot be checked (${error.message}); retry later`, { headers: http ? { 'Retry-After': '5' } : undefined }));
-      }
-      const code: 'invalid_request' | 'invalid_token' = error?.kind === 'invalid_request' ? 'invalid_request' : 'invalid_token';
-      // No error code when no bearer token came at all (RFC 6750 §3.1).
-      const detail = error === undefined ? (bearer === undefined || bearer === '' ? undefined : { code, description: 'the token was refused' }) : { code, description: error.message };
-      const headers = http ? { 'WWW-Authenticate': unauthorizedChallenge(env.challenge, detail) } : undefined;
-      if (error?.kind === 'invalid_request') return fail(rpcError('authorizationMalformed', `Bad request: ${error.message}`, { headers }));
-      const message = error === undefined ? 'Unauthorized: a valid bearer token is required' : `Unauthorized: ${error.message}`;
-      return fail(rpcError('unauthenticated', message, { headers }));
-    };
-    const decided = (auth: AuthInfo | null) => (auth === null ? refuse() : extend(s, { auth }));
-    const threw = (error: unknown) => {
-      if (error instanceof BearerTokenError) return refuse(error);
-      env.logger.error('authorize() threw; request refused', { error: errorMessage(error) });
-      return refuse();
-    };
+    const scheme = authorization === undefined ? null : BEARER_SCHEME.exec(authorization);
+    const bearer = scheme === null || authorization === undefined ? undefined : authorization.slice(scheme[0].length).trim();
+    // An authorizer that answers synchronously (a static token, a cached JWT) keeps the request
+    // synchronous: no promise, no microtask hop for every stage after this one.
+    let answer: AuthInfo | null | PromiseLike<AuthInfo | null>;
     try {
-      return Promise.resolve(authorizer({ transport: s.message.transport, header, bearerToken: bearer })).then(decided, threw);
+      answer = authorizer({ transport: s.message.transport, header, bearerToken: bearer });
     } catch (error) {
-      return threw(error);
+      return threw(s, env, bearer, error);
     }
+    if (!isThenable(answer)) return decided(s, env, bearer, answer);
+    return Promise.resolve(answer).then((auth) => decided(s, env, bearer, auth), (error: unknown) => threw(s, env, bearer, error));
   },
 };
+
+function decided(s: Received, env: PipelineEnv, bearer: string | undefined, auth: AuthInfo | null): Received | Stop {
+  return auth === null ? refuse(s, env, bearer) : extend(s, { auth });
+}
+
+function threw(s: Received, env: PipelineEnv, bearer: string | undefined, error: unknown): Stop {
+  if (error instanceof BearerTokenError) return refuse(s, env, bearer, error);
+  env.logger.error('authorize() threw; request refused', { error: errorMessage(error) });
+  return refuse(s, env, bearer);
+}
+
+function refuse(s: Received, env: PipelineEnv, bearer: string | undefined, error?: BearerTokenError): Stop {
+  const http = s.message.transport === 'http';
+  if (error?.kind === 'unavailable') {
+    env.logger.error('bearer token not checked: the issuer cannot be reached; request refused', { reason: error.message });
+    return fail(rpcError('authorizationUnavailable', `Service unavailable: the bearer token cannot be checked (${error.message}); retry later`, { headers: http ? { 'Retry-After': '5' } : undefined }));
+  }
+  const code: 'invalid_request' | 'invalid_token' = error?.kind === 'invalid_request' ? 'invalid_request' : 'invalid_token';
+  // No error code when no bearer token came at all (RFC 6750 §3.1).
+  const detail = error === undefined ? (bearer === undefined || bearer === '' ? undefined : { code, description: 'the token was refused' }) : { code, description: error.message };
+  const headers = http ? { 'WWW-Authenticate': unauthorizedChallenge(env.challenge, detail) } : undefined;
+  if (error?.kind === 'invalid_request') return fail(rpcError('authorizationMalformed', `Bad request: ${error.message}`, { headers }));
+  const message = error === undefined ? 'Unauthorized: a valid bearer token is required' : `Unauthorized: ${error.message}`;
+  return fail(rpcError('unauthenticated', message, { headers }));
+}

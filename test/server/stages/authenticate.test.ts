@@ -33,6 +33,20 @@ describe('authenticate stage', () => {
     assert.equal(seen[0]!.header('x-extra'), 'x');
   });
 
+  it('answers at once (no promise) when the authorizer answers synchronously, and waits for one that does not', async () => {
+    const sync = withAuthorizer(() => ALICE);
+    const s = received({ headers: { authorization: 'Bearer tok-1' } });
+    const outcome = authenticate.run(s, sync.env);
+    assert.equal(outcome instanceof Promise, false, 'a synchronous authorizer must not make the request asynchronous');
+    assertPassed(outcome, s);
+    const later = withAuthorizer(() => Promise.resolve(ALICE));
+    const t = received({ headers: { authorization: 'Bearer tok-1' } });
+    const pending = authenticate.run(t, later.env);
+    assert.equal(pending instanceof Promise, true);
+    assertPassed(await pending, t);
+    assert.deepEqual(t.auth, ALICE);
+  });
+
   it('takes a caller the era router vouched for without asking the authorizer again', async () => {
     const { env, seen } = withAuthorizer(() => null);
     const s = received({ headers: {} });
