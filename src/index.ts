@@ -26,8 +26,10 @@ export type {
 export type * from './protocol/wire-types.js';
 export type * from './protocol/feature-wire-types.js';
 export { createFetchHandler } from './transport/fetch-handler.js';
-export type { ListenOptions, HttpListener } from './transport/node-http.js';
+export type { ListenOptions, HttpListener, HttpMount } from './transport/node-http.js';
 export type { StdioOptions, StdioConnection } from './transport/stdio.js';
-export type { HttpOptions } from './transport/http-policy.js';
+export type { HttpOptions, HttpPolicy } from './transport/http-policy.js';
 export { isLoopbackHost } from './transport/http-policy.js';
-export type { InboundMessage, Reply, MessageDispatcher, HeaderLookup } from './transport/message-dispatcher.js';
+export type { InboundMessage, Reply, MessageDispatcher, HeaderLookup, TransportKind } from './transport/message-dispatcher.js';
+export type { HeaderAnnotation, HeaderAnnotationProblem, HeaderValueType } from './protocol/x-mcp-header.js';
+export type { WellKnownRoute } from './transport/well-known.js';

@@ -58,6 +58,7 @@ export interface Connection {
   readonly identity: string;
   /** Distinguishes authorization contexts, so `cacheScope: "private"` lists are never shared across them. */
   readonly authContext: string;
+  /** Sends one request and resolves to its response (with the HTTP status and headers where there are any). */
   send(request: JsonRpcRequest, options: SendOptions): Promise<ReceivedResponse>;
   /** Sends a notification (no response is awaited beyond the HTTP acknowledgement). */
   notify(notification: JsonRpcNotification, options: { headers: Record<string, string>; signal: AbortSignal }): Promise<void>;
@@ -67,6 +68,7 @@ export interface Connection {
   setLegacySession(session: LegacySession): void;
   /** HTTP legacy sessions: opens the GET stream for server notifications and requests (no-op elsewhere). */
   listen(): void;
+  /** Ends the connection: an HTTP legacy session is deleted, a stdio child is stopped. */
   close(): Promise<void>;
 }
 

@@ -36,3 +36,4 @@ export type { ListCache, ListCacheEntry } from './list-cache.js';
 export { SseReader } from './sse-reader.js';
 export { TASKS_EXTENSION } from './tool-task.js';
 export type { ToolTask, ToolTaskSnapshot, ToolTaskStatus } from './tool-task.js';
+export type { SendOptions, ReceivedResponse, ConnectionHandlers, LegacySession, ServerRequestHandler } from './connection.js';

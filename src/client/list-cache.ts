@@ -12,8 +12,11 @@ export interface ListCacheEntry<T> {
  * authorization context and so are never served to another one (digest C-08).
  */
 export interface ListCache {
+  /** The entry under `key`, fresh or not (the client checks its expiry). */
   get(key: string): ListCacheEntry<unknown> | undefined;
+  /** Stores an entry under `key`. */
   set(key: string, entry: ListCacheEntry<unknown>): void;
+  /** Forgets the entry under `key` (e.g. after `list_changed`). */
   delete(key: string): void;
 }
 

@@ -42,8 +42,9 @@ export interface ToolTask {
   readonly status: ToolTaskStatus;
   /** The latest snapshot seen. */
   readonly latest: ToolTaskSnapshot;
-  /** Listens for progress (each new report) or status changes; returns the function that stops listening. */
+  /** Listens for progress reports (each new one); returns the function that stops listening. */
   on(event: 'progress', listener: (update: ProgressUpdate) => void): () => void;
+  /** Listens for status changes (each new snapshot); returns the function that stops listening. */
   on(event: 'status', listener: (snapshot: ToolTaskSnapshot) => void): () => void;
   /** Reads the task once (`tasks/get`). */
   refresh(options?: { signal?: AbortSignal }): Promise<ToolTaskSnapshot>;

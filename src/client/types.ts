@@ -186,6 +186,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /** Notifications the server sends while this request runs (progress, logs, ...). */
   onNotification?: (notification: JsonRpcNotification) => void;
 }
 
@@ -224,7 +225,9 @@ export interface McpClient {
    * `structuredContent` is typed from the schema; or name the type: `callTool<{ sum: number }>('add')`.
    */
   callTool(tool: string | CallableTool, args: Record<string, unknown>, options: CallToolOptions & { task: true }): Promise<ToolTask>;
+  /** Calls a tool by name; `T` types `structuredContent` (unchecked by the compiler, checked at run time against the tool's `outputSchema` when it has one). */
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
+  /** Calls a tool given its descriptor: `structuredContent` is typed from the descriptor's `outputSchema` (`as const`). */
   callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
   /** Any request with the standard `_meta` and headers; resolves to the raw `result`. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;

@@ -12,7 +12,9 @@ import type { LiveChannel } from './live-channel.js';
 /** The console's approval routes, what a page gets on connecting, and the end of the listening. */
 export interface ApprovalRoutes {
   routes: ConsoleRoute[];
+  /** What a page that connects now is sent first (every approval still waiting). */
   snapshot(): LiveEvent[];
+  /** Stops listening to the approval queue. */
   close(): void;
 }
 

@@ -39,6 +39,7 @@ export interface ConsoleRoute {
   method: 'GET' | 'POST';
   /** Exact path below `/console`, e.g. `/api/call`. */
   path: string;
+  /** Answers one request to this route (the console checked the operator's token first). */
   handle(request: ConsoleRequest): ConsoleReply | Promise<ConsoleReply>;
 }
 
@@ -82,6 +83,7 @@ export interface ConsoleMount extends HttpMount {
   url(listener: { host: string; port: number }): string;
   /** Resolves when every page is bundled (start-up waits for it so the first load is fast). */
   ready(): Promise<void>;
+  /** Ends the live channel (open pages are disconnected) and stops listening to the server. */
   close(): void;
 }
 

@@ -6,6 +6,7 @@
 export { createConsoleMount, CONSOLE_PATH } from './console-mount.js';
 export type { ConsoleMount, ConsoleOptions, ConsolePage, ConsoleReply, ConsoleRequest, ConsoleRoute, LiveEvent } from './console-mount.js';
 export { assertConsoleToken, createConsoleToken, checkConsoleToken, CONSOLE_TOKEN_HEADER } from './console-token.js';
+export type { TokenCheck } from './console-token.js';
 export { LiveChannel } from './live-channel.js';
 export type { LiveChannelOptions } from './live-channel.js';
 export { createWorkbench } from './workbench.js';

@@ -6,6 +6,7 @@ import type { StageEvent } from '../server/stage-events.js';
 
 /** See the module comment. */
 export interface StageEventFanout {
+  /** Give this to `createServer({ onStageEvent })`: hands each event to every listener. */
   onStageEvent(event: StageEvent): void;
   /** Adds a listener; returns its removal. */
   subscribe(listener: (event: StageEvent) => void): () => void;

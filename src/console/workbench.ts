@@ -80,6 +80,7 @@ export interface WorkbenchOptions {
 export interface Workbench {
   page: ConsolePage;
   routes: ConsoleRoute[];
+  /** What a page that connects now is sent first (recent calls and their stages). */
   snapshot(): LiveEvent[];
   /** Builds (once) and returns the catalog. */
   catalog(): WorkbenchCatalog;

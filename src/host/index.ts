@@ -13,6 +13,7 @@ export type { ProviderProfile, LoweringPolicy, NameRule, RefStyle } from './prof
 export { mapTool, mapTools, getProfile, assertTool } from './map-tools.js';
 export { lowerInputSchema } from './lowering/schema.js';
 export type { LoweredSchema } from './lowering/schema.js';
+export type { Json } from './lowering/context.js';
 export { createNameMap, sanitizeToolName } from './provider-names.js';
 export type { NameMap, NameMapOptions } from './provider-names.js';
 export { checkProviderTool, OPENAI_STRICT_LIMITS } from './check-provider-tool.js';

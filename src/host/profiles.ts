@@ -195,6 +195,7 @@ export interface ProviderProfile {
   explicitStrict: boolean;
   /** Strict mode when the caller does not say. */
   defaultStrict: boolean | 'auto';
+  /** How schemas are lowered for this provider, in strict mode or not. */
   policy(strict: boolean): LoweringPolicy;
 }
 

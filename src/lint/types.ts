@@ -83,6 +83,7 @@ export interface RuleContext<Prepared = unknown> {
   options: RuleOptions;
   /** What the rule's `prepare` made of its options, once per lint run (undefined without `prepare`). */
   prepared: Prepared;
+  /** Reports one finding (its severity comes from the configuration). */
   report(report: Report): void;
 }
 
@@ -107,7 +108,9 @@ export interface LintRule<Prepared = unknown> {
    * rather than once per tool; the checks find it as `ctx.prepared`.
    */
   prepare?(options: RuleOptions): Prepared;
+  /** Checks one tool; called once per tool of the catalog. */
   checkTool?(tool: ToolView, ctx: RuleContext<Prepared>): void;
+  /** Checks the catalog as a whole (names that clash, shared budgets); called once per lint run. */
   checkCatalog?(catalog: CatalogView, ctx: RuleContext<Prepared>): void;
 }
 

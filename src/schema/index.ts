@@ -8,7 +8,7 @@ export { SchemaCompileError } from './compile-error.js';
 export { compileSchema, checkSchema } from './compile.js';
 export { formatSchemaErrors } from './format-errors.js';
 export { walkSchema, SUBSCHEMA_KEYWORDS } from './walk.js';
-export type { SchemaVisit } from './walk.js';
+export type { SchemaVisit, Holder } from './walk.js';
 export { escapePointerToken, unescapePointerToken, resolvePointer } from './pointer.js';
 export { detectDialect, dialectOfUri, DIALECT_URI } from './dialect.js';
 export { compilePattern, isBacktrackingRisk, PatternError } from './safe-regex.js';

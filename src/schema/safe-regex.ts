@@ -3,6 +3,7 @@ import { PatternError, toRe2Syntax } from './re2-syntax.js';
 
 /** What `pattern`/`patternProperties` need from a compiled regular expression. */
 export interface PatternMatcher {
+  /** True when the pattern matches somewhere in `input` (ECMA-262 `test` semantics, linear time). */
   test(input: string): boolean;
   /** Distinct per pattern: Ajv keys compiled patterns by it. */
   toString(): string;

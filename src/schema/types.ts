@@ -51,6 +51,7 @@ export interface CompileOptions {
 
 /** A schema compiled once and ready to validate many instances. */
 export interface CompiledSchema {
+  /** Validates one instance; never throws (a budget exceeded is a `budget` error in the result). */
   validate(instance: unknown): ValidationResult;
   /** The schema as given to {@link compileSchema}. */
   readonly schema: object | boolean;
@@ -60,8 +61,13 @@ export interface CompiledSchema {
   readonly engine: 'fast' | 'compliant';
 }
 
+/** Default `maxDepth`: the deepest subschema nesting a schema may have (root = 0). */
 export const DEFAULT_MAX_DEPTH = 64;
+/** Default `maxNodes`: the most subschemas one schema document may hold. */
 export const DEFAULT_MAX_NODES = 20_000;
+/** Default `maxErrors`: the most problems one validation lists. */
 export const DEFAULT_MAX_ERRORS = 20;
+/** Default `maxInstanceNodes`: the most values an instance may hold before it is refused unvalidated. */
 export const DEFAULT_MAX_INSTANCE_NODES = 1_000_000;
+/** Default `maxInstanceDepth`: the deepest instance nesting validated. */
 export const DEFAULT_MAX_INSTANCE_DEPTH = 1_000;

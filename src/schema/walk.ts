@@ -15,7 +15,8 @@ export interface SchemaVisit {
 }
 
 /** How a keyword holds subschemas. */
-type Holder = 'one' | 'map' | 'list' | 'one-or-list' | 'map-of-schema-or-other';
+/** How a keyword holds its subschemas: one schema, a map of them, a list, one or a list, or a map whose values may be schemas. */
+export type Holder = 'one' | 'map' | 'list' | 'one-or-list' | 'map-of-schema-or-other';
 
 const COMMON: ReadonlyArray<[string, Holder]> = [
   ['$defs', 'map'], ['definitions', 'map'],

@@ -13,7 +13,7 @@ export type { MountOption, MountableCatalog } from './mount.js';
 export type { SearchOptions } from './search/search-options.js';
 export type { SearchAnswer } from './search/search-tools.js';
 export { OUTCOMES } from './outcomes.js';
-export type { OutcomeName, OutcomeRule } from './outcomes.js';
+export type { OutcomeName, OutcomeRule, RpcOutcome } from './outcomes.js';
 export { STAGES } from './stage-events.js';
 export type { StageEvent, StageName, StageOutcome } from './stage-events.js';
 export type { Authorizer, AuthorizeRequest, ServerLogger } from './pipeline/create-pipeline.js';
@@ -60,11 +60,12 @@ export type { Completer, CompletionValue, CompletionRequestContext } from './com
 export type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
 export type { ServerFeatureOptions } from './server-features.js';
 export { refuse, rateLimit, auditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
-export type { Middleware, ToolCall, CallOutcome, RateLimitOptions, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions } from './middleware/index.js';
+export type { Middleware, ToolCall, CallOutcome, RateLimitOptions, RateLimitMiddleware, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions } from './middleware/index.js';
 export { HashChainLog, openHashChainLog, verifyHashChainLog, HashChainLogLockedError, AuditKeyError, auditChainFiles, defaultAuditKeyPath, defaultAuditHeadPath, toolwrightStateDir } from './audit/index.js';
-export type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions, AuditChainChoice } from './audit/index.js';
+export type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions, AuditChainChoice, AuditKey, AppendListener } from './audit/index.js';
 export { createMemoryStore, createRedisStore, guardRedisStore, StoreEpochError, StoreFullError, StoreUnavailableError, VolatileStoreError } from './store/index.js';
 export type { Store, Clock, ClaimRecord, ClaimResult, TokenBucketRule, TokenBucketVerdict, StoredRecord, CompareAndSetResult, StoreListener, MemoryStoreOptions, RedisStore, RedisStoreOptions, ClaimGuardOptions, GuardedRedisStore } from './store/index.js';
+export type { PersistenceVerdict } from './store/redis-persistence.js';
 export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from './approvals.js';
 export type {
   ApprovalQueue, ApprovalQueueEvent, AwaitOperatorOptions, DecideResult, OperatorDecision, OperatorDecisionInit, OperatorRefusalReason,
@@ -73,8 +74,9 @@ export type {
 export { resolveEras, ErasSettingError } from './eras.js';
 export { SERVER_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 export type { Era, ErasSetting } from './eras.js';
+export type { EraChoice } from './server-options.js';
 export type { LegacyWireOptions } from './legacy/index.js';
-export type { ToolTaskOption } from './tasks/task-policy.js';
+export type { ToolTaskOption, ResolvedTaskPolicy } from './tasks/task-policy.js';
 export type { TaskOptions } from './tasks/task-engine.js';
 export type { TaskStatus } from './tasks/task-wire.js';
 export type { LegacySessionRecord } from './legacy/index.js';
@@ -92,4 +94,9 @@ export type {
   SchemaInput,
   JsonSchemaLiteral,
   InferArguments,
+  ToolHandlers,
+  ToolErrorResultInit,
+  RunResultFor,
+  TypedToolResultInit,
+  InferOutput,
 } from './tool-types.js';

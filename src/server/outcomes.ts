@@ -88,7 +88,8 @@ export const OUTCOMES = {
 
 /** The name of one row of {@link OUTCOMES}: a situation the pipeline can end in (e.g. `unknownTool`). */
 export type OutcomeName = keyof typeof OUTCOMES;
-type RpcOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'rpc-error' } ? K : never }[OutcomeName];
+/** The rows of {@link OUTCOMES} that end in a JSON-RPC error (what `rpcError` and `refuse` accept). */
+export type RpcOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'rpc-error' } ? K : never }[OutcomeName];
 type ToolErrorOutcome = { [K in OutcomeName]: (typeof OUTCOMES)[K] extends { kind: 'tool-error' } ? K : never }[OutcomeName];
 
 /** The JSON-RPC error a table row prescribes. */

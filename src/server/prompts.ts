@@ -50,6 +50,7 @@ export interface PromptDefinitionInit {
    * HTTP only), checked before the arguments, and neither `get` nor a completer runs.
    */
   scopes?: readonly string[];
+  /** Builds the messages for the given arguments (every required one is present; unknown ones were refused). */
   get(args: Readonly<Record<string, string>>, ctx: PromptContext): PromptGetValue | Promise<PromptGetValue>;
 }
 
@@ -63,6 +64,7 @@ export interface Prompt {
   readonly visibleTo: VisibleTo | undefined;
   /** `definePrompt({ scopes })` (empty: none required). */
   readonly scopes: readonly string[];
+  /** The definition's `get` handler, as given. */
   readonly get: PromptDefinitionInit['get'];
 }
 

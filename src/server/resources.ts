@@ -66,6 +66,7 @@ export interface ResourceCaching {
 
 /** Options of {@link defineResource}. */
 export interface ResourceDefinitionInit extends ResourceCaching, ResourceVisibility, ResourceDescriptor {
+  /** Reads the resource for one `resources/read` (after visibility and scopes were checked). */
   read(ctx: ResourceContext): ResourceReadValue | Promise<ResourceReadValue>;
 }
 
@@ -94,6 +95,7 @@ export interface Resource {
   readonly visibleTo: VisibleTo | undefined;
   /** `defineResource({ scopes })` (empty: none required). */
   readonly scopes: readonly string[];
+  /** The definition's `read` handler, as given. */
   readonly read: ResourceDefinitionInit['read'];
 }
 
@@ -107,6 +109,7 @@ export interface ResourceTemplate {
   readonly visibleTo: VisibleTo | undefined;
   /** `defineResourceTemplate({ scopes })` (empty: none required). */
   readonly scopes: readonly string[];
+  /** The definition's `read` handler, as given. */
   readonly read: ResourceTemplateDefinitionInit['read'];
 }
 

@@ -28,7 +28,7 @@ export interface DefinitionProblem {
   message: string;
 }
 
-/** What {@link analyzeToolDefinition} learns: problems, and for valid definitions the compiled parts. */
+/** What the definition analysis (`analyzeToolDefinition`, behind `checkToolDefinition` and `defineTool`) learns: problems, and for valid definitions the compiled parts. */
 export interface ToolDefinitionAnalysis {
   /** Every problem found (empty = valid). */
   problems: DefinitionProblem[];

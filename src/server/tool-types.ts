@@ -220,8 +220,11 @@ export interface ToolDefinitionInit<I extends SchemaInput, O extends SchemaInput
 
 /** Handlers of a tool, with arguments erased to what the pipeline passes. */
 export interface ToolHandlers {
+  /** The tool's `check` (business rules), undefined when it has none. */
   check: ((args: Record<string, unknown>, ctx: ToolContext) => readonly (RuleViolation | string)[] | Promise<readonly (RuleViolation | string)[]>) | undefined;
+  /** The tool's `approval` (what a person must approve), undefined when it has none. */
   approval: ((args: Record<string, unknown>, ctx: ToolContext) => ApprovalRequest | null | undefined | Promise<ApprovalRequest | null | undefined>) | undefined;
+  /** The tool's `run`. */
   run: (args: Record<string, unknown>, ctx: ToolContext) => ToolRunResult | void | Promise<ToolRunResult | void>;
 }
 

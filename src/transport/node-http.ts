@@ -13,6 +13,7 @@ import type { MessageDispatcher } from './message-dispatcher.js';
 export interface HttpMount {
   /** Path prefix, e.g. `/console`; must start with `/` and differ from the MCP endpoint path. */
   readonly prefix: string;
+  /** Answers one request under `prefix`, applying the listener's Host and Origin `policy` itself. */
   handle(req: IncomingMessage, res: ServerResponse, policy: HttpPolicy): void;
 }
 

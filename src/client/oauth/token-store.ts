@@ -38,9 +38,13 @@ export interface StoredToken {
 
 /** Storage behind the OAuth client. */
 export interface TokenStore {
+  /** The token kept for the MCP server at `server`, if any. */
   token(server: string): Promise<StoredToken | undefined>;
+  /** Keeps a token (replacing the one for the same server). */
   saveToken(token: StoredToken): Promise<void>;
+  /** The client registration kept for `issuer`, if any. */
   client(issuer: string): Promise<StoredClient | undefined>;
+  /** Keeps a client registration (replacing the one for the same issuer). */
   saveClient(client: StoredClient): Promise<void>;
   /** Everything kept (for listing). */
   list(): Promise<{ tokens: StoredToken[]; clients: StoredClient[] }>;

@@ -104,7 +104,7 @@ function adoptTool(raw: ToolDescriptor, upstream: Upstream, maxBytes: number): T
  * `inputSchema`, `outputSchema`, description, title and annotations, named `<prefix>__<name>` when a
  * prefix is given. Each tool's `run` calls the upstream tool with exactly the arguments the
  * pipeline passed, forwards cancellation and (when the caller asked for it) progress, and turns
- * every upstream failure into an `isError` result (see {@link Upstream}). Upstream tools that
+ * every upstream failure into an `isError` result (see `Upstream` in upstream.ts). Upstream tools that
  * cannot be served are left out and reported in `problems`.
  *
  * @throws ProxyError `invalid_options` for bad options, `upstream_unavailable` when the upstream

@@ -12,6 +12,7 @@ import type { Dialect, SchemaVisit } from '../../schema/index.js';
 import type { LoweringPolicy } from '../profiles.js';
 import type { LossAction, LossEntry } from '../types.js';
 
+/** A JSON Schema object while it is being lowered (a mutable copy, never the caller's schema). */
 export type Json = Record<string, unknown>;
 
 export const OPENAPI_TYPE: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@
  * middleware writes through it, and so does the robot arm's audit log.
  *
  * Format (one record per line): `{"seq":N,"time":"<ISO>","prev":"<hash>","type":"...",...fields}`,
- * where `prev` is {@link lineHash} of the previous line as written ("" for the first line of a log).
+ * where `prev` is the SHA-256 (`lineHash`) of the previous line as written ("" for the first line of a log).
  * Verify with {@link verifyHashChainLog}.
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs';
@@ -24,7 +24,8 @@ export type { HashChainFsync, HashChainLogOptions } from './hash-chain-options.j
 /** How opening a broken chain ends its error message: what was refused, and what to do. */
 export const BROKEN_CHAIN_REFUSAL = 'refusing to extend a broken chain (`toolwright audit verify <log>` lists every problem; to start a new chain, move the log, its rotated files and its head aside and keep them as evidence)';
 
-type AppendListener = (record: StoredHashChainRecord, lineHash: string) => void;
+/** Told of each record once it is written: the record and the hash the next record links to. */
+export type AppendListener = (record: StoredHashChainRecord, lineHash: string) => void;
 
 const RESERVED = ['seq', 'time', 'prev'] as const;
 /** In `never` mode, a batch this large is written at once rather than on the next turn. */
@@ -142,7 +143,7 @@ export class HashChainLog {
     }
   }
 
-  /** The link of the last line (what the next record's `prev` will be: its {@link lineHash}, or its MAC once keyed); "" for an empty log. */
+  /** The link of the last line (what the next record's `prev` will be: its SHA-256 (`lineHash`), or its MAC once keyed); "" for an empty log. */
   get lastHash(): string {
     return this.#prev;
   }

@@ -1,6 +1,6 @@
 /**
  * Reading and verifying a hash-chain log ({@link HashChainLog}): every line is a JSON record whose
- * `prev` is the link of the line before it, byte for byte as written ({@link lineHash}, or once the
+ * `prev` is the link of the line before it, byte for byte as written (its SHA-256, `lineHash`, or once the
  * chain is keyed by a `chain_keyed` record, the HMAC under its key), and whose `seq` is one more
  * than the line before. With a sealed head (chain-head.ts), a cut-off end and an edited last
  * record are found too. The chain runs across rotated files (`<log>.1`, `<log>.2`,
@@ -27,7 +27,7 @@ export interface StoredHashChainRecord extends HashChainRecord {
   readonly seq: number;
   /** ISO 8601 time of the append. */
   readonly time: string;
-  /** {@link lineHash} of the previous line; "" for the first line of a log. */
+  /** The SHA-256 (`lineHash`) of the previous line; "" for the first line of a log. */
   readonly prev: string;
 }
 

@@ -10,5 +10,6 @@ export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, Ver
 export { HashChainLogLockedError } from './hash-chain-files.js';
 export { AuditKeyError, createAuditKey, loadAuditKey } from './audit-key.js';
 export type { AuditKey } from './audit-key.js';
+export type { AppendListener } from './hash-chain-log.js';
 export { auditChainFiles, checkKeptApart, defaultAuditHeadPath, defaultAuditKeyPath, STATE_DIR_ENV, toolwrightStateDir } from './audit-paths.js';
 export type { AuditChainChoice } from './audit-paths.js';

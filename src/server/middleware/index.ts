@@ -1,6 +1,6 @@
 /** The built-in tools/call middleware, each in its own folder. */
 export { rateLimit } from './rate-limit/index.js';
-export type { RateLimitOptions } from './rate-limit/index.js';
+export type { RateLimitOptions, RateLimitMiddleware } from './rate-limit/index.js';
 export { auditLog } from './audit/index.js';
 export type { AuditLog, AuditLogOptions, AuditEntry } from './audit/index.js';
 export { resultBudget, TRUNCATION_META_KEY } from './result-budget/index.js';

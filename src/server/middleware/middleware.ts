@@ -70,6 +70,7 @@ export interface Middleware {
   readonly at?: 'arguments' | 'validated';
   /** For server-wide middleware: which tools it wraps (default all). */
   readonly appliesTo?: (toolName: string) => boolean;
+  /** Wraps one call: return an outcome to stop it, or `await next()` (at most once) to run what follows and return or change its outcome. */
   handle(call: ToolCall, next: () => Promise<CallOutcome>): CallOutcome | Promise<CallOutcome>;
   /**
    * Acquires what the middleware holds (files, locks) once the server starts serving: `listen()`,

@@ -47,7 +47,7 @@ export interface RedisStore extends Store {
   publish(channel: string, message: JsonValue): Promise<number>;
   subscribe(channel: string, listener: StoreListener): Promise<() => void>;
   close(): Promise<void>;
-  /** The prefix of every key (add-ons in their own files name keys with it, e.g. {@link redisClaimKey}). */
+  /** The prefix of every key (add-ons in their own files name keys with it, e.g. `redisClaimKey`). */
   readonly keyPrefix: string;
   /** Sends one command with the store's deadline; every failure is a {@link StoreUnavailableError}. For add-ons (persistence check, claim counter). */
   command<T>(args: string[]): Promise<T>;

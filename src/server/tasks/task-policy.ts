@@ -31,8 +31,10 @@ export interface ToolTaskOption<Args = Record<string, unknown>> {
 /** The policy with its defaults applied and its shape checked (done once, when the tool is defined). */
 export interface ResolvedTaskPolicy {
   readonly support: 'optional' | 'required';
+  /** The tool's `expectedDurationMs` estimate, as given (undefined: none). */
   readonly expectedDurationMs: ((args: Record<string, unknown>) => number) | undefined;
   readonly thresholdMs: number;
+  /** The tool's `when` predicate, as given (undefined: none). */
   readonly when: ((args: Record<string, unknown>, ctx: ToolContext) => boolean) | undefined;
   readonly ttlMs: number | undefined;
   readonly pollIntervalMs: number | undefined;
