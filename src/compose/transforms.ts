@@ -148,11 +148,20 @@ function applyOne(tool: Tool, transform: Exclude<ToolTransform, { kind: 'filter'
  * @throws TransformError for an unknown tool or argument, a rename onto a name in use, a narrowing
  *   that is not one, or a fixed/default value the argument's schema refuses.
  * @example
+ * ```ts
+ * import { createServer, defineTool } from 'toolwright';
+ * import { filterTools, hideArgument, rename, transformTools } from 'toolwright/compose';
+ *
+ * const arm = createServer({ name: 'arm', version: '1.0.0', tools: [
+ *   defineTool({ name: 'get_status', inputSchema: { type: 'object' }, run: () => 'idle' }),
+ *   defineTool({ name: 'move', inputSchema: { type: 'object', properties: { x: { type: 'number' }, units: { type: 'string' } } }, run: () => 'moved' }),
+ * ] });
  * const tools = transformTools(arm.mountable.tools, [
  *   filterTools({ destructiveHint: false }),
  *   rename('get_status', 'status'),
  *   hideArgument('move', 'units', 'mm'),
  * ]);
+ * ```
  */
 export function transformTools(tools: readonly Tool[], transforms: readonly ToolTransform[]): Tool[] {
   let list = [...tools];

@@ -73,13 +73,8 @@ function bumpFor(counts: Record<ChangeKind, number>): { bump: VersionBump; reaso
  * Compares two `tools/list` catalogs and classifies every change per tool and JSON pointer as
  * breaking, compatible, model-facing or unknown (see {@link ChangeKind}), with the version bump
  * it calls for and, per tool that breaks, the guide's advice: publish `<tool>_v2` beside the old
- * definition rather than changing it under its callers.
- *
- * @example
- * ```ts
- * const diff = diffCatalogs(oldTools, newTools);
- * if (diff.counts.breaking > 0) console.log(diff.bump, diff.suggestions);
- * ```
+ * definition rather than changing it under its callers. `toolwright diff` prints it: when
+ * `counts.breaking` is above zero, `bump` is `major` and `suggestions` say what to publish instead.
  */
 export function diffCatalogs(before: readonly unknown[], after: readonly unknown[]): CatalogDiff {
   const oldTools = byName(before);

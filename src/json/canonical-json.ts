@@ -12,7 +12,12 @@ import { jsonString } from './json-text.js';
  *
  * Used for approval digests (`requestState`), lint lockfiles (`--pin`) and plan hashes.
  *
- * @example canonicalJson({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ * @example
+ * ```ts
+ * import { canonicalJson } from 'toolwright';
+ *
+ * canonicalJson({ b: 1, a: [true, undefined] }); // '{"a":[true,null],"b":1}'
+ * ```
  */
 export function canonicalJson(value: unknown): string {
   return write(value, '', []) ?? 'null';

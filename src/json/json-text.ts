@@ -2,8 +2,7 @@
  * `JSON.stringify` for one string, cheaper for the usual short plain text (keys, tool names,
  * subjects, hashes): printable ASCII without `"` or `\` is its own JSON body, so the escaper is
  * skipped. Hot paths (canonical JSON, audit records) write their strings through it.
- *
- * @example jsonString('calculate_sum') // '"calculate_sum"'
+ * For example `jsonString('calculate_sum')` is `'"calculate_sum"'`.
  */
 export function jsonString(text: string): string {
   return text.length <= 64 && PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);

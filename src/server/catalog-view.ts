@@ -115,7 +115,19 @@ export interface VisibilityRules {
 /**
  * Builds a `visibleTo` predicate from scope, tenant and risk rules.
  * @example
- * defineTool({ name: 'wipe', annotations: { destructiveHint: true }, visibleTo: visibleWhen({ tenants: ['acme'], risk: { annotations: { destructiveHint: true }, destructive: 'admin' } }), ... })
+ * ```ts
+ * import { defineTool, visibleWhen } from 'toolwright';
+ *
+ * const annotations = { destructiveHint: true };
+ * const wipe = defineTool({
+ *   name: 'wipe',
+ *   inputSchema: { type: 'object' },
+ *   annotations,
+ *   // Listed only for tenant acme, and only to callers holding the admin scope (it is destructive).
+ *   visibleTo: visibleWhen({ tenants: ['acme'], risk: { annotations, destructive: 'admin' } }),
+ *   run: () => 'wiped',
+ * });
+ * ```
  */
 export function visibleWhen(rules: VisibilityRules): VisibleTo {
   const needed = [...(rules.scopes ?? [])];

@@ -19,7 +19,16 @@ export const MAX_COMPLETION_VALUES = 100;
 /**
  * A completer over a fixed list: values starting with the typed prefix (case-insensitive), in
  * list order.
- * @example complete: { city: completeFrom(['paris', 'park', 'party']) }
+ * @example
+ * ```ts
+ * import { completeFrom, definePrompt, text } from 'toolwright';
+ *
+ * const weather = definePrompt({
+ *   name: 'weather',
+ *   arguments: [{ name: 'city', required: true, complete: completeFrom(['paris', 'park', 'party']) }],
+ *   get: ({ city }) => [{ role: 'user', content: text(`What is the weather in ${city}?`) }],
+ * });
+ * ```
  */
 export function completeFrom(values: readonly string[]): Completer {
   const list = [...values];

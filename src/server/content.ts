@@ -46,7 +46,13 @@ function withExtras<T extends object>(block: T, extras: ContentExtras | undefine
 
 /**
  * An image content block.
- * @example image(pngBytes, 'image/png')
+ * @example
+ * ```ts
+ * import { image } from 'toolwright';
+ * import { readFileSync } from 'node:fs';
+ *
+ * const block = image(readFileSync('arm.png'), 'image/png');
+ * ```
  */
 export function image(data: string | Uint8Array, mimeType: string, extras?: ContentExtras): ImageContent {
   requireMimeType('image()', mimeType);
@@ -55,7 +61,13 @@ export function image(data: string | Uint8Array, mimeType: string, extras?: Cont
 
 /**
  * An audio content block.
- * @example audio(wavBytes, 'audio/wav')
+ * @example
+ * ```ts
+ * import { audio } from 'toolwright';
+ * import { readFileSync } from 'node:fs';
+ *
+ * const block = audio(readFileSync('beep.wav'), 'audio/wav');
+ * ```
  */
 export function audio(data: string | Uint8Array, mimeType: string, extras?: ContentExtras): AudioContent {
   requireMimeType('audio()', mimeType);
@@ -89,7 +101,12 @@ export function resourceContents(init: ResourceContentsInit): ResourceContents {
 
 /**
  * A resource embedded in a result or prompt (`type: "resource"`).
- * @example embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'hi' })
+ * @example
+ * ```ts
+ * import { embeddedResource } from 'toolwright';
+ *
+ * const block = embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'hi' });
+ * ```
  */
 export function embeddedResource(contents: ResourceContentsInit, extras?: ContentExtras): EmbeddedResource {
   return withExtras({ type: 'resource', resource: resourceContents(contents) }, extras);

@@ -81,8 +81,18 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
  * `listen()`, `stdio()` or `fetch()` starts serving when no message comes).
  *
  * @example
+ * ```ts
+ * import { createServer, defineTool } from 'toolwright';
+ *
+ * const sum = defineTool({
+ *   name: 'calculate_sum',
+ *   inputSchema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] } as const,
+ *   run: ({ a, b }) => `${a + b}`,
+ * });
  * const server = createServer({ name: 'demo', version: '1.0.0', tools: [sum] });
  * const { url } = await server.listen({ port: 3000 });
+ * console.log(`serving ${url}`);
+ * ```
  */
 export function createServer(options: ServerOptions): McpServer {
   const config = resolveServerConfig(options);

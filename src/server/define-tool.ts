@@ -69,6 +69,9 @@ function toWireSchema(toolName: string, field: 'inputSchema' | 'outputSchema', s
  * `type: "object"`, schema compiles, `x-mcp-header`) are checked when a server registers the tool.
  *
  * @example
+ * ```ts
+ * import { defineTool } from 'toolwright';
+ *
  * const sum = defineTool({
  *   name: 'calculate_sum',
  *   description: 'Add two integers.',
@@ -76,6 +79,7 @@ function toWireSchema(toolName: string, field: 'inputSchema' | 'outputSchema', s
  *                  required: ['a', 'b'], additionalProperties: false } as const,
  *   run: ({ a, b }) => ({ structuredContent: { sum: a + b } }),
  * });
+ * ```
  */
 export function defineTool<const I extends SchemaInput, const O extends SchemaInput | undefined = undefined>(
   definition: ToolDefinitionInit<I, O>,

@@ -109,9 +109,20 @@ export interface InputFlow {
    * @throws ProtocolError -32602 when `requestState` is forged, expired or belongs to another call;
    *   -32021 when a request needs a capability the client did not declare.
    * @example
-   * const got = ctx.inputs.require({ user_name: elicitInput({ message: 'Your name?', requestedSchema }) });
-   * if (!got.ready) return got.result;
-   * return `Hello, ${got.responses.user_name.content?.name}!`;
+   * ```ts
+   * import { defineTool, elicitInput } from 'toolwright';
+   *
+   * const requestedSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+   * const greet = defineTool({
+   *   name: 'greet',
+   *   inputSchema: { type: 'object' },
+   *   run: (_args, ctx) => {
+   *     const got = ctx.inputs.require({ user_name: elicitInput({ message: 'Your name?', requestedSchema }) });
+   *     if (!got.ready) return got.result;
+   *     return `Hello, ${String(got.responses.user_name.content?.['name'])}!`;
+   *   },
+   * });
+   * ```
    */
   require<T extends Record<string, InputRequest>>(requests: T, options?: RequireInputsOptions): InputGathering<T>;
   /** True when the client declared the capability `method` needs on this request. */

@@ -148,7 +148,14 @@ function explain(error: unknown, jwksUrl: string | undefined): BearerTokenError 
  * metadata and its 401 challenge points at it.
  *
  * @example
- * createServer({ ..., authorize: jwtAuthorizer({ resource: 'https://robot.example.com/mcp', issuer: 'https://auth.example.com', scopesSupported: ['arm:read', 'arm:move'] }) })
+ * ```ts
+ * import { createServer, jwtAuthorizer } from 'toolwright';
+ *
+ * const server = createServer({
+ *   name: 'arm', version: '1.0.0', tools: [],
+ *   authorize: jwtAuthorizer({ resource: 'https://robot.example.com/mcp', issuer: 'https://auth.example.com', scopesSupported: ['arm:read', 'arm:move'] }),
+ * });
+ * ```
  */
 export function jwtAuthorizer(options: JwtAuthorizerOptions): OAuthAuthorizer {
   const sources = [options.secret, options.jwks, options.jwksUrl].filter((s) => s !== undefined).length;

@@ -80,8 +80,19 @@ export interface ToolApprovals {
    * `progressToken` gets `notifications/progress` (one at once, then every `progressIntervalMs`).
    * Resolves once; the approval it reports authorises this execution only.
    * @example
-   * const decision = await ctx.approvals.awaitOperator({ summary: `Move to ${x}?`, digest: plan.hash });
-   * if (!decision.approved) return decision.result;
+   * ```ts
+   * import { defineTool } from 'toolwright';
+   *
+   * const move = defineTool({
+   *   name: 'move_to',
+   *   inputSchema: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } as const,
+   *   run: async ({ x }, ctx) => {
+   *     const decision = await ctx.approvals.awaitOperator({ summary: `Move to ${x}?`, digest: `plan-for-${x}` });
+   *     if (!decision.approved) return decision.result;
+   *     return `moved to ${x}`;
+   *   },
+   * });
+   * ```
    */
   awaitOperator(options: AwaitOperatorOptions): Promise<OperatorDecision>;
   /**

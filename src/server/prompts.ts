@@ -71,11 +71,15 @@ export interface Prompt {
 /**
  * Defines a prompt. Required arguments are enforced before `get` runs (missing ones are -32602).
  * @example
- * definePrompt({
+ * ```ts
+ * import { definePrompt, text } from 'toolwright';
+ *
+ * const greet = definePrompt({
  *   name: 'greet', description: 'Greets someone',
  *   arguments: [{ name: 'who', required: true }],
  *   get: ({ who }) => [{ role: 'user', content: text(`Say hello to ${who}`) }],
  * });
+ * ```
  */
 export function definePrompt(init: PromptDefinitionInit): Prompt {
   if (typeof init.name !== 'string' || !/^[A-Za-z0-9_.-]{1,128}$/.test(init.name)) {

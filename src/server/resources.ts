@@ -135,7 +135,11 @@ function copyOptional<T extends object>(target: T, source: object, keys: readonl
 /**
  * Defines a resource with a fixed URI.
  * @example
- * defineResource({ uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', read: () => 'hello' })
+ * ```ts
+ * import { defineResource } from 'toolwright';
+ *
+ * const hello = defineResource({ uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', read: () => 'hello' });
+ * ```
  */
 export function defineResource(init: ResourceDefinitionInit): Resource {
   if (typeof init.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(init.uri)) throw new TypeError(`defineResource: uri must be an absolute URI, got ${JSON.stringify(init.uri)}`);
@@ -152,7 +156,11 @@ export function defineResource(init: ResourceDefinitionInit): Resource {
 /**
  * Defines resources addressed by a URI template.
  * @example
- * defineResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'data', read: (uri, { id }) => JSON.stringify({ id }) })
+ * ```ts
+ * import { defineResourceTemplate } from 'toolwright';
+ *
+ * const data = defineResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'data', read: (_uri, { id }) => JSON.stringify({ id }) });
+ * ```
  */
 export function defineResourceTemplate(init: ResourceTemplateDefinitionInit): ResourceTemplate {
   const template = compileUriTemplate(init.uriTemplate);

@@ -111,8 +111,13 @@ function adoptTool(raw: ToolDescriptor, upstream: Upstream, maxBytes: number): T
  *   cannot be listed, `name_collision` when two tools would have one name. The connection is closed
  *   before it throws.
  * @example
+ * ```ts
+ * import { createServer } from 'toolwright';
+ * import { toolsFromUpstream } from 'toolwright/compose';
+ *
  * const everything = await toolsFromUpstream({ command: 'npx', args: ['@modelcontextprotocol/server-everything'] }, { prefix: 'every' });
  * const server = createServer({ name: 'front', version: '1.0.0', tools: everything.tools });
+ * ```
  */
 export async function toolsFromUpstream(target: UpstreamTarget, options: UpstreamToolsOptions = {}): Promise<UpstreamTools> {
   if (options.prefix !== undefined && !isValidPrefix(options.prefix)) {

@@ -374,9 +374,13 @@ function installExitHook(): void {
  * `verifyOnOpen: false`) an error naming the line when the current file's chain is broken.
  *
  * @example
+ * ```ts
+ * import { openHashChainLog } from 'toolwright';
+ *
  * const log = openHashChainLog('audit.jsonl', { fsync: 'never' });
  * log.append({ type: 'deploy', version: '1.4.2' });
  * log.close();
+ * ```
  */
 export function openHashChainLog(path: string, options: HashChainLogOptions = {}): HashChainLog {
   return new HashChainLog(path, options);

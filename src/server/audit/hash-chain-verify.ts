@@ -132,8 +132,12 @@ export const KEYED_MARKER = 'chain_keyed';
  * (then it is a break: deleted), and a key that cannot be loaded throws {@link AuditKeyError}.
  *
  * @example
+ * ```ts
+ * import { verifyHashChainLog } from 'toolwright';
+ *
  * const { ok, problems } = verifyHashChainLog('calls.jsonl', { key: 'audit.key', head: 'calls.head' });
  * if (!ok) console.error(problems.join('\n'));
+ * ```
  */
 export function verifyHashChainLog(givenPath: string, options: VerifyHashChainOptions = {}): HashChainVerification {
   // Resolved as HashChainLog resolves it (lexically), so both read the same files however spelt.

@@ -42,7 +42,15 @@ export function createBearerToken(): string {
  * An `authorize` option accepting exactly one bearer token.
  *
  * @example
- * createServer({ ..., authorize: staticTokenAuthorizer({ token, auth: { subject: 'local-operator', clientId: 'local', scopes: [] } }) })
+ * ```ts
+ * import { createServer, loadOrCreateBearerTokenFile, staticTokenAuthorizer } from 'toolwright';
+ *
+ * const { token } = loadOrCreateBearerTokenFile('.toolwright/mcp-token');
+ * const server = createServer({
+ *   name: 'arm', version: '1.0.0', tools: [],
+ *   authorize: staticTokenAuthorizer({ token, auth: { subject: 'local-operator', clientId: 'local', scopes: [] } }),
+ * });
+ * ```
  */
 export function staticTokenAuthorizer(options: StaticTokenAuthorizerOptions): Authorizer {
   assertBearerToken(options.token);

@@ -94,7 +94,11 @@ function detailOf(outcome: CallOutcome): string | undefined {
 
 /**
  * @example
- * createServer({ ..., use: [auditLog({ path: 'calls.jsonl' })] })
+ * ```ts
+ * import { auditLog, createServer } from 'toolwright';
+ *
+ * const server = createServer({ name: 'arm', version: '1.0.0', tools: [], use: [auditLog({ path: 'calls.jsonl' })] });
+ * ```
  */
 export function auditLog(options: AuditLogOptions): AuditLog {
   const chainFiles = auditChainFiles(options.path, { ...(options.key !== undefined ? { key: options.key } : {}), ...(options.head !== undefined ? { head: options.head } : {}) });

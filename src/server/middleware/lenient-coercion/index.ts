@@ -75,7 +75,16 @@ export function coerceArguments(args: Record<string, unknown>, schema: unknown, 
 
 /**
  * @example
- * defineTool({ name: 'move', ..., use: [lenientCoercion()] })
+ * ```ts
+ * import { defineTool, lenientCoercion } from 'toolwright';
+ *
+ * const move = defineTool({
+ *   name: 'move',
+ *   inputSchema: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } as const,
+ *   use: [lenientCoercion()], // "12.5" arrives as 12.5, and the result says it was repaired
+ *   run: ({ x }) => `moved to ${x}`,
+ * });
+ * ```
  */
 export function lenientCoercion(): Middleware {
   return {

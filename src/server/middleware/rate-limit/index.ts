@@ -29,7 +29,16 @@ export interface RateLimitMiddleware extends Middleware {
 
 /**
  * @example
- * defineTool({ name: 'search', ..., use: [rateLimit({ capacity: 10, refillPerSecond: 1 })] })
+ * ```ts
+ * import { defineTool, rateLimit } from 'toolwright';
+ *
+ * const search = defineTool({
+ *   name: 'search',
+ *   inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } as const,
+ *   use: [rateLimit({ capacity: 10, refillPerSecond: 1 })],
+ *   run: ({ query }) => `results for ${query}`,
+ * });
+ * ```
  */
 export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
   const { capacity, refillPerSecond } = options;

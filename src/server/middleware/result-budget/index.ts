@@ -83,7 +83,16 @@ function fitPrefix(text: string, fits: (candidate: string) => boolean): string {
 
 /**
  * @example
- * defineTool({ name: 'read_log', ..., use: [resultBudget({ maxTokens: 2000 })] })
+ * ```ts
+ * import { defineTool, resultBudget } from 'toolwright';
+ *
+ * const readLog = defineTool({
+ *   name: 'read_log',
+ *   inputSchema: { type: 'object' },
+ *   use: [resultBudget({ maxTokens: 2000 })], // a longer answer is cut, and says so
+ *   run: () => 'a very long log',
+ * });
+ * ```
  */
 export function resultBudget(options: ResultBudgetOptions): Middleware {
   for (const key of ['maxTokens', 'maxBytes'] as const) {

@@ -32,7 +32,12 @@ const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
 
 /**
  * @example
- * createServer({ ..., use: [tracing()] }) // spans go wherever the registered OpenTelemetry SDK sends them
+ * ```ts
+ * import { createServer, tracing } from 'toolwright';
+ *
+ * // Spans go wherever the registered OpenTelemetry SDK sends them.
+ * const server = createServer({ name: 'arm', version: '1.0.0', tools: [], use: [tracing()] });
+ * ```
  */
 export function tracing(options: TracingOptions = {}): Middleware {
   const tracer = options.tracer ?? trace.getTracer('toolwright');
