@@ -139,13 +139,32 @@ export function compileSchema(schema: object | boolean, options?: CompileOptions
   return compiled;
 }
 
+let codeGeneration: boolean | undefined;
+/**
+ * Whether this runtime lets code be generated from strings. Both fast validators (Ajv's and our
+ * specialised one) are generated code; Cloudflare's workerd refuses `new Function` ("Code
+ * generation from strings disallowed for this context"), so there every schema takes the compliant
+ * engine, which interprets the schema instead (docs/deploy.md). Asked once, on the first build,
+ * never at module load (workerd refuses that in a module's global scope as well).
+ */
+function canGenerateCode(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function('return true')() === true;
+    } catch {
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
+}
+
 function build(schema: object | boolean, options: CompileOptions | undefined): Compiled {
   const dialect = checkAfterLimits(schema, options?.remotes);
   const limit = Math.max(1, options?.maxErrors ?? DEFAULT_MAX_ERRORS);
   const budget: InstanceBudget = { maxNodes: options?.maxInstanceNodes ?? DEFAULT_MAX_INSTANCE_NODES, maxDepth: options?.maxInstanceDepth ?? DEFAULT_MAX_INSTANCE_DEPTH };
   const formatAssertion = options?.formatAssertion === true || metaSchemaAssertsFormat(schema, options?.remotes);
   const plan = planFastPath(schema, dialect, formatAssertion);
-  if (plan.blocker === undefined && options?.engine !== 'compliant') {
+  if (plan.blocker === undefined && options?.engine !== 'compliant' && canGenerateCode()) {
     const fast = compileFast(schema, dialect, formatAssertion, plan);
     const general = (instance: unknown): ValidationResult => {
       const refused = instanceRefusal(instance, budget);

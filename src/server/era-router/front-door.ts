@@ -24,16 +24,18 @@ export interface FrontDoor {
 
 type FrontDoorEnv = Pick<PipelineEnv, 'authorize' | 'challenge' | 'logger'>;
 
-const NEVER_ABORTED = new AbortController().signal;
-
-function bodiless(header: HeaderLookup): InboundMessage {
-  return { body: '', transport: 'http', header, signal: NEVER_ABORTED, isAborted: () => false, notify: () => undefined };
+function bodiless(header: HeaderLookup, neverAborted: AbortSignal): InboundMessage {
+  return { body: '', transport: 'http', header, signal: neverAborted, isAborted: () => false, notify: () => undefined };
 }
 
 /** The front door of a server with an `authorize` option; undefined without one (nothing to check). */
 export function createFrontDoor(env: FrontDoorEnv): FrontDoor | undefined {
   if (env.authorize === undefined) return undefined;
   const stageEnv = env as PipelineEnv; // `authenticate` reads only these three members
+  // Made here, not at module load: workerd refuses `new AbortController()` in a module's global
+  // scope ("Disallowed operation called within global scope"), so a module-level one would stop a
+  // Worker from loading at all (docs/deploy.md).
+  const neverAborted = new AbortController().signal;
   async function check(message: InboundMessage): Promise<FrontDoorVerdict> {
     const outcome = await authenticate.run(receive(message), stageEnv);
     if ('kind' in outcome) {
@@ -49,5 +51,5 @@ export function createFrontDoor(env: FrontDoorEnv): FrontDoor | undefined {
     if (auth === undefined) throw new Error('authenticate passed without a caller');
     return { auth };
   }
-  return { check, checkHeaders: (header) => check(bodiless(header)) };
+  return { check, checkHeaders: (header) => check(bodiless(header, neverAborted)) };
 }
