@@ -18,7 +18,7 @@ import { checkTargets, renderMarkdown, type BenchReport } from './lib/report.js'
 import { COMPILED_DIR, EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER, REPO_ROOT, SERVERS, toolwrightMissing, type ServerId } from './lib/servers.js';
 import { runColdStart } from './lib/suites/cold-start.js';
 import { runHttpSuite } from './lib/suites/http-calls.js';
-import { runLintBench, runProxyBench, runSchemaBench, runSearchBench } from './lib/suites/schema-bench.js';
+import { runLintBench, runMiddlewareCostBench, runProxyBench, runSchemaBench, runSearchBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
@@ -152,6 +152,9 @@ async function main(): Promise<void> {
     log('HTTP tools/call with the middleware chain:');
     const chain = [...SERVERS.filter((s) => s.id !== 'sdk'), EMPTY_CHAIN_SERVER, MIDDLEWARE_SERVER];
     report.middleware = await runHttpSuite(chain, { name: 'middleware', workload: 'tools/call', catalogSize: 1, concurrencies: [32], rounds, durationSec, warmupSec: settings.warmupSec, log });
+    log("each middleware's cost per call, in process (npm run bench:middleware):");
+    report.middlewareCost = await runMiddlewareCostBench(300000, quick);
+    log(`  ${report.middlewareCost.note}\n${report.middlewareCost.output}`);
   }
   if (options.only.has('auth')) {
     log('auth: HTTP tools/call with a bearer token (static, JWT), then tools/list for 100 callers with 100 views:');

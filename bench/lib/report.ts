@@ -36,6 +36,8 @@ export interface BenchReport {
   readonly httpCatalog?: HttpSuiteResult;
   /** tools/call with and without the middleware chain (rate limit + audit without fsync + result budget). */
   readonly middleware?: HttpSuiteResult;
+  /** Each middleware's own cost per call, in µs, in process (bench/middleware-cost.bench.ts; issue 31 item 3). */
+  readonly middlewareCost?: ScriptBenchResult;
   readonly toolsList?: HttpSuiteResult;
   readonly stdio?: StdioSuiteResult;
   readonly legacy?: LegacySuiteResult;
@@ -244,6 +246,10 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.middleware !== undefined) {
     out.push('## HTTP `tools/call` with the middleware chain', '', 'Same call with rate limit (token bucket on the in-memory store), audit (hash-chained JSONL, no fsync) and a result budget on every call, next to Toolwright without middleware and with an empty chain (`use: []`).', '');
     out.push(...httpTable(report.middleware), '');
+  }
+  if (report.middlewareCost !== undefined) {
+    out.push("## Each middleware's cost per call (`npm run bench:middleware`)", '', `Status: ${report.middlewareCost.note}. In process, around a tool that answers at once; no target (issue 31 asks for the figures).`, '');
+    if (report.middlewareCost.output !== '') out.push(report.middlewareCost.output, '');
   }
   if (report.auth !== undefined) {
     out.push('## HTTP `tools/call` with a bearer token', '', `Every server receives \`Authorization: Bearer\` (the bare reference and Toolwright without \`authorize\` ignore it); the static token and the ES256 JWT have the same length, so the request bytes are equal. Toolwright + \`staticTokenAuthorizer\` and + \`jwtAuthorizer\` (local JWK Set, no network; it caches a verified token until its expiry, at most 60 s) each refused a wrong token with 401 before timing. ${report.auth.call.rounds} round(s) × ${report.auth.call.durationSec} s.`, '');

@@ -43,6 +43,11 @@ export function runLintBench(timeoutMs: number): Promise<ScriptBenchResult> {
   return runScript('lint.bench.ts', ['--profile'], timeoutMs);
 }
 
+/** Each middleware's own cost per call in µs, in process (bench/middleware-cost.bench.ts). */
+export function runMiddlewareCostBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
+  return runScript('middleware-cost.bench.ts', quick ? ['--rounds', '3', '--calls', '5000', '--fsync-calls', '200'] : [], timeoutMs);
+}
+
 /** Proxy overhead (bench/proxy.bench.ts): a proxied tools/call vs the upstream called directly, c=32. */
 export function runProxyBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
   return runScript('proxy.bench.ts', quick ? ['--seconds', '1'] : [], timeoutMs);
