@@ -1,8 +1,8 @@
 /**
  * Proxied calls to an HTTP upstream are not serialized: N calls through the front are all in
  * flight upstream at once. The upstream tool is a barrier that answers only when N calls have
- * arrived, so the test finishes only if the client's request path (node-fetch.ts, one keep-alive
- * pool per connection) carries them concurrently; the upstream's observed peak is asserted.
+ * arrived, so the test finishes only if the client's HTTP request path carries them concurrently
+ * (no one-connection serialization); the upstream's observed peak is asserted.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
