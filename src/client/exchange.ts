@@ -10,6 +10,7 @@ import { encodeHeaderValue, ErrorCode, isJsonObject, META, PROTOCOL_VERSION } fr
 import { CLIENT_LEGACY_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { ClientCapabilities, Implementation, JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/index.js';
 import { McpClientError } from './client-error.js';
+import { createDeadline } from './deadline.js';
 import type { Connection, ServerRequestHandler } from './connection.js';
 import type { ProtocolEra } from './types.js';
 
@@ -240,8 +241,8 @@ export class Exchange {
       if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
     }
     const timeoutMs = options.timeoutMs ?? this.#settings.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+    const deadline = createDeadline(timeoutMs, options.signal);
+    const signal = deadline.signal;
     let received;
     try {
       received = await this.#connection.send(request, {
@@ -257,12 +258,14 @@ export class Exchange {
       if (era === 'legacy' && !handshake && this.#connection.kind === 'http' && signal.aborted) {
         this.#connection.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }, { headers: {}, signal: AbortSignal.timeout(5000) }).catch(() => {});
       }
-      if (timeout.aborted && !(options.signal?.aborted ?? false)) throw new McpClientError('timeout', `${method}: no response within ${timeoutMs} ms; the request was cancelled`, { method });
+      if (deadline.timedOut && !(options.signal?.aborted ?? false)) throw new McpClientError('timeout', `${method}: no response within ${timeoutMs} ms; the request was cancelled`, { method });
       if (options.signal?.aborted) {
         const cause = options.signal.reason;
         throw new McpClientError('aborted', `${method}: cancelled by the caller${cause instanceof Error && cause.message ? ` (${cause.message})` : ''}`, { method, cause });
       }
       throw new McpClientError('transport', `${method}: ${error instanceof Error ? error.message : String(error)}`, { method, cause: error });
+    } finally {
+      deadline.dispose();
     }
     const { message, httpStatus } = received;
     if (handshake && received.sessionId !== undefined) this.#lastSessionId = received.sessionId;

@@ -179,8 +179,8 @@ export class Upstream {
     }
   }
 
-  /** Waits for a slot; resolves to a release function, or a refusal text. */
-  async #acquire(signal: AbortSignal): Promise<(() => void) | string> {
+  /** Waits for a slot (at most `timeoutMs`, or until `caller` aborts); resolves to a release function, or a refusal text. */
+  async #acquire(caller: AbortSignal): Promise<(() => void) | string> {
     const release = (): void => {
       const next = this.#queue.shift();
       if (next !== undefined) next();
@@ -193,6 +193,8 @@ export class Upstream {
     if (this.#queue.length >= this.#options.maxQueued) {
       return `Upstream ${this.label} is busy: ${this.#options.maxConcurrent} call(s) in flight and ${this.#queue.length} waiting (the limits); try again shortly.`;
     }
+    // The deadline is made only for a call that must wait: a free slot is taken with no timer at all.
+    const signal = AbortSignal.any([caller, AbortSignal.timeout(this.#options.timeoutMs)]);
     return new Promise((resolve) => {
       const onAbort = (): void => {
         const index = this.#queue.indexOf(grant);
@@ -218,8 +220,7 @@ export class Upstream {
   async call(name: string, args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>): Promise<ToolResultInit> {
     if (this.#closed) return failure(`Upstream ${this.label} is closed (the proxy is shutting down).`);
     const started = Date.now();
-    const deadline = AbortSignal.timeout(this.#options.timeoutMs);
-    const release = await this.#acquire(AbortSignal.any([ctx.signal, deadline]));
+    const release = await this.#acquire(ctx.signal);
     if (typeof release === 'string') return failure(release);
     try {
       const client = this.#current();

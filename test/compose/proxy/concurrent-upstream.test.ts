@@ -1,0 +1,68 @@
+/**
+ * Proxied calls to an HTTP upstream are not serialized: N calls through the front are all in
+ * flight upstream at once. The upstream tool is a barrier that answers only when N calls have
+ * arrived, so the test finishes only if the client's HTTP request path carries them concurrently
+ * (no one-connection serialization); the upstream's observed peak is asserted.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { connect } from '../../../src/client/index.js';
+import type { McpClient } from '../../../src/client/index.js';
+import { createServer, defineTool } from '../../../src/index.js';
+import type { HttpListener, McpServer } from '../../../src/index.js';
+import { toolsFromUpstream } from '../../../src/compose/index.js';
+import type { UpstreamTools } from '../../../src/compose/index.js';
+
+const CALLS = 24;
+
+describe('proxy in front of an HTTP upstream: concurrent calls', { timeout: 60_000 }, () => {
+  let inFlight = 0;
+  let peak = 0;
+  let opened: () => void = () => {};
+  const allArrived = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const barrier = defineTool({
+    name: 'barrier',
+    description: 'Answers once every expected call has arrived.',
+    inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } as const,
+    run: async ({ n }) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      if (inFlight === CALLS) opened();
+      await allArrived;
+      inFlight--;
+      return `${n}`;
+    },
+  });
+  let upstream: McpServer;
+  let upstreamListener: HttpListener;
+  let proxied: UpstreamTools;
+  let front: McpServer;
+  let frontListener: HttpListener;
+  let client: McpClient;
+
+  before(async () => {
+    upstream = createServer({ name: 'upstream', version: '1.0.0', tools: [barrier] });
+    upstreamListener = await upstream.listen({ port: 0 });
+    proxied = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', maxConcurrent: CALLS });
+    front = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
+    frontListener = await front.listen({ port: 0 });
+    client = connect(frontListener.url, { onWarning: () => {} });
+  });
+  after(async () => {
+    await client?.close();
+    await frontListener?.close();
+    await front?.close();
+    await proxied?.close();
+    await upstreamListener?.close();
+    await upstream?.close();
+  });
+
+  it(`has all ${CALLS} proxied calls in flight upstream at once, each answered with its own result`, async () => {
+    const results = await Promise.all(Array.from({ length: CALLS }, (_, n) => client.callTool('up__barrier', { n })));
+    assert.equal(peak, CALLS);
+    assert.deepEqual(results.map((r) => (r.content[0] as { text: string }).text), Array.from({ length: CALLS }, (_, n) => `${n}`));
+    assert.ok(results.every((r) => r.isError !== true));
+  });
+});
