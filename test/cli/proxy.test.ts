@@ -53,6 +53,32 @@ describe('toolwright proxy', () => {
     assert.match(notJson.stderr, /^toolwright proxy: --config: .*broken\.json is not JSON: /);
   });
 
+  it('reads a YAML configuration (.yaml, .yml) as its JSON form; bad YAML, duplicate keys and schema problems get exit 2', async () => {
+    const yaml = [
+      'name: front-yaml',
+      'upstreams:',
+      '  - prefix: every',
+      '    stdio:',
+      `      command: ${JSON.stringify(everything.command)}`,
+      `      args: [${everything.args.map((a) => JSON.stringify(a)).join(', ')}]`,
+      '    transforms:',
+      '      - { kind: rename, tool: get-sum, to: add }',
+      '',
+    ].join('\n');
+    const run = await cli(['proxy', '--config', write('front.yaml', yaml), '--check']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /\n {2}every__add +every \(legacy\): get-sum\n/);
+    const broken = await cli(['proxy', '--config', write('broken.yml', 'upstreams:\n  - prefix: a\n    stdio: {command: x\n')]);
+    assert.equal(broken.code, 2);
+    assert.match(broken.stderr, /^toolwright proxy: --config: .*broken\.yml is not YAML: .* at line \d+, column \d+\n/);
+    const duplicate = await cli(['proxy', '--config', write('dup.yaml', 'name: a\nname: b\nupstreams: []\n')]);
+    assert.equal(duplicate.code, 2);
+    assert.match(duplicate.stderr, /^toolwright proxy: --config: .*dup\.yaml is not YAML: Map keys must be unique at line 2, column 1\n/);
+    const invalid = await cli(['proxy', '--config', write('invalid.yaml', 'upstreams:\n  - prefix: a\n    http: { url: "ftp://x" }\n')]);
+    assert.equal(invalid.code, 2);
+    assert.ok(invalid.stderr.split('\n').includes('- /upstreams/0/http/url: expected string matching "^https?://", got string "ftp://x"'), invalid.stderr);
+  });
+
   it('exits 1 when an upstream cannot be listed, naming it', async () => {
     const run = await cli(['proxy', '--config', write('gone.json', { upstreams: [{ prefix: 'gone', stdio: { command: '/nonexistent/upstream' } }] }), '--check']);
     assert.equal(run.code, 1);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { createProxyServer, ProxyError } from '../../compose/proxy/index.js';
 import type { ProxyServer } from '../../compose/proxy/index.js';
 import type { StageEvent } from '../../server/stage-events.js';
@@ -11,7 +12,7 @@ import { UsageError } from '../usage-error.js';
 /** One line for `toolwright --help`. */
 export const summary = 'front other MCP servers and OpenAPI documents, from one configuration, with the local pipeline';
 
-const HELP = `Usage: toolwright proxy --config <proxy.json> [--check] [serving options of toolwright serve]
+const HELP = `Usage: toolwright proxy --config <proxy.json|proxy.yaml> [--check] [serving options of toolwright serve]
 
 Builds one front server from a proxy configuration (docs/compose.md, "One configuration"): every
 upstream MCP server (stdio command or Streamable HTTP URL, either protocol era) proxied under its
@@ -20,8 +21,8 @@ an argument, filter, require approval), an optional audit log and rate limit; th
 \`toolwright serve\`. Relative paths in the configuration are read from its folder.
 
 Options:
-  --config <file>        The proxy configuration (JSON), checked against its schema; problems are
-                         printed as JSON pointers
+  --config <file>        The proxy configuration: JSON, or YAML when the name ends in .yaml or
+                         .yml; checked against its schema; problems are printed as JSON pointers
   --check                Connect, list and check everything, print the tools and problems, exit
 ${SERVING_HELP}
   -h, --help             Show this help
@@ -40,6 +41,15 @@ async function readConfig(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(`--config: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (/\.ya?ml$/i.test(path)) {
+    // One YAML document with unique keys (the package's default), read as plain JSON values: the
+    // schema then judges it exactly as it judges the JSON form.
+    try {
+      return parseYaml(text, { prettyErrors: true, merge: false, maxAliasCount: 100 }) as unknown;
+    } catch (error) {
+      throw new UsageError(`--config: ${path} is not YAML: ${error instanceof Error ? error.message.split('\n')[0]!.replace(/:$/, '') : String(error)}`);
+    }
   }
   try {
     return JSON.parse(text) as unknown;
