@@ -79,6 +79,16 @@ describe('toolwright proxy', () => {
     assert.ok(invalid.stderr.split('\n').includes('- /upstreams/0/http/url: expected string matching "^https?://", got string "ftp://x"'), invalid.stderr);
   });
 
+  it('mounts a TypeScript server module from the configuration; --check names the mount', async () => {
+    const module = repoPath('test/compose/proxy/fixtures/mounted-arm.ts');
+    const run = await cli(['proxy', '--config', write('mount.json', { mounts: [{ prefix: 'arm', module }] }), '--check']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `2 tool(s) of toolwright-proxy:\n  ${'arm__get_status'.padEnd(40)} mount arm: ${module}\n  ${'arm__add'.padEnd(40)} mount arm: ${module}\n0 problem(s)\n`);
+    const bad = await cli(['proxy', '--config', write('bad-mount.json', { mounts: [{ prefix: 'arm', module: repoPath('test/compose/proxy/fixtures/not-a-server.ts') }] }), '--check']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^toolwright proxy: mount arm: the default export of .*not-a-server\.ts is not a Toolwright server/);
+  });
+
   it('exits 1 when an upstream cannot be listed, naming it', async () => {
     const run = await cli(['proxy', '--config', write('gone.json', { upstreams: [{ prefix: 'gone', stdio: { command: '/nonexistent/upstream' } }] }), '--check']);
     assert.equal(run.code, 1);

@@ -7,6 +7,7 @@ import type { StageEvent } from '../../server/stage-events.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { SERVING_HELP, SERVING_OPTIONS, serveWith } from '../serving.js';
 import type { LoadedServer, ServingValues } from '../serving.js';
+import { importModule } from '../import-module.js';
 import { UsageError } from '../usage-error.js';
 
 /** One line for `toolwright --help`. */
@@ -16,7 +17,7 @@ const HELP = `Usage: toolwright proxy --config <proxy.json|proxy.yaml> [--check]
 
 Builds one front server from a proxy configuration (docs/compose.md, "One configuration"): every
 upstream MCP server (stdio command or Streamable HTTP URL, either protocol era) proxied under its
-prefix, every OpenAPI document imported, transforms applied (rename, describe, hide/default/narrow
+prefix, every Toolwright server module mounted in process, every OpenAPI document imported, transforms applied (rename, describe, hide/default/narrow
 an argument, filter, require approval), an optional audit log and rate limit; then serves it like
 \`toolwright serve\`. Relative paths in the configuration are read from its folder.
 
@@ -61,7 +62,12 @@ async function readConfig(path: string): Promise<unknown> {
 /** Builds the proxy, printing every source's left-out tools to stderr. */
 async function build(path: string, onStageEvent?: (event: StageEvent) => void): Promise<ProxyServer> {
   const config = await readConfig(path);
-  const proxy = await createProxyServer(config, { baseDir: dirname(resolve(path)), ...(onStageEvent !== undefined ? { server: { onStageEvent } } : {}) });
+  const proxy = await createProxyServer(config, {
+    baseDir: dirname(resolve(path)),
+    // Mounted modules load as `toolwright serve` loads its target: TypeScript included.
+    importModule: (module) => importModule(module, module),
+    ...(onStageEvent !== undefined ? { server: { onStageEvent } } : {}),
+  });
   for (const problem of proxy.problems) {
     const what = problem.kind === 'upstream' ? `tool ${JSON.stringify(problem.tool ?? null)}` : problem.operation;
     process.stderr.write(`toolwright: ${problem.kind} ${problem.source}: ${what}: ${problem.code}: ${problem.message}\n`);
@@ -96,7 +102,11 @@ export async function run(argv: string[]): Promise<number> {
       for (const name of upstream.names) lines.push(`  ${name.local.padEnd(40)} ${upstream.label} (${upstream.era ?? 'era unknown'}): ${name.upstream}`);
     }
     const proxied = new Set(proxy.upstreams.flatMap((u) => u.names.map((n) => n.local)));
-    for (const tool of proxy.server.tools) if (!proxied.has(tool.name)) lines.push(`  ${tool.name.padEnd(40)} openapi`);
+    for (const tool of proxy.server.tools) {
+      if (proxied.has(tool.name)) continue;
+      const mount = proxy.mounts.find((m) => tool.name.startsWith(`${m.prefix}__`));
+      lines.push(`  ${tool.name.padEnd(40)} ${mount === undefined ? 'openapi' : `mount ${mount.prefix}: ${mount.module}`}`);
+    }
     lines.push(`${proxy.problems.length} problem(s)`);
     process.stdout.write(`${lines.join('\n')}\n`);
     await proxy.close();

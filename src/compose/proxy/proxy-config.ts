@@ -48,6 +48,14 @@ export interface ProxyConfigOpenApi {
   transforms?: ProxyConfigTransform[];
 }
 
+/** A Toolwright server in a module, mounted in process (`createServer({ mount })`) under `prefix`. */
+export interface ProxyConfigMount {
+  prefix: string;
+  /** Path of a module (JS, or TypeScript under the CLI) whose default export is a server (`createServer(...)`), relative to the configuration's folder. */
+  module: string;
+  transforms?: ProxyConfigTransform[];
+}
+
 /** The whole configuration. */
 export interface ProxyConfig {
   /** The front server's name and version (default `toolwright-proxy`, `0.0.0`). */
@@ -55,6 +63,7 @@ export interface ProxyConfig {
   version?: string;
   upstreams?: ProxyConfigUpstream[];
   openapi?: ProxyConfigOpenApi[];
+  mounts?: ProxyConfigMount[];
   /** A hash-chained audit log of every call (`auditLog`); `path` relative to the configuration's folder. */
   audit?: { path: string; includeArguments?: boolean; key?: string | false; head?: string };
   /** A server-wide rate limit (`rateLimit`). */
@@ -129,6 +138,10 @@ export const PROXY_CONFIG_SCHEMA: JsonObject = {
         properties: { document: name, prefix, baseUrl: { type: 'string', pattern: '^https?://' }, bearerTokenEnv: stringMap, timeoutMs: positiveInteger, maxResponseBytes: positiveInteger, transforms: { type: 'array', items: transform } },
       },
     },
+    mounts: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, required: ['prefix', 'module'], properties: { prefix, module: name, transforms: { type: 'array', items: transform } } },
+    },
     audit: { type: 'object', additionalProperties: false, required: ['path'], properties: { path: name, includeArguments: { type: 'boolean' }, key: { anyOf: [name, { const: false }] }, head: name } },
     rateLimit: { type: 'object', additionalProperties: false, required: ['capacity', 'refillPerSecond'], properties: { capacity: positiveInteger, refillPerSecond: { type: 'number', exclusiveMinimum: 0 }, per: { enum: ['tool-and-subject', 'tool', 'subject'] } } },
   },
@@ -140,6 +153,8 @@ export interface ResolvedProxyConfig {
   version: string;
   upstreams: { target: UpstreamTarget; options: UpstreamToolsOptions }[];
   openapi: { document: string; prefix: string | undefined; transforms: ToolTransform[]; options: { baseUrl?: string; credentials?: Record<string, { type: 'bearer'; token: string }>; timeoutMs?: number; maxResponseBytes?: number } }[];
+  /** Modules to mount, their paths absolute. */
+  mounts: { module: string; prefix: string; transforms: ToolTransform[] }[];
   audit: ProxyConfig['audit'];
   rateLimit: ProxyConfig['rateLimit'];
 }
@@ -229,10 +244,15 @@ export function resolveProxyConfig(config: unknown, baseDir: string = process.cw
       },
     });
   }
-  if (upstreams.length + openapi.length === 0 && problems.length === 0) problems.push({ pointer: '', message: 'nothing to serve: give at least one entry in "upstreams" or "openapi"' });
+  const mounts: ResolvedProxyConfig['mounts'] = [];
+  for (const [index, entry] of (typed.mounts ?? []).entries()) {
+    claim(entry.prefix, `/mounts/${index}`);
+    mounts.push({ module: isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module), prefix: entry.prefix, transforms: (entry.transforms ?? []).map(toTransform) });
+  }
+  if (upstreams.length + openapi.length + mounts.length === 0 && problems.length === 0) problems.push({ pointer: '', message: 'nothing to serve: give at least one entry in "upstreams", "openapi" or "mounts"' });
   if (problems.length > 0) throw new ProxyConfigError(problems);
   const audit = typed.audit === undefined ? undefined : { ...typed.audit, path: resolve(baseDir, typed.audit.path) };
-  return { name: typed.name ?? 'toolwright-proxy', version: typed.version ?? '0.0.0', upstreams, openapi, audit, rateLimit: typed.rateLimit };
+  return { name: typed.name ?? 'toolwright-proxy', version: typed.version ?? '0.0.0', upstreams, openapi, mounts, audit, rateLimit: typed.rateLimit };
 }
 
 function stringEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -7,7 +7,9 @@ export type ProxyErrorCode =
   /** The upstream could not be reached, or its `tools/list` failed, when the proxy was set up. */
   | 'upstream_unavailable'
   /** Two tools of the upstream end with the same local name (the upstream listed a name twice, or a rename made one). */
-  | 'name_collision';
+  | 'name_collision'
+  /** A module to mount could not be loaded, or its default export is not a Toolwright server. */
+  | 'invalid_mount';
 
 /**
  * Raised by `toolsFromUpstream` (and `createProxyServer`) when a proxy cannot be set up: its

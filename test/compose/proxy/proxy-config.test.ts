@@ -42,7 +42,10 @@ describe('proxy configuration: schema and rules, problems as JSON pointers', () 
     assert.deepEqual(problems({ upstreams: [{ prefix: 'a', stdio: { command: 'x' }, http: { url: 'http://h' } }] }), ['/upstreams/0 give exactly one of "stdio" and "http", got both']);
     assert.deepEqual(problems({ upstreams: [{ prefix: 'a', stdio: { command: 'x' } }, { prefix: 'a', http: { url: 'http://h' } }] }), ['/upstreams/1/prefix prefix "a" is already used at /upstreams/0']);
     assert.deepEqual(problems({ upstreams: [{ prefix: 'a', http: { url: 'http://h', bearerTokenEnv: 'NOPE' } }] }), ['/upstreams/0/http/bearerTokenEnv environment variable NOPE is not set']);
-    assert.deepEqual(problems({}), [' nothing to serve: give at least one entry in "upstreams" or "openapi"']);
+    assert.deepEqual(problems({}), [' nothing to serve: give at least one entry in "upstreams", "openapi" or "mounts"']);
+    assert.deepEqual(problems({ mounts: [{ prefix: 'arm' }] }).map((p) => p.split(' ')[0]), ['/mounts/0']);
+    assert.deepEqual(problems({ upstreams: [{ prefix: 'arm', stdio: { command: 'x' } }], mounts: [{ prefix: 'arm', module: 'arm.js' }] }), ['/mounts/0/prefix prefix "arm" is already used at /upstreams/0']);
+    assert.deepEqual(resolveProxyConfig({ mounts: [{ prefix: 'arm', module: 'sub/arm.js' }] }, '/base').mounts, [{ module: '/base/sub/arm.js', prefix: 'arm', transforms: [] }]);
   });
 
   it('resolves: the bearer token from the environment, relative paths against the base folder', () => {
@@ -124,6 +127,34 @@ describe('createProxyServer (the same as toolwright proxy, in code)', () => {
       assert.match(error.message, /^upstream gone: tools\/list failed/);
       return true;
     });
+  });
+
+  it('mounts a server module in process under its prefix, with transforms; calls run in the front', async () => {
+    const proxy = await createProxyServer({ mounts: [{ prefix: 'arm', module: 'fixtures/mounted-arm.ts', transforms: [{ kind: 'rename', tool: 'get_status', to: 'status' }] }] }, { baseDir: repoPath('test/compose/proxy') });
+    const listener = await proxy.server.listen({ port: 0 });
+    const client = connect(listener.url, { onWarning: () => {} });
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['arm__status', 'arm__add']);
+      assert.deepEqual((await client.callTool('arm__add', { a: 40, b: 2 })).content, [{ type: 'text', text: '42' }]);
+      assert.deepEqual((await client.callTool('arm__status', {})).content, [{ type: 'text', text: 'idle at home' }]);
+    } finally {
+      await client.close();
+      await listener.close();
+      await proxy.close();
+    }
+  });
+
+  it('a mount whose module cannot be loaded, or is not a server, is refused with invalid_mount', async () => {
+    const refused = async (module: string, message: RegExp) => {
+      await assert.rejects(createProxyServer({ upstreams: [{ prefix: 'h', stdio: { command: process.execPath, args: [repoPath('test/compose/proxy/fixtures/hostile-upstream.mjs')] } }], mounts: [{ prefix: 'arm', module }] }, { baseDir: repoPath('test/compose/proxy') }), (error: unknown) => {
+        assert.ok(error instanceof ProxyError, String(error));
+        assert.equal(error.code, 'invalid_mount');
+        assert.match(error.message, message);
+        return true;
+      });
+    };
+    await refused('fixtures/no-such-module.ts', /^mount arm: cannot load .*no-such-module\.ts: /);
+    await refused('fixtures/not-a-server.ts', /^mount arm: the default export of .*not-a-server\.ts is not a Toolwright server; export default createServer\(\.\.\.\)$/);
   });
 
   it('a transform naming an unknown upstream tool is a TransformError', async () => {
