@@ -72,7 +72,10 @@ interface Cell {
 async function startCell(driverCase: DriverCase): Promise<Cell> {
   // robot-sim at 10x real time: the arm's own clock, paced by the wall clock.
   const subject: MatrixSubject = await driverCase.create({ timeScale: 10 });
-  const h = await startHarnessOn(subject.driver, { approval: 'always', model: subject.model });
+  const h = await startHarnessOn(subject.driver, { approval: 'always', model: subject.model }).catch(async (error: unknown) => {
+    await subject.close();
+    throw error;
+  });
   // The console is attached: calls of clients that cannot elicit are held for the operator.
   const detach = h.robot.approval.attachOperator();
   return {
