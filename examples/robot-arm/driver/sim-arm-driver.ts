@@ -143,6 +143,8 @@ export class SimArmDriver implements ArmDriver {
     if (options.signal?.aborted === true) return Promise.resolve(this.notStarted(options.motionId));
     const started = this.sim.execute(trajectory, { motionId: options.motionId, ...(options.contactAllowedWith !== undefined ? { contactAllowedWith: options.contactAllowedWith } : {}) });
     if (!started.ok) return Promise.reject(rejected(started));
+    // The motion starts now: the pacer's first frame does not count the time the arm stood still.
+    this.pacer.start?.();
     const run: Run = { motionId: started.motionId, durationS: started.durationS, startMs: this.sim.nowMs, samples: [], cancelled: false, stopped: false, lastFraction: 0 };
     this.run = run;
     const done = this.drive(run, options);

@@ -5,6 +5,11 @@
 export interface SimPacer {
   /** Waits for the next control frame; resolves with the simulated milliseconds to advance. */
   next(): Promise<number>;
+  /**
+   * A motion starts now (the driver calls it once its start is accepted, before the first frame): the
+   * first frame counts simulated time from here, not from the last frame of an earlier motion.
+   */
+  start?(): void;
   /** Simulated milliseconds that pass while idle between two sensor reads (sensors need fresh samples). */
   idleAdvanceMs(): number;
   /** Wall-clock milliseconds the given simulated duration takes (for watchdog deadlines). */
@@ -15,29 +20,33 @@ export interface SimPacer {
 /**
  * Real time (scaled): a frame every `periodMs` of wall time, advancing the simulation by the wall time
  * that actually passed × `timeScale` (at most 250 ms of simulated time per frame, so a stalled event
- * loop cannot teleport the arm past the monitor).
+ * loop cannot teleport the arm past the monitor). A motion's first frame counts from its `start()`:
+ * the time the arm stood still before does not move it. `clock` (wall milliseconds) is for tests.
  */
-export function realTimePacer(timeScale = 1, periodMs = 10): SimPacer {
+export function realTimePacer(timeScale = 1, periodMs = 10, clock: () => number = () => performance.now()): SimPacer {
   if (!(Number.isFinite(timeScale) && timeScale > 0 && timeScale <= 1000)) throw new RangeError(`time scale must be in (0, 1000], got ${timeScale}`);
-  let lastFrame = performance.now();
-  let lastIdle = performance.now();
+  let lastFrame = clock();
+  let lastIdle = clock();
   return {
     description: timeScale === 1 ? 'real time' : `${timeScale}x real time`,
+    start() {
+      lastFrame = clock();
+    },
     next() {
       return new Promise((resolve) => {
         setTimeout(() => {
-          const now = performance.now();
+          const now = clock();
           const elapsed = Math.min(250, Math.max(1, (now - lastFrame) * timeScale));
           lastFrame = now;
           resolve(elapsed);
         }, periodMs);
       }).then((ms) => {
-        lastIdle = performance.now();
+        lastIdle = clock();
         return ms as number;
       });
     },
     idleAdvanceMs() {
-      const now = performance.now();
+      const now = clock();
       const ms = Math.min(1000, Math.max(4, (now - lastIdle) * timeScale));
       lastIdle = now;
       lastFrame = now;

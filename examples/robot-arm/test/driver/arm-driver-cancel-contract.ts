@@ -1,22 +1,34 @@
 /**
- * The cancel part of the ArmDriver contract (registered by armDriverContract for every driver): a
- * cancel always stops, whenever it arrives. Judged by ground truth, how far the arm really moved
+ * The cancel part of the ArmDriver contract (registered for every driver × arm combination by
+ * arm-driver-cancel-matrix.test.ts, over test/support/driver-matrix.ts): a cancel always stops,
+ * whenever it arrives. Judged by ground truth, how far the arm really moved
  * (`DriverSubject.groundTruthJoints`: the simulation itself, not the driver's report), never by the
- * status the driver answers.
+ * status the driver answers. Where a cancel took effect is read from the controller's own per-tick
+ * samples (the last one still `moving`), not guessed from when the test sent it.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArmSample, MotionEnd } from '../../driver/arm-driver.js';
 import type { DriverSubject } from './arm-driver-contract.js';
 import type { Trajectory } from '../../model/arm-model.js';
+import type { ArmPresetId } from '../../sim/arm-presets.js';
 
-/** A point in front of the arm every preset reaches, well clear of the default objects. */
-const CLEAR_TARGET = { x: -400, y: -150, z: 350 };
+type Point = { x: number; y: number; z: number };
+/**
+ * Per preset: a point in front of the arm, well clear of the default objects, a short swing from home
+ * (the UR5e's home is at -x, the xArm 6's at +x), and a second one near it.
+ */
+const TARGETS: Record<ArmPresetId, { clear: Point; next: Point }> = {
+  ur5e: { clear: { x: -400, y: -150, z: 350 }, next: { x: -420, y: -100, z: 380 } },
+  xarm6: { clear: { x: 330, y: -150, z: 300 }, next: { x: 350, y: -100, z: 330 } },
+};
 /**
  * Wall time a cancel may take to reach the arm (a remote controller at 2x: one socket hop and a frame),
  * as arm time, s. The travel allowed after a cancel is v * CANCEL_REACTION_S + v^2 / (2 a_stop).
  */
 const CANCEL_REACTION_S = 0.1;
+/** The controller's control period, s: its samples are this far apart. */
+const CONTROL_STEP_S = 0.004;
 
 function tcpGapMm(subject: DriverSubject, a: readonly number[], b: readonly number[]): number {
   const p = subject.model.tcp(a), q = subject.model.tcp(b);
@@ -38,8 +50,9 @@ async function assertAtRestAndUsable(subject: DriverSubject, end: MotionEnd, pla
 }
 
 /** Registers the cancel tests; `run` wraps a body with a fresh subject, `plan` plans a straight move to a target. */
-export function cancelContract(run: (body: (subject: DriverSubject) => Promise<void>) => () => Promise<void>, plan: (subject: DriverSubject, target: typeof CLEAR_TARGET, speed?: number) => Trajectory): void {
-  const toClear = (s: DriverSubject): Trajectory => plan(s, CLEAR_TARGET);
+export function cancelContract(run: (body: (subject: DriverSubject) => Promise<void>) => () => Promise<void>, plan: (subject: DriverSubject, target: Point, speed?: number) => Trajectory): void {
+  const targets = (s: DriverSubject): { clear: Point; next: Point } => TARGETS[s.model.preset.id];
+  const toClear = (s: DriverSubject): Trajectory => plan(s, targets(s).clear);
 
   it('cancel: an already-aborted signal never starts the motion (nothing moved by ground truth, no progress)', run(async (subject) => {
     const before = subject.groundTruthJoints();
@@ -53,26 +66,42 @@ export function cancelContract(run: (body: (subject: DriverSubject) => Promise<v
     await assertAtRestAndUsable(subject, end, toClear);
   }));
 
-  it('cancel: during the start (right after execute is called) the arm stops within what it can cover while speeding up', run(async (subject) => {
+  it('cancel: during the start (on the first progress report, once the arm has started) the arm stops within its stopping distance from where the cancel took effect', run(async (subject) => {
     const before = subject.groundTruthJoints();
-    const trajectory = plan(subject, CLEAR_TARGET, 0.5);
+    const trajectory = plan(subject, targets(subject).clear, 0.5);
     const abort = new AbortController();
-    const running = subject.driver.execute(trajectory, { motionId: 'cancel-start', signal: abort.signal });
-    abort.abort();
-    const end = await running;
+    // Every control sample of the motion, in order: the controller's own record of where the cancel found the arm.
+    const samples: ArmSample[] = [];
+    const end = await subject.driver.execute(trajectory, {
+      motionId: 'cancel-start',
+      signal: abort.signal,
+      onProgress: (p) => {
+        samples.push(...p.samples);
+        // The first report is the motion's start on the arm (a remote controller's first frame, not the request leaving this process).
+        abort.abort();
+      },
+    });
     assert.equal(end.status, 'cancelled');
+    assert.ok(samples.length > 0, 'the arm reported its start');
     await subject.driver.readForceTorque();
-    const moved = tcpGapMm(subject, before, subject.groundTruthJoints());
+    const truth = subject.groundTruthJoints();
+    // The cancel took effect after the last sample still moving (none: before the first control step, at rest).
+    const cut = samples.findLastIndex((sample) => sample.state === 'moving');
+    const lastMoving = cut >= 0 ? samples[cut] : undefined;
+    assert.ok(samples.slice(0, cut + 1).every((sample) => sample.state === 'moving'), 'moving until the cancel, then stopping: one stop, no resume');
+    const from = lastMoving?.jointsDeg ?? before;
+    const v = lastMoving?.tcpSpeedMmS ?? 0;
     const a = subject.model.limits.maxTcpAccelerationMmS2;
-    // From rest: at most a * t_r^2 / 2 while the cancel travels, then as much again to stop.
-    const bound = a * CANCEL_REACTION_S ** 2;
-    assert.ok(moved <= bound, `moved ${moved.toFixed(3)} mm after a cancel at the start (bound ${bound.toFixed(1)} mm)`);
-    assert.ok(tcpGapMm(subject, trajectory.endJointsDeg, subject.groundTruthJoints()) > 50, 'well short of the target');
+    // The controlled stop decelerates within the joint caps, which can bind before the TCP cap: half of it is the floor used here.
+    const bound = v * CONTROL_STEP_S + (v * v) / (2 * (a / 2)) + 1e-6;
+    const after = tcpGapMm(subject, from, truth);
+    assert.ok(after <= bound, `travelled ${after.toFixed(3)} mm after the cancel took effect at ${v.toFixed(1)} mm/s (bound ${bound.toFixed(3)} mm)`);
+    assert.ok(tcpGapMm(subject, trajectory.endJointsDeg, truth) > 1, 'stopped short of the target');
     await assertAtRestAndUsable(subject, end, toClear);
   }));
 
   it('cancel: mid-path the arm stops within v*t_r + v^2/(2a) of TCP travel after the cancel', run(async (subject) => {
-    const trajectory = plan(subject, CLEAR_TARGET, 0.3);
+    const trajectory = plan(subject, targets(subject).clear, 0.3);
     const abort = new AbortController();
     let atCancel: ArmSample | undefined;
     const end = await subject.driver.execute(trajectory, {
@@ -108,7 +137,7 @@ export function cancelContract(run: (body: (subject: DriverSubject) => Promise<v
     assert.ok(maxJointGap(subject.groundTruthJoints(), trajectory.endJointsDeg) < 0.01, 'at the end of the path');
     // Aborting a signal whose motion is over touches nothing.
     const late = new AbortController();
-    const next = plan(subject, { x: -420, y: -100, z: 380 }, 0.5);
+    const next = plan(subject, targets(subject).next, 0.5);
     const second = await subject.driver.execute(next, { motionId: 'cancel-late', signal: late.signal });
     late.abort();
     assert.equal(second.status, 'completed');

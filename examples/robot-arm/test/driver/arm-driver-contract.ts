@@ -3,13 +3,14 @@
  * `armDriverContract(name, options)` from a test file with a factory of fresh drivers. Every motion is
  * planned with the driver's model from the driver's own snapshot, so the suite needs nothing but the
  * interface; the scene it uses is the default table (`block-1` among the objects). Waits are on the
- * driver's own progress reports and promises, never on wall-clock sleeps.
+ * driver's own progress reports and promises, never on wall-clock sleeps. Its cancel part
+ * (arm-driver-cancel-contract.ts) runs over every driver × arm combination in
+ * arm-driver-cancel-matrix.test.ts.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ArmFaultError, type ArmDriver, type ArmFaultKind, type ArmSample, type ArmStatus, type MotionProgress } from '../../driver/arm-driver.js';
 import type { ArmModel, Trajectory } from '../../model/arm-model.js';
-import { cancelContract } from './arm-driver-cancel-contract.js';
 
 /** A driver under test and the model it is for. */
 export interface DriverSubject {
@@ -68,7 +69,8 @@ function maxJointGap(a: readonly number[], b: readonly number[]): number {
   return Math.max(...a.map((q, i) => Math.abs(q - b[i]!)));
 }
 
-async function withSubject(create: () => Promise<DriverSubject>, body: (subject: DriverSubject) => Promise<void>): Promise<void> {
+/** Runs `body` with a fresh subject and closes it afterwards, whatever happened. */
+export async function withSubject(create: () => Promise<DriverSubject>, body: (subject: DriverSubject) => Promise<void>): Promise<void> {
   const subject = await create();
   try {
     await body(subject);
@@ -168,8 +170,6 @@ export function armDriverContract(name: string, options: DriverContractOptions):
       // At rest and idle: the next motion from here is accepted.
       assert.equal((await driver.execute(planTo(subject, CLEAR_TARGET), { motionId: 'contract-2' })).status, 'completed');
     }));
-
-    cancelContract(run, planTo);
 
     it('stop(controlled) during a motion decelerates and holds: stopped, then the arm takes new motions; stop at rest is a no-op', run(async (subject) => {
       const { driver } = subject;

@@ -9,11 +9,8 @@ import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import { createArmModel } from '../../model/arm-model.js';
 import { createRobotServer } from '../../server/create-robot-server.js';
+import { simSubject } from '../support/driver-matrix.js';
 import { armDriverContract, planTo, type DriverSubject } from './arm-driver-contract.js';
-
-function subjectOf(driver: SimArmDriver): DriverSubject {
-  return { driver, model: driver.model, groundTruthJoints: () => driver.sim.jointsDeg, close: () => driver.close() };
-}
 
 /** Presses the fingertips 4 mm into the tray: 12 N of contact, above a 10 N protective limit. */
 async function pressIntoTray(subject: DriverSubject): Promise<void> {
@@ -28,10 +25,10 @@ async function pressIntoTray(subject: DriverSubject): Promise<void> {
 }
 
 armDriverContract('SimArmDriver', {
-  create: async () => subjectOf(new SimArmDriver({ pacer: steppedPacer(20) })),
+  create: async () => simSubject('ur5e'),
   fault: {
     kind: 'protective_stop',
-    create: async () => subjectOf(new SimArmDriver({ pacer: steppedPacer(20), protectiveStopForceN: 10 })),
+    create: async () => simSubject('ur5e', { protectiveStopForceN: 10 }),
     provoke: pressIntoTray,
   },
 });
@@ -51,7 +48,7 @@ describe('SimArmDriver', () => {
   });
 
   it('a protective stop is the typed fault: kind protective_stop with the simulator\'s message, cleared by the operator', async () => {
-    const subject = subjectOf(new SimArmDriver({ pacer: steppedPacer(20), protectiveStopForceN: 10 }));
+    const subject = simSubject('ur5e', { protectiveStopForceN: 10 });
     try {
       await pressIntoTray(subject);
       const fault = subject.driver.status().fault;

@@ -4,13 +4,14 @@
  * ground truth in the simulator.
  */
 import assert from 'node:assert/strict';
+import type { ArmDriver } from '../../driver/arm-driver.js';
 import type { RobotSimulation } from '../../sim/robot-simulation.js';
 import { ELICITATION, type Harness, type RpcReply } from './robot-harness.js';
 
 const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
 
 /** Calls a tool as a client that can elicit; when the server asks for approval, the user approves once. */
-export async function callApproved(h: Harness, name: string, args: Record<string, unknown>): Promise<RpcReply> {
+export async function callApproved(h: Harness<ArmDriver>, name: string, args: Record<string, unknown>): Promise<RpcReply> {
   const first = await h.call(name, args, { capabilities: ELICITATION });
   const result = first.body.result;
   if (result?.resultType !== 'input_required') return first;
@@ -23,13 +24,13 @@ export function cupBottomMm(sim: RobotSimulation, id = 'cup-1'): number {
   return cup.position.z - cup.sizeMm.z / 2;
 }
 
-/** Moves above the cup and grasps it 20 mm above its centre (approved); the cup rests on the table. */
-export async function graspCup(h: Harness, id = 'cup-1'): Promise<void> {
-  const cup = h.robot.driver.sim.objects().find((o) => o.id === id)!;
+/** Moves above the cup and grasps it 20 mm above its centre (approved); the cup rests on the table. Any driver (its own report). */
+export async function graspCup(h: Harness<ArmDriver>, id = 'cup-1'): Promise<void> {
+  const cup = h.robot.driver.status().objects.find((o) => o.id === id)!;
   const p = cup.position;
   const above = await callApproved(h, 'move_arm_to_pose', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 100 }, path: 'joint' });
   assert.equal(above.body.result?.structuredContent?.status, 'completed', JSON.stringify(above.body));
   const grasp = await callApproved(h, 'grasp_object_force_control', { target_position: { x_mm: p.x, y_mm: p.y, z_mm: p.z + 20 }, force_n: 15 });
   assert.equal(grasp.body.result?.structuredContent?.grasped, true, JSON.stringify(grasp.body));
-  assert.equal(h.robot.driver.sim.heldObjectId, id);
+  assert.equal(h.robot.driver.status().heldObjectId, id);
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
+import type { ArmDriver } from '../../driver/arm-driver.js';
 import type { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { DEFAULT_APPROVER_SCOPE, type McpServer } from 'toolwright';
 
@@ -44,9 +45,9 @@ export interface RpcReply {
   };
 }
 
-export interface Harness {
-  /** The server, on its default simulated driver (`robot.driver.sim` is the simulation, for assertions). */
-  readonly robot: RobotServer<SimArmDriver>;
+export interface Harness<D extends ArmDriver = SimArmDriver> {
+  /** The server, on its default simulated driver (`robot.driver.sim` is the simulation, for assertions) or the one given. */
+  readonly robot: RobotServer<D>;
   readonly url: string;
   readonly auditPath: string;
   /** The listener's port. */
@@ -61,14 +62,32 @@ let nextId = 1;
 /** Things the listener serves beside MCP (e.g. the operator console), built once the robot exists. */
 export type HarnessMounts = (robot: RobotServer<SimArmDriver>) => Promise<NonNullable<ListenOptions['mounts']>>;
 
-export async function startHarness(options: Omit<RobotServerOptions, 'driver'> = {}, mounts?: HarnessMounts): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'robot-test-'));
-  const auditPath = join(dir, 'audit.jsonl');
+/** What every harness server gets unless the test says otherwise. */
+function harnessDefaults(): { auditPath: string; options: Omit<RobotServerOptions, 'driver'> } {
+  const auditPath = join(mkdtempSync(join(tmpdir(), 'robot-test-')), 'audit.jsonl');
   // Every caller holds the approver scope unless a test brings its own authorizer: its elicitation answers approve.
-  const robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }), ...options });
-  const listener = await robot.server.listen({ port: 0, host: '127.0.0.1', ...(mounts !== undefined ? { mounts: await mounts(robot) } : {}) });
+  return { auditPath, options: { pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) } };
+}
+
+export async function startHarness(options: Omit<RobotServerOptions, 'driver'> = {}, mounts?: HarnessMounts): Promise<Harness> {
+  const defaults = harnessDefaults();
+  const robot = createRobotServer({ ...defaults.options, ...options });
+  return serve(robot, defaults.auditPath, mounts === undefined ? undefined : () => mounts(robot));
+}
+
+/**
+ * A harness on a driver the test made (a `RemoteArmDriver` to a robot-sim process, a simulated arm of
+ * another preset): the server's model is the driver's arm (`model`). Closing the harness closes the driver.
+ */
+export async function startHarnessOn<D extends ArmDriver>(driver: D, options: Omit<RobotServerOptions, 'driver'> = {}): Promise<Harness<D>> {
+  const defaults = harnessDefaults();
+  return serve(createRobotServer({ ...defaults.options, ...options, driver }), defaults.auditPath);
+}
+
+async function serve<D extends ArmDriver>(robot: RobotServer<D>, auditPath: string, mounts?: () => Promise<NonNullable<ListenOptions['mounts']>>): Promise<Harness<D>> {
+  const listener = await robot.server.listen({ port: 0, host: '127.0.0.1', ...(mounts !== undefined ? { mounts: await mounts() } : {}) });
   const url = String(listener.url);
-  const rpc: Harness['rpc'] = async (method, params, opts = {}) => {
+  const rpc: Harness<D>['rpc'] = async (method, params, opts = {}) => {
     const id = nextId++;
     const body = {
       jsonrpc: '2.0',
