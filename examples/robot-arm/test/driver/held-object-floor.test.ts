@@ -36,13 +36,13 @@ for (const preset of ['ur5e', 'xarm6'] as const) {
         const grasp = await driver.grasp({ forceN: 15 });
         assert.ok(grasp.ok, JSON.stringify(grasp));
         assert.deepEqual(Object.keys(driver.status().held?.liftOffFloorsMm ?? {}), ['table'], 'the floor is fixed at the grasp, against the table it rests on');
-        const rest = cupBottomMm(driver.sim);
+        const rest = cupBottomMm(driver.sim.objects());
         const outcomes = new Map<string, number>();
         for (let i = 0; i < 150; i++) {
           const tcp = driver.status().tcp;
           const outcome = await moveTo(driver, { x: tcp.x, y: tcp.y, z: tcp.z - 0.008 });
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-          const sunk = rest - cupBottomMm(driver.sim);
+          const sunk = rest - cupBottomMm(driver.sim.objects());
           assert.ok(sunk <= LIFT_OFF_SLACK_MM + CLEARANCE_ROUNDING_MM, `move ${i + 1}: the cup is ${sunk.toFixed(4)} mm below its rest height (${JSON.stringify([...outcomes])})`);
         }
         assert.ok((outcomes.get('completed') ?? 0) <= 2, `at most the first 0.01 mm is allowed: ${JSON.stringify([...outcomes])}`);
@@ -50,7 +50,7 @@ for (const preset of ['ur5e', 'xarm6'] as const) {
         // Lifting away from the table still works, and coming back down stops at the same floor.
         assert.equal(await moveTo(driver, { x: cup.x, y: cup.y, z: driver.status().tcp.z + 30 }), 'completed');
         assert.equal(await moveTo(driver, { x: cup.x, y: cup.y, z: cup.z + 20 - 0.5 }), 'collision');
-        assert.ok(rest - cupBottomMm(driver.sim) < 0, 'it stayed lifted');
+        assert.ok(rest - cupBottomMm(driver.sim.objects()) < 0, 'it stayed lifted');
       } finally {
         await driver.close();
       }

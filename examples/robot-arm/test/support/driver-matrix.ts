@@ -16,7 +16,8 @@ import { SimArmDriver, type SimArmDriverOptions } from '../../driver/sim-arm-dri
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import { createArmModel } from '../../model/arm-model.js';
 import type { ArmPresetId } from '../../sim/arm-presets.js';
-import type { Vec3 } from '../../sim/vector3.js';
+import type { HeldObject } from '../../sim/held-object-shape.js';
+import type { SceneObjectSpec } from '../../sim/scene-objects.js';
 import type { DriverSubject } from '../driver/arm-driver-contract.js';
 
 export type DriverKind = 'sim' | 'robot-sim';
@@ -26,7 +27,10 @@ export const ARM_PRESETS: readonly ArmPresetId[] = ['ur5e', 'xarm6'];
 export interface GroundTruth {
   readonly jointsDeg: readonly number[];
   readonly heldObjectId: string | null;
-  readonly objects: ReadonlyArray<{ readonly id: string; readonly position: Vec3 }>;
+  /** Every object with its geometry and where it is now (a held one where the gripper carries it). */
+  readonly objects: readonly SceneObjectSpec[];
+  /** The grip (the held object, its place in the tool, its lift-off floors fixed at the grasp), or null. */
+  readonly held: HeldObject | null;
 }
 
 export interface MatrixSubject<D extends DriverSubject['driver'] = DriverSubject['driver']> extends DriverSubject {
@@ -50,7 +54,7 @@ export function simSubject(preset: ArmPresetId, options: Omit<SimArmDriverOption
     driver,
     model: driver.model,
     groundTruthJoints: () => sim.jointsDeg,
-    truth: () => ({ jointsDeg: sim.jointsDeg, heldObjectId: sim.heldObjectId, objects: sim.objects().map(({ id, position }) => ({ id, position })) }),
+    truth: () => ({ jointsDeg: sim.jointsDeg, heldObjectId: sim.heldObjectId, objects: sim.objects().map(({ condition: _condition, held: _held, ...spec }) => spec), held: sim.heldObject() }),
     close: () => driver.close(),
   };
 }
@@ -69,7 +73,11 @@ export async function remoteSubject(preset: ArmPresetId, options: RemoteOptions 
   const truth = (): GroundTruth => {
     const saved = poseFile.load(preset);
     if (saved === null) throw new Error(`robot-sim wrote no pose file at ${poseFile.path}`);
-    return { jointsDeg: saved.jointsDeg, heldObjectId: saved.gripper.held?.objectId ?? null, objects: saved.objects.map(({ id, position }) => ({ id, position })) };
+    const grip = saved.gripper.held;
+    const object = grip === null ? undefined : saved.objects.find((o) => o.id === grip.objectId);
+    if (grip !== null && object === undefined) throw new Error(`robot-sim's pose file holds ${grip.objectId}, which is not among its objects`);
+    const held = grip === null || object === undefined ? null : { object, offsetInToolMm: grip.offsetInToolMm, rotationInTool: grip.rotationInTool, liftOffFloorsMm: grip.liftOffFloorsMm ?? {} };
+    return { jointsDeg: saved.jointsDeg, heldObjectId: grip?.objectId ?? null, objects: saved.objects, held };
   };
   return {
     driver,

@@ -1,11 +1,11 @@
 /**
  * Test support for held-object tests over MCP: a call approved by the client's user whenever the
  * server asks (so every approval mode runs the same sequence), picking up the cup, and the cup's
- * ground truth in the simulator.
+ * ground truth (in-process simulator or a matrix subject's).
  */
 import assert from 'node:assert/strict';
 import type { ArmDriver } from '../../driver/arm-driver.js';
-import type { RobotSimulation } from '../../sim/robot-simulation.js';
+import type { SceneObjectSpec } from '../../sim/scene-objects.js';
 import { ELICITATION, type Harness, type RpcReply } from './robot-harness.js';
 
 const ACCEPT = { approval: { action: 'accept', content: { approve: true } } };
@@ -18,9 +18,13 @@ export async function callApproved(h: Harness<ArmDriver>, name: string, args: Re
   return h.call(name, args, { capabilities: ELICITATION, requestState: result.requestState!, inputResponses: ACCEPT });
 }
 
-/** Height of the cup's lowest point above the table (z = 0), from the simulator's own object state (it stays upright). */
-export function cupBottomMm(sim: RobotSimulation, id = 'cup-1'): number {
-  const cup = sim.objects().find((o) => o.id === id)!;
+/**
+ * Height of the cup's lowest point above the table (z = 0), from ground truth: the in-process
+ * simulator's `sim.objects()` or a matrix subject's `truth().objects` (the cup stays upright).
+ */
+export function cupBottomMm(objects: readonly SceneObjectSpec[], id = 'cup-1'): number {
+  const cup = objects.find((o) => o.id === id);
+  assert.ok(cup !== undefined, `no object ${id} in the ground truth`);
   return cup.position.z - cup.sizeMm.z / 2;
 }
 
