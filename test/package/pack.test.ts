@@ -183,7 +183,7 @@ describe('the packed package in an empty project', { concurrency: true }, () => 
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['@types/node', 'toolwright'], 'nothing but the package (and types for the tsc check) is installed');
     const steps = readmeAdopterSteps();
-    assert.equal(steps.installs[0], `npm install ./toolwright/${tarballName}`, 'the README installs the tarball npm pack writes');
+    assert.equal(steps.installs[0], `npm install ../toolwright/${tarballName}`, 'the README installs the tarball npm pack writes');
     const dir = join(project, 'adopter');
     mkdirSync(dir);
     writeFileSync(join(dir, steps.file), steps.text);
