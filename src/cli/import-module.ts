@@ -7,6 +7,11 @@
  * CommonJS. Registering only tsx's ESM hooks is not enough for the CommonJS case: Node then
  * require()s the file as an ES module from inside its own import and fails with "Cannot require()
  * ES Module ... in a cycle". So both of tsx's hook sets are registered, as `--import tsx` does.
+ *
+ * tsx is a dependency of the package, not a devDependency, so that a project using Toolwright
+ * loads TypeScript tool files with nothing else installed: Node 20 cannot run TypeScript, and the
+ * type stripping of later Nodes takes neither enums nor `.js` specifiers for `.ts` files nor
+ * tsconfig (the README's "Use it in your own project" says more).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -103,7 +108,8 @@ function authoredNamespace(namespace: Record<string, unknown>): Record<string, u
  * Imports `path` (an absolute file path) and returns its namespace as its author wrote it.
  * `label` is how the command line names the file in messages.
  *
- * @throws ModuleImportError `no-loader` when TypeScript needs tsx and it is not installed;
+ * @throws ModuleImportError `no-loader` when TypeScript needs tsx and it cannot be loaded (a
+ *   dependency of the package, so a broken install);
  *   `load` when importing throws, with the error as `cause` and, for a file that only fails as
  *   CommonJS, what to change.
  */
@@ -112,7 +118,9 @@ export async function importModule(path: string, label: string): Promise<Record<
     try {
       await registerTsx();
     } catch (error) {
-      throw new ModuleImportError(`${label} is TypeScript but the tsx loader is not available; build it to JavaScript or install tsx`, 'no-loader', { cause: error });
+      // tsx is a dependency of the package, so this means a broken install (or a bundle of the CLI without it).
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new ModuleImportError(`${label} is TypeScript but the tsx loader, a dependency of toolwright, could not be loaded (${why}); reinstall toolwright, or build ${label} to JavaScript`, 'no-loader', { cause: error });
     }
   }
   try {

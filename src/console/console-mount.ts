@@ -43,12 +43,16 @@ export interface ConsoleRoute {
   handle(request: ConsoleRequest): ConsoleReply | Promise<ConsoleReply>;
 }
 
-/** One tab of the console: a browser entry bundled at start. */
+/** One tab of the console: a browser entry, bundled at start unless a prebuilt bundle is beside it. */
 export interface ConsolePage {
   /** Tab id, `[a-z-]+`; its bundle is served at `/console/assets/<id>.js`. */
   id: string;
   title: string;
-  /** Browser entry without extension (`.ts` beside the source, `.js` in dist). */
+  /**
+   * Browser entry without extension (`.ts` beside the source, `.js` in dist); a prebuilt
+   * `<entry>.bundle.js` beside it (what `npm run build` writes for the toolkit's pages) is served
+   * as it is.
+   */
   entry: URL;
 }
 

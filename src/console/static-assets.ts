@@ -1,12 +1,15 @@
 /**
- * The console's front-end bundles. Each page's browser code is bundled with esbuild when the
- * console starts (not at `npm run build`): the project's build is `tsc` alone, the code is small
- * (one bundle in well under a second) and bundling from the source that is running means the page
- * can never be stale. Bundles are minified, precompressed once (brotli and gzip) and served from
- * memory with an ETag; no CDN, nothing fetched at run time.
+ * The console's front-end bundles. Each page's browser code is bundled once, minified, into one ES
+ * module. `npm run build` writes the bundles of the toolkit's own pages beside their entries in
+ * dist/ (`dist/console/web/<entry>.bundle.js`, by `scripts/build-console.mjs`), so an installed
+ * package serves the console with no bundler. An entry with no prebuilt bundle (running from the
+ * sources under tsx, or a page of your own such as the robot arm's) is bundled with esbuild when the
+ * console starts, if esbuild is installed. Bundles are precompressed once (brotli and gzip) and
+ * served from memory with an ETag; no CDN, nothing fetched at run time.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,19 +35,39 @@ export function createAsset(contentType: string, body: string | Buffer): StaticA
   };
 }
 
+/** What a prebuilt bundle's file name adds to its entry's: `approvals-page` -> `approvals-page.bundle.js`. */
+export const PREBUILT_BUNDLE_SUFFIX = '.bundle.js';
+
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
+
 /**
- * Bundles the browser entry `entry` (a URL without extension: `.ts` next to the source, `.js` in
- * dist/) into one minified ES module.
+ * The console page bundle of `entry` (a URL without extension): the prebuilt
+ * `<entry>.bundle.js` when there is one (what `npm run build` writes into dist/), otherwise
+ * `<entry>.ts` (beside the source) or `<entry>.js` bundled now with esbuild, which must then be
+ * installed.
  */
 export async function bundleBrowserEntry(entry: URL): Promise<StaticAsset> {
   const base = fileURLToPath(entry);
+  const prebuilt = await readFile(`${base}${PREBUILT_BUNDLE_SUFFIX}`).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (prebuilt !== undefined) return createAsset(JAVASCRIPT, prebuilt);
   const file = [`${base}.ts`, `${base}.js`].find((f) => existsSync(f));
   if (file === undefined) throw new Error(`console: browser entry ${base}.ts/.js not found`);
+  return createAsset(JAVASCRIPT, Buffer.from(await bundleBrowserFile(file)));
+}
+
+/**
+ * Bundles one browser entry file (`.ts` or `.js`) with everything it imports into one minified ES
+ * module, as the console serves it; `scripts/build-console.mjs` uses it at `npm run build`.
+ */
+export async function bundleBrowserFile(file: string): Promise<Uint8Array> {
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await import('esbuild');
   } catch {
-    throw new Error('console: esbuild is needed to bundle the console page (npm install -E esbuild)');
+    throw new Error(`console: ${file} has no prebuilt bundle (${PREBUILT_BUNDLE_SUFFIX}, which npm run build writes) and esbuild is not installed to bundle it (npm install -E esbuild)`);
   }
   const result = await esbuild.build({
     entryPoints: [file],
@@ -59,7 +82,7 @@ export async function bundleBrowserEntry(entry: URL): Promise<StaticAsset> {
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`console: esbuild produced nothing for ${file}`);
-  return createAsset('text/javascript; charset=utf-8', Buffer.from(output.contents));
+  return output.contents;
 }
 
 /**

@@ -1,5 +1,7 @@
 // The package as users get it: `npm pack` the repository, install the tarball into an empty
-// temporary project, and use it only through what the package publishes: the `toolwright` bin,
+// temporary project, and use it only through what the package publishes: the README's adopter
+// steps (a TypeScript tool file linted, called and served with the console, which needs neither an
+// extra install of tsx nor a bundler), docs/getting-started.md as written, the `toolwright` bin,
 // every documented entry point at run time, and their types under a strict `tsc` (skipLibCheck: the
 // declarations are tsc's own output; what can break in a package is resolution through `exports`
 // and the types reaching a consumer, and both are still checked).
@@ -10,13 +12,15 @@
 // which the repository's own `npm ci` has filled.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { estimateTokens } from '../../src/host/index.js';
 import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
+import { readmeAdopterSteps } from './readme-adopter.js';
 
 const run = promisify(execFile);
 const project = mkdtempSync(join(tmpdir(), 'toolwright-pack-'));
@@ -25,6 +29,7 @@ const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 /** The bin npm linked for the installed package (what `npx toolwright` runs, without npx's start-up). */
 const BIN = join(project, 'node_modules', '.bin', process.platform === 'win32' ? 'toolwright.cmd' : 'toolwright');
 let tarballFiles: string[] = [];
+let tarballName = '';
 
 interface Outcome { code: number; stdout: string; stderr: string }
 async function inProject(command: string, args: string[], cwd = project): Promise<Outcome> {
@@ -52,6 +57,7 @@ before(async () => {
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   assert.ok(info, 'npm pack printed no package');
   tarballFiles = info.files.map((f) => f.path);
+  tarballName = info.filename;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'toolwright-pack-check', version: '1.0.0', private: true, type: 'module' }));
   const types = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@types/node'];
   const installed = await inProject(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${info.filename}`, `@types/node@${types}`]);
@@ -117,6 +123,34 @@ function guideFiles(): Map<string, string> {
   return files;
 }
 
+/**
+ * Starts the installed bin as a long-running server in `cwd` and resolves with the console address
+ * it prints; rejects when it exits first or prints none within 60 s. `stop` ends it by its pid.
+ */
+function startServing(args: string[], cwd: string): Promise<{ consoleUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(BIN, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = once(child, 'exit');
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => void stop().then(() => reject(new Error(`no console address within 60 s: ${stderr}`))), 60_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const consoleUrl = /^console: (\S+)$/m.exec(stderr)?.[1];
+      if (consoleUrl === undefined) return;
+      clearTimeout(timer);
+      resolve({ consoleUrl, stop });
+    });
+    void exited.then(([code]) => {
+      clearTimeout(timer);
+      reject(new Error(`toolwright ${args.join(' ')} exited with ${String(code)} before printing the console address: ${stderr}`));
+    });
+  });
+}
+
 describe('the packed package in an empty project', { concurrency: true }, () => {
   test('docs/getting-started.md as written: lint, preview, tools --save, call over stdio, the agent, the desktop config', async () => {
     const guide = join(project, 'getting-started');
@@ -145,8 +179,48 @@ describe('the packed package in an empty project', { concurrency: true }, () => 
   });
 
 
+  test('the README\'s adopter steps with only the tarball installed: a TypeScript tool file linted, called, served with the console', async () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    assert.deepEqual(Object.keys(manifest.dependencies).sort(), ['@types/node', 'toolwright'], 'nothing but the package (and types for the tsc check) is installed');
+    const steps = readmeAdopterSteps();
+    assert.equal(steps.installs[0], `npm install ../toolwright/${tarballName}`, 'the README installs the tarball npm pack writes');
+    const dir = join(project, 'adopter');
+    mkdirSync(dir);
+    writeFileSync(join(dir, steps.file), steps.text);
+    assert.deepEqual(steps.commands.map((c) => c.split(' ').slice(0, 3).join(' ')), ['npx toolwright lint', 'npx toolwright call', 'npx toolwright serve']);
+    const [lintLine, callLine, serveLine] = steps.commands as [string, string, string];
+    const lint = await inProject('/bin/sh', ['-c', lintLine], dir);
+    assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+    assert.equal(lint.stdout, `toolwright lint: ${steps.file} (1 tool)\n\nNo problems found in 1 tool.\n`);
+    const call = await inProject('/bin/sh', ['-c', callLine], dir);
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stdout, /^Content:\n  \[text\] Hello, Ada!\n/m);
+    assert.match(call.stdout, /^isError: false$/m);
+
+    // As written, but on a free port: the README's 3001 may be taken.
+    const serveArgs = serveLine.split(' ').slice(2);
+    assert.deepEqual(serveArgs, ['serve', steps.file, '--http', '3001', '--console']);
+    const served = await startServing(serveArgs.map((arg) => (arg === '3001' ? '0' : arg)), dir);
+    try {
+      const page = await fetch(served.consoleUrl, { signal: AbortSignal.timeout(30_000) });
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+      const script = /<script type="module" src="([^"]+)"><\/script>/.exec(await page.text())?.[1] ?? '';
+      assert.match(script, /^\/console\/assets\/workbench\.js\?token=/);
+      const web = join(project, 'node_modules', 'toolwright', 'dist', 'console', 'web');
+      for (const [asset, bundle] of [[script, 'workbench-page.bundle.js'], [script.replace('workbench', 'approvals'), 'approvals-page.bundle.js']] as const) {
+        const response = await fetch(new URL(asset, served.consoleUrl), { signal: AbortSignal.timeout(30_000) });
+        assert.equal(response.status, 200, asset);
+        assert.equal(response.headers.get('content-type'), 'text/javascript; charset=utf-8');
+        assert.equal(await response.text(), readFileSync(join(web, bundle), 'utf8'), `${asset} is the bundle built into the package`);
+      }
+    } finally {
+      await served.stop();
+    }
+  });
+
   test('the tarball holds the built package and nothing from the repository\'s tests or sources', () => {
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/console/web/workbench-page.bundle.js', 'dist/console/web/approvals-page.bundle.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/schema/index.d.ts', 'dist/client/index.d.ts', 'dist/host/index.d.ts']) {
       assert.ok(tarballFiles.includes(file), `${file} is not in the tarball`);
     }
     assert.deepEqual(tarballFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);
