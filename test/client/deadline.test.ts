@@ -7,7 +7,13 @@ import { createDeadline } from '../../src/client/deadline.js';
 describe('createDeadline', () => {
   it('aborts with a TimeoutError when the time is up, and says the deadline did it', async () => {
     const deadline = createDeadline(5);
-    await once(deadline.signal, 'abort');
+    // The deadline's timer is unref()'d (it must not keep a process alive): hold the loop open meanwhile.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    try {
+      await once(deadline.signal, 'abort');
+    } finally {
+      clearInterval(keepAlive);
+    }
     assert.equal(deadline.timedOut, true);
     assert.equal((deadline.signal.reason as DOMException).name, 'TimeoutError');
     deadline.dispose();
