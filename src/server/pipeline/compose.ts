@@ -14,7 +14,7 @@ import { rpcError } from '../outcomes.js';
 import type { StageName } from '../stage-events.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
 import { EXECUTE_STAGE, STAGE_LIST } from '../stages/stage-list.js';
-import { errorMessage, fail } from '../stages/stage.js';
+import { errorMessage, fail, isThenable } from '../stages/stage.js';
 import type { AnyState, Shaped, Stop, ToolFound } from '../stages/stage.js';
 import { StoreUnavailableError } from '../store/store.js';
 import { emitStageEvent } from './events.js';
@@ -162,7 +162,7 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
     return ended(crashed(env, s, name, error));
   }
   // A thenable that is not a native promise (another realm, a library's) is adopted like one.
-  if (handled instanceof Promise || typeof (handled as { then?: unknown }).then === 'function') {
+  if (isThenable(handled)) {
     return Promise.resolve(handled).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
   }
   return ended(handled);

@@ -2,16 +2,13 @@ import { rpcError } from '../outcomes.js';
 import type { AuthInfo } from '../tool-types.js';
 import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
 import { vouchedAuth } from '../auth/vouched.js';
-import { errorMessage, extend, fail } from './stage.js';
+import { errorMessage, extend, fail, isThenable } from './stage.js';
 import type { Received, Stage, Stop } from './stage.js';
 import type { PipelineEnv } from './pipeline-env.js';
 
 const NO_HEADER = (): undefined => undefined;
 const BEARER_SCHEME = /^bearer\s+/i;
 
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 /**
  * Who is calling. Runs for every message (2025 session messages too: authorization is checked per

@@ -7,7 +7,7 @@ import { rpcError, toolError } from '../outcomes.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { ToolResultInit } from '../tool-types.js';
 import type { PipelineEnv } from './pipeline-env.js';
-import { CANCELLED, describeType, errorMessage, extend, fail, respond, toolStop } from './stage.js';
+import { CANCELLED, describeType, errorMessage, extend, fail, isThenable, respond, toolStop } from './stage.js';
 import type { Executed, Shaped, Stage, Stop } from './stage.js';
 
 function invalidRunResult(env: PipelineEnv, tool: RegisteredTool, what: string): Stop {
@@ -71,10 +71,6 @@ function runReturned(s: Shaped, env: PipelineEnv, value: unknown): Executed | St
   if (init.isError === true) result.isError = true;
   if (isJsonObject(init._meta)) result._meta = { ...init._meta, ...env.resultMeta };
   return extend(s, { result });
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** Runs the tool. A synchronous `run` keeps the whole call synchronous; only a returned promise is awaited. */

@@ -145,3 +145,8 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : String(error);
 }
+
+/** A promise or any other thenable (another realm's, a library's): what a stage awaits rather than using as it is. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
