@@ -6,7 +6,7 @@
  * server closes.
  */
 import { StoreUnavailableError } from '../store/store.js';
-import type { ServerLogger } from '../stages/pipeline-env.js';
+import type { ServerLogger } from '../server-logger.js';
 
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 2000;
