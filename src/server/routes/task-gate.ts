@@ -6,7 +6,7 @@
 import { rpcError } from '../outcomes.js';
 import { describeType, fail, respond } from '../stages/stage.js';
 import type { RequestState, Stop } from '../stages/stage.js';
-import { tasksNotDeclared } from '../tasks/tasks-not-declared.js';
+import { tasksNotDeclared } from '../stages/tasks-not-declared.js';
 import { declaresTasks } from '../tasks/task-wire.js';
 
 /** The request's task id, or the refusal. */

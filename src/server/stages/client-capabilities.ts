@@ -1,6 +1,6 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { rpcError } from '../outcomes.js';
-import { tasksNotDeclared } from '../tasks/tasks-not-declared.js';
+import { tasksNotDeclared } from './tasks-not-declared.js';
 import { declaresTasks } from '../tasks/task-wire.js';
 import { fail } from './stage.js';
 import type { Stage, ToolFound } from './stage.js';

@@ -1,7 +1,7 @@
 import { rpcError } from '../outcomes.js';
-import { fail } from '../stages/stage.js';
-import type { Stop } from '../stages/stage.js';
-import { TASKS_EXTENSION } from './task-wire.js';
+import { fail } from './stage.js';
+import type { Stop } from './stage.js';
+import { TASKS_EXTENSION } from '../tasks/task-wire.js';
 
 /** The -32021 of a request that uses tasks without declaring the extension. */
 export function tasksNotDeclared(what: string): Stop {
