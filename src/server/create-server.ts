@@ -35,7 +35,7 @@ import type { EraChoice, ServerOptions } from './server-options.js';
 import { relayChanges } from './store/change-relay.js';
 import type { ChangeRelay } from './store/change-relay.js';
 import type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
-import { TaskEngine } from './tasks/task-engine.js';
+import { TaskEngine } from './pipeline/task-engine.js';
 import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 
 export type { EraChoice, ServerOptions } from './server-options.js';

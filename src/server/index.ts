@@ -77,7 +77,7 @@ export type { Era, ErasSetting } from './eras.js';
 export type { EraChoice } from './server-options.js';
 export type { LegacyWireOptions } from './legacy/index.js';
 export type { ToolTaskOption, ResolvedTaskPolicy } from './tasks/task-policy.js';
-export type { TaskOptions } from './tasks/task-engine.js';
+export type { TaskOptions } from './pipeline/task-engine.js';
 export type { TaskStatus } from './tasks/task-wire.js';
 export type { LegacySessionRecord } from './legacy/index.js';
 export type {

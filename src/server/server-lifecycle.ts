@@ -12,7 +12,7 @@ import type { ServerApprovalQueue } from './operator-approvals.js';
 import type { ServerLogger } from './pipeline/create-pipeline.js';
 import type { ChangeRelay } from './store/change-relay.js';
 import type { SubscriptionHub } from './subscriptions.js';
-import type { TaskEngine } from './tasks/task-engine.js';
+import type { TaskEngine } from './pipeline/task-engine.js';
 import { warmValidators } from './tool-registry.js';
 import type { RegisteredTool } from './tool-registry.js';
 

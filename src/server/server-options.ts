@@ -11,7 +11,7 @@ import type { Authorizer, ServerLogger } from './pipeline/create-pipeline.js';
 import type { ServerFeatureOptions } from './server-features.js';
 import type { StageEvent } from './stage-events.js';
 import type { Clock, Store } from './store/store.js';
-import type { TaskOptions } from './tasks/task-engine.js';
+import type { TaskOptions } from './pipeline/task-engine.js';
 import type { Tool } from './tool-types.js';
 
 /** Options of {@link createServer}: the server's identity (`serverInfo`), its catalog and its policies. */

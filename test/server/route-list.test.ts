@@ -11,7 +11,7 @@ import { buildRoutes } from '../../src/server/routes/route-list.js';
 import { routeTable } from '../../src/server/routes/route.js';
 import { resolveServerFeatures } from '../../src/server/server-features.js';
 import type { ServerFeatureOptions } from '../../src/server/server-features.js';
-import { TaskEngine } from '../../src/server/tasks/task-engine.js';
+import { TaskEngine } from '../../src/server/pipeline/task-engine.js';
 
 const store = createMemoryStore();
 const logger = { error: () => undefined };

@@ -3,7 +3,7 @@
  * one stops the request (every stop is a row of OUTCOMES, outcomes.ts), inside the middleware that
  * wraps them. It runs stages synchronously while they answer synchronously and reports one stage
  * event per stage and per middleware (events.ts). A task's later rounds resume it from `execute`
- * (tasks/task-engine.ts), so a task's handler runs inside the same middleware, with the same events,
+ * (task-engine.ts), so a task's handler runs inside the same middleware, with the same events,
  * as a call answered at once.
  */
 import { isJsonObject } from '../../protocol/json-rpc.js';

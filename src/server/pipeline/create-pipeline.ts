@@ -2,7 +2,7 @@
  * The pipeline function of one server: a message in, its reply out. Most requests are answered by
  * their final stop. A call that becomes a task is answered early, by the `task` stage
  * (CreateTaskResult), and its run goes on in the background through the same runner; its final
- * stop, as the middleware left it, is the task's outcome (tasks/task-engine.ts).
+ * stop, as the middleware left it, is the task's outcome (pipeline/task-engine.ts).
  */
 import type { InboundMessage, Reply } from '../../transport/message-dispatcher.js';
 import { resolveEnv } from '../stages/pipeline-env.js';

@@ -15,17 +15,18 @@ import type { InputRequest } from '../../protocol/wire-types.js';
 import { redeemRequestState } from '../approvals.js';
 import { CallContext } from '../call-context.js';
 import { OUTCOMES, rpcError } from '../outcomes.js';
-import type { PipelineEnv, ServerLogger } from '../stages/pipeline-env.js';
+import type { PipelineEnv, TaskRounds } from '../stages/pipeline-env.js';
+import type { ServerLogger } from '../server-logger.js';
 import { CANCELLED, errorMessage, fail, respond } from '../stages/stage.js';
 import type { AnyState, Shaped, Stop } from '../stages/stage.js';
 import { StoreFullError, StoreUnavailableError } from '../store/store.js';
-import { DeferredCancels } from './deferred-cancels.js';
+import { DeferredCancels } from '../tasks/deferred-cancels.js';
 import type { Clock, Store } from '../store/store.js';
-import type { ResolvedTaskPolicy } from './task-policy.js';
-import { taskMessage } from './task-message.js';
-import { TaskStore } from './task-store.js';
-import { createTaskResult, TERMINAL_STATUSES } from './task-wire.js';
-import type { TaskProgress, TaskRecord } from './task-wire.js';
+import type { ResolvedTaskPolicy } from '../tasks/task-policy.js';
+import { taskMessage } from '../tasks/task-message.js';
+import { TaskStore } from '../tasks/task-store.js';
+import { createTaskResult, TERMINAL_STATUSES } from '../tasks/task-wire.js';
+import type { TaskProgress, TaskRecord } from '../tasks/task-wire.js';
 
 /** `createServer({ tasks })`: limits and defaults of the tasks extension. */
 export interface TaskOptions {
@@ -64,7 +65,7 @@ function positiveInteger(value: unknown, name: string, fallback: number): number
 }
 
 /** Creates and runs tasks; see the module comment. */
-export class TaskEngine {
+export class TaskEngine implements TaskRounds {
   readonly records: TaskStore;
   readonly #store: Store;
   readonly #clock: Clock;

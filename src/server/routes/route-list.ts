@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import type { ResolvedServerFeatures } from '../server-features.js';
-import type { TaskEngine } from '../tasks/task-engine.js';
+import type { TaskEngine } from '../pipeline/task-engine.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import { completionComplete } from './completion-complete.js';
 import type { FeatureRouteEnv } from './feature-env.js';

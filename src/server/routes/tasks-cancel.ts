@@ -1,5 +1,5 @@
 /** `tasks/cancel`: stops a task's run. */
-import type { TaskEngine } from '../tasks/task-engine.js';
+import type { TaskEngine } from '../pipeline/task-engine.js';
 import type { Route } from './route.js';
 import { ack, taskIdOf, taskOwner } from './task-gate.js';
 

@@ -1,7 +1,7 @@
 /** `tasks/get`: a task's state (and its result once it has one). */
 import { rpcError } from '../outcomes.js';
 import { fail, respond } from '../stages/stage.js';
-import type { TaskEngine } from '../tasks/task-engine.js';
+import type { TaskEngine } from '../pipeline/task-engine.js';
 import { getTaskResult } from '../tasks/task-wire.js';
 import type { Route } from './route.js';
 import { taskIdOf, taskOwner } from './task-gate.js';

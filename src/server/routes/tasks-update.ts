@@ -3,7 +3,7 @@ import { isJsonObject } from '../../protocol/json-rpc.js';
 import { isValidInputResponse } from '../input-flow.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, fail } from '../stages/stage.js';
-import type { TaskEngine } from '../tasks/task-engine.js';
+import type { TaskEngine } from '../pipeline/task-engine.js';
 import type { Route } from './route.js';
 import { ack, taskIdOf, taskOwner } from './task-gate.js';
 

@@ -5,20 +5,16 @@ import type { ServerApprovalQueue } from '../operator-approvals.js';
 import type { RequestStateSigner } from '../request-state.js';
 import type { Store } from '../store/store.js';
 import type { StageEvent } from '../stage-events.js';
-import type { TaskEngine } from '../tasks/task-engine.js';
+import type { ServerLogger } from '../server-logger.js';
+import type { ResolvedTaskPolicy } from '../tasks/task-policy.js';
 import type { RegisteredTool } from '../tool-registry.js';
 import type { Authorizer } from '../auth/authorizer.js';
 import type { ChallengeParams } from '../auth/bearer-challenge.js';
 import { challengeParamsFor } from '../auth/protected-resource.js';
-import type { RequestState, Stop } from './stage.js';
+import type { AnyState, RequestState, Shaped, Stop } from './stage.js';
 
 export type { Authorizer, AuthorizeRequest } from '../auth/authorizer.js';
-
-/** Where the server reports its own faults (never sent to clients). */
-export interface ServerLogger {
-  /** Records one fault with structured detail (tool name, error message, stack). */
-  error(message: string, detail?: Record<string, unknown>): void;
-}
+export type { ServerLogger } from '../server-logger.js';
 
 /** A route answers one non-`tools/call` method. */
 export type MethodRoute = (state: RequestState) => Stop | Promise<Stop>;
@@ -44,9 +40,23 @@ export interface PipelineConfig {
   /** Calls held open for an operator (`server.approvals`). */
   approvals: ServerApprovalQueue;
   /** The tasks extension; undefined when no tool may run as a task. */
-  tasks?: TaskEngine | undefined;
+  tasks?: TaskRounds | undefined;
   /** The search surface (`createServer({ search })`); undefined when the catalog is listed. */
   search?: SearchRouting | undefined;
+}
+
+/**
+ * What the runner and the `task` stage ask of the tasks extension (implemented by
+ * pipeline/task-engine.ts). Declared here, where it is used, so that stages do not depend on the
+ * engine that resumes them.
+ */
+export interface TaskRounds {
+  /** Makes the call a task: answers the request with `CreateTaskResult` and goes on in the background. */
+  start(s: Shaped, env: PipelineEnv, policy: ResolvedTaskPolicy): Promise<Shaped | Stop>;
+  /** A round ended in `input_required`: waits for the answers, then resumes from `execute`. */
+  nextRound(s: Shaped, stop: Stop & { kind: 'result' }, env: PipelineEnv): Promise<Shaped | Stop>;
+  /** Records how a task's run ended. */
+  settle(s: AnyState, stop: Stop): void;
 }
 
 /** How `find-tool` routes the search surface's two tools (server/search/search-surface.ts). */

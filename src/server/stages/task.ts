@@ -7,7 +7,7 @@ import type { Shaped, Stage } from './stage.js';
  * `approval`, so a task never waits on an approval: the approval round is synchronous and the task
  * starts with it given. A task is answered here with CreateTaskResult (early, through the pipeline);
  * the run then goes on to `execute` and `output` in the background, inside the same middleware, and
- * its final stop becomes the task's outcome (tasks/task-engine.ts).
+ * its final stop becomes the task's outcome (pipeline/task-engine.ts).
  */
 export const task: Stage<'task', Shaped> = {
   name: 'task',

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { defineTool } from '../../../src/index.js';
 import { task } from '../../../src/server/stages/task.js';
 import type { Stop } from '../../../src/server/stages/stage.js';
-import { TaskEngine } from '../../../src/server/tasks/task-engine.js';
+import { TaskEngine } from '../../../src/server/pipeline/task-engine.js';
 import { TASKS_EXTENSION } from '../../../src/server/tasks/task-wire.js';
 import type { TestEnv } from '../../support/stage-fixture.js';
 import { assertPassed, assertRefused, settle, shaped, stageEnv } from '../../support/stage-fixture.js';
