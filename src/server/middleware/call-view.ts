@@ -1,12 +1,26 @@
 import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
-import type { ToolFound } from '../stages/stage.js';
+import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { Store } from '../store/store.js';
+import type { RegisteredTool } from '../tool-registry.js';
 import type { AuthInfo, ToolContext } from '../tool-types.js';
 import type { ToolCall } from './middleware.js';
 
 /** The {@link ToolCall} of one request: a live view of the pipeline state, plus notes and reports. */
-/** The state a middleware wraps: the tool is known; the context appears once `shape` passed (the `context` stage). */
-type WrappedState = ToolFound & { ctx?: ToolContext | undefined };
+/**
+ * What a view reads of the call's pipeline state: the tool is known; the context appears once
+ * `shape` passed (the `context` stage). The stage state (stages/stage.ts) has these fields; they are
+ * named here so that middleware does not depend on the stages that run it.
+ */
+export interface WrappedState {
+  readonly message: InboundMessage;
+  readonly tool: RegisteredTool;
+  args: Record<string, unknown>;
+  readonly ctx?: ToolContext | undefined;
+  readonly auth: AuthInfo | undefined;
+  readonly id: JsonRpcId;
+  readonly meta: JsonObject;
+  readonly task: { readonly taskId: string } | undefined;
+}
 
 export class CallView implements ToolCall {
   readonly #s: WrappedState;
