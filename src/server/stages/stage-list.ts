@@ -30,16 +30,22 @@ export interface ErasedStage {
   run(state: AnyState, env: PipelineEnv): AnyState | Stop | Promise<AnyState | Stop>;
 }
 
-class StageChain<S, Names extends readonly string[]> {
+export class StageChain<S extends AnyState, Names extends readonly string[]> {
   constructor(readonly stages: readonly ErasedStage[], readonly names: Names) {}
 
   then<N extends string, O extends S>(stage: Stage<N, S, O>): StageChain<O, readonly [...Names, N]> {
-    // The one erasure: `then` only accepts a stage whose input is this chain's output type.
-    return new StageChain<O, readonly [...Names, N]>([...this.stages, stage as unknown as ErasedStage], [...this.names, stage.name] as const);
+    // `then` accepts only a stage whose input is this chain's output type (Stage.run is checked strictly);
+    // the runner holds it erased, as ErasedStage (whose run, a method, accepts any stage state).
+    return new StageChain<O, readonly [...Names, N]>([...this.stages, stage], [...this.names, stage.name] as const);
   }
 }
 
-const CHAIN = new StageChain<Received, readonly []>([], [])
+/** An empty chain to build on (the pipeline's own below; tests show it refusing a stage out of order). */
+export function stageChain(): StageChain<Received, readonly []> {
+  return new StageChain<Received, readonly []>([], []);
+}
+
+const CHAIN = stageChain()
   .then(authenticate)
   .then(decode)
   .then(envelope)

@@ -102,7 +102,8 @@ export type AnyState = Received & { [K in Exclude<keyof Executed, keyof Received
 /** One stage: its name and what it does. */
 export interface Stage<N extends string, In, Out extends In = In> {
   readonly name: N;
-  run(state: In, env: PipelineEnv): Out | Stop | Promise<Out | Stop>;
+  /** A property, not a method, so that its parameter is checked strictly: the stage list then refuses a stage placed before the state it reads exists (test/server/stage-list.test.ts). */
+  run: (state: In, env: PipelineEnv) => Out | Stop | Promise<Out | Stop>;
 }
 
 /** Records what a stage established on the state and returns it with the wider type. */
@@ -130,7 +131,7 @@ export function respond(result: JsonObject): Stop {
 
 /** A finished tool result as a stop (`tool-error` when `isError`). */
 export function toolStop(result: CallToolResult): Stop {
-  return { kind: 'result', outcome: result.isError === true ? 'tool-error' : 'respond', result: result as unknown as JsonObject };
+  return { kind: 'result', outcome: result.isError === true ? 'tool-error' : 'respond', result: result };
 }
 
 export const CANCELLED: Stop = { kind: 'cancelled' };
