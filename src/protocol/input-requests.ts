@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 import type { InputRequest } from './wire-types.js';
 
 /**
@@ -9,3 +10,9 @@ export const INPUT_REQUEST_CAPABILITY: Readonly<Record<InputRequest['method'], '
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
+
+/** Whether a JSON value is an input request: a known method with object `params` (optional for `roots/list` only). */
+export function isInputRequest(value: unknown): value is InputRequest {
+  if (!isJsonObject(value) || typeof value.method !== 'string' || !Object.hasOwn(INPUT_REQUEST_CAPABILITY, value.method)) return false;
+  return isJsonObject(value.params) || (value.params === undefined && value.method === 'roots/list');
+}

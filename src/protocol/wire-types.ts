@@ -1,4 +1,4 @@
-import type { JsonObject } from './json-rpc.js';
+import type { JsonObject, JsonValue } from './json-rpc.js';
 
 /** `Implementation`: identifies a server or client. */
 export interface Implementation {
@@ -17,7 +17,7 @@ export interface Implementation {
 }
 
 /** `Icon` for tools and implementations. */
-export interface Icon {
+export type Icon = {
   /** URI of the image (`https:` or `data:`). */
   src: string;
   /** MIME type of the image, when the URI does not say. */
@@ -26,7 +26,7 @@ export interface Icon {
   sizes?: string[];
   /** The UI theme the icon is designed for. */
   theme?: 'light' | 'dark';
-}
+};
 
 /** `ToolAnnotations`: hints only, never enforced. */
 export interface ToolAnnotations {
@@ -66,17 +66,17 @@ export interface ToolDescriptor {
 }
 
 /** Content annotations. */
-export interface ContentAnnotations {
+export type ContentAnnotations = {
   /** Who the content is meant for. */
   audience?: ('user' | 'assistant')[];
   /** Importance from 0 (optional) to 1 (required). */
   priority?: number;
   /** ISO 8601 time the content was last modified. */
   lastModified?: string;
-}
+};
 
 /** Text content. */
-export interface TextContent {
+export type TextContent = {
   /** Discriminator. */
   type: 'text';
   /** The text. */
@@ -85,10 +85,10 @@ export interface TextContent {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
-}
+};
 
 /** An image, base64-encoded. */
-export interface ImageContent {
+export type ImageContent = {
   /** Discriminator. */
   type: 'image';
   /** Base64 image bytes. */
@@ -99,10 +99,10 @@ export interface ImageContent {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
-}
+};
 
 /** Audio, base64-encoded. */
-export interface AudioContent {
+export type AudioContent = {
   /** Discriminator. */
   type: 'audio';
   /** Base64 audio bytes. */
@@ -113,10 +113,10 @@ export interface AudioContent {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
-}
+};
 
 /** `Resource`: the description of a resource, as listed by `resources/list` and linked from content. */
-export interface ResourceDescriptor {
+export type ResourceDescriptor = {
   /** URI the client reads it by. */
   uri: string;
   /** Programmatic name. */
@@ -135,13 +135,13 @@ export interface ResourceDescriptor {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
-}
+};
 
 /** A link to a resource the client may read (not its contents). */
-export interface ResourceLink extends ResourceDescriptor {
+export type ResourceLink = ResourceDescriptor & {
   /** Discriminator. */
   type: 'resource_link';
-}
+};
 
 /** The contents of one resource: `text`, or `blob` (base64) for binary data. */
 export type ResourceContents =
@@ -149,7 +149,7 @@ export type ResourceContents =
   | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
 
 /** A resource's contents embedded in a result. */
-export interface EmbeddedResource {
+export type EmbeddedResource = {
   /** Discriminator. */
   type: 'resource';
   /** The contents, text or base64 blob. */
@@ -158,24 +158,24 @@ export interface EmbeddedResource {
   annotations?: ContentAnnotations;
   /** Extension metadata. */
   _meta?: JsonObject;
-}
+};
 
 /** `ContentBlock`: one item of a tool result's `content`. */
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /** `CallToolResult` with `resultType: "complete"`. */
-export interface CallToolResult {
+export type CallToolResult = {
   /** Always `"complete"` for a finished call (see {@link InputRequiredResult} for the other kind). */
   resultType: 'complete';
   /** What the model reads: text, images, audio, resource links or embedded resources. */
   content: ContentBlock[];
   /** Machine-readable result; conforms to the tool's `outputSchema` when it has one. */
-  structuredContent?: unknown;
+  structuredContent?: JsonValue;
   /** `true` when the tool failed; the content then explains the failure to the model. */
   isError?: boolean;
   /** Metadata, including `io.modelcontextprotocol/serverInfo`. */
   _meta?: JsonObject;
-}
+};
 
 /** One MRTR input request (no jsonrpc/id). */
 export type InputRequest =
@@ -184,7 +184,7 @@ export type InputRequest =
   | { method: 'roots/list'; params?: JsonObject };
 
 /** `InputRequiredResult`: an MRTR interim result of `tools/call`, `prompts/get` or `resources/read`. */
-export interface InputRequiredResult {
+export type InputRequiredResult = {
   /** Always `"input_required"`: the client answers the requests and sends the request again. */
   resultType: 'input_required';
   /** What the server needs, by key; the retry carries the answers under the same keys. */
@@ -193,7 +193,7 @@ export interface InputRequiredResult {
   requestState?: string;
   /** Metadata, including `io.modelcontextprotocol/serverInfo`. */
   _meta?: JsonObject;
-}
+};
 
 /** `ClientCapabilities` as declared per request in `_meta`. */
 export interface ClientCapabilities {

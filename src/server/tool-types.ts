@@ -122,12 +122,12 @@ export interface ToolResultInit {
 }
 
 /** What `run` returns to ask the client for input first (MRTR); see `inputRequired()`. */
-export interface InputRequiredInit {
+export type InputRequiredInit = {
   resultType: 'input_required';
   inputRequests?: Record<string, InputRequest>;
   requestState?: string;
   _meta?: JsonObject;
-}
+};
 
 /** Any value `run` may produce. A string becomes one text block. */
 export type ToolRunResult = ToolResultInit | InputRequiredInit | string;

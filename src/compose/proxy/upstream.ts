@@ -8,7 +8,7 @@ import { connect, McpClientError } from '../../client/index.js';
 import type { ClientWarning, McpClient, ProtocolEra, ToolListing } from '../../client/index.js';
 import { isJsonObject } from '../../json/json-object.js';
 import { META } from '../../protocol/index.js';
-import type { CallToolResult, ContentBlock } from '../../protocol/index.js';
+import type { CallToolResult, ContentBlock, JsonValue } from '../../protocol/index.js';
 import type { ToolContext, ToolResultInit } from '../../server/index.js';
 import { ProxyError } from './proxy-error.js';
 
@@ -228,7 +228,7 @@ export class Upstream {
       const wantsProgress = ctx.requestMeta[META.progressToken] !== undefined;
       const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
       try {
-        const result = await client.callTool(name, args, {
+        const result = await client.callTool<JsonValue>(name, args, {
           signal: ctx.signal,
           timeoutMs: remaining,
           ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),

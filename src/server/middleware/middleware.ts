@@ -113,7 +113,7 @@ export async function closeMiddleware(middleware: Iterable<Middleware>, onError:
 export const refuse = {
   /** An `isError` result the model reads (OUTCOMES.middlewareRefused). */
   result(text: string): CallOutcome {
-    return { kind: 'result', outcome: 'tool-error', result: toolError('middlewareRefused', text) as unknown as JsonObject };
+    return { kind: 'result', outcome: 'tool-error', result: toolError('middlewareRefused', text) };
   },
   /** A JSON-RPC error of one OUTCOMES row, e.g. `refuse.error('rateLimited', ...)`. */
   error(row: Parameters<typeof rpcError>[0], message: string, options: { data?: unknown; headers?: Record<string, string> } = {}): CallOutcome {

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { META } from '../../protocol/constants.js';
+import { isInputRequest } from '../../protocol/input-requests.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
@@ -161,7 +162,9 @@ export class TaskEngine implements TaskRounds {
     const { taskId } = binding;
     // The sealed requestState stays here, in the process running the handler.
     const requestState = typeof stop.result.requestState === 'string' ? stop.result.requestState : undefined;
-    const requests = isJsonObject(stop.result.inputRequests) ? (stop.result.inputRequests as unknown as Record<string, InputRequest>) : {};
+    // The execute stage checked these when the handler returned them.
+    const requests: Record<string, InputRequest> = {};
+    if (isJsonObject(stop.result.inputRequests)) for (const [key, request] of Object.entries(stop.result.inputRequests)) if (isInputRequest(request)) requests[key] = request;
     let inputResponses: Record<string, unknown> | undefined;
     if (Object.keys(requests).length > 0) {
       await this.#write(taskId, (current) => ({ ...current, status: 'input_required', inputRequests: requests, answers: {}, lastUpdatedAt: this.#clock.now() }));

@@ -1,5 +1,4 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import type { JsonObject } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
 import { approverScopeError, callerMayApprove } from '../approver-trust.js';
 import { elicitInput } from '../input-flow.js';
@@ -65,7 +64,7 @@ function decide(s: Shaped, env: PipelineEnv, request: ApprovalRequest | null | u
     if (error instanceof ProtocolError) return fail(error); // forged, expired, other call, other digest
     throw error;
   }
-  if (!got.ready) return respond(got.result as unknown as JsonObject);
+  if (!got.ready) return respond(got.result);
   const given = got.responses.approval;
   if (given.action === 'accept' && isJsonObject(given.content) && given.content.approve === true) return s;
   const how = given.action === 'accept' ? 'did not approve' : given.action === 'decline' ? 'declined' : 'cancelled';

@@ -1,5 +1,5 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
 import type { CallToolResult, ContentBlock, InputRequest, InputRequiredResult } from '../../protocol/wire-types.js';
 import { capabilityFor } from '../input-flow.js';
@@ -45,7 +45,7 @@ function inputRequiredStop(s: Shaped, env: PipelineEnv, raw: JsonObject): Stop {
   if (requests !== undefined) result.inputRequests = requests as Record<string, InputRequest>;
   if (raw.requestState !== undefined) result.requestState = raw.requestState as string;
   if (isJsonObject(raw._meta)) result._meta = raw._meta;
-  return respond(result as unknown as JsonObject);
+  return respond(result);
 }
 
 /** What `run` returned, as a tool result (or the input-required answer or error it amounts to). */
@@ -67,7 +67,8 @@ function runReturned(s: Shaped, env: PipelineEnv, value: unknown): Executed | St
     content = init.structuredContent === undefined ? [] : [{ type: 'text', text: JSON.stringify(init.structuredContent) }];
   }
   const result: CallToolResult = { resultType: 'complete', content: content as ContentBlock[] };
-  if (init.structuredContent !== undefined) result.structuredContent = init.structuredContent;
+  // The handler's value as it gave it: the reply serialises it as JSON, and `output` checks it against outputSchema.
+  if (init.structuredContent !== undefined) result.structuredContent = init.structuredContent as JsonValue;
   if (init.isError === true) result.isError = true;
   if (isJsonObject(init._meta)) result._meta = { ...init._meta, ...env.resultMeta };
   return extend(s, { result });

@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../protocol/json-rpc.js';
 import { rpcError } from '../outcomes.js';
 import { fail, respond, toolStop } from './stage.js';
 import type { Executed, Stage } from './stage.js';
@@ -26,6 +25,6 @@ export const output: Stage<'output', Executed> = {
         return fail(rpcError('outputContractBroken', `Internal error: tool ${tool.name} produced output that breaks its outputSchema`));
       }
     }
-    return respond(result as unknown as JsonObject);
+    return respond(result);
   },
 };

@@ -21,11 +21,11 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** The latest progress a task's handler reported through `ctx.progress`. */
-export interface TaskProgress {
+export type TaskProgress = {
   progress: number;
   total?: number;
   message?: string;
-}
+};
 
 /** A task as stored (key `task:<taskId>`). `owner` is the creator's subject ('' when anonymous). */
 export interface TaskRecord {
@@ -83,9 +83,9 @@ export function createTaskResult(record: TaskRecord): JsonObject {
 export function detailedTask(record: TaskRecord): JsonObject {
   const detail = taskBase(record);
   if (record.status === 'completed' && record.result !== undefined) detail.result = record.result;
-  if (record.status === 'failed' && record.error !== undefined) detail.error = record.error as unknown as JsonObject;
-  if (record.status === 'input_required') detail.inputRequests = (record.inputRequests ?? {}) as unknown as JsonObject;
-  if (record.progress !== undefined && !TERMINAL_STATUSES.has(record.status)) detail._meta = { [TASK_PROGRESS_META]: record.progress as unknown as JsonObject };
+  if (record.status === 'failed' && record.error !== undefined) detail.error = record.error;
+  if (record.status === 'input_required') detail.inputRequests = record.inputRequests ?? {};
+  if (record.progress !== undefined && !TERMINAL_STATUSES.has(record.status)) detail._meta = { [TASK_PROGRESS_META]: record.progress };
   return detail;
 }
 

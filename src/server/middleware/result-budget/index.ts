@@ -132,14 +132,14 @@ export function resultBudget(options: ResultBudgetOptions): Middleware {
         return {
           kind: 'result',
           outcome: 'tool-error',
-          result: toolError('resultTooLarge', `The result of ${call.tool.name} was ${original} ${exceeded.unit}, over its budget of ${exceeded.limit}; it was withheld${why}. Ask for less (a narrower query or a smaller page).`) as unknown as JsonObject,
+          result: toolError('resultTooLarge', `The result of ${call.tool.name} was ${original} ${exceeded.unit}, over its budget of ${exceeded.limit}; it was withheld${why}. Ask for less (a narrower query or a smaller page).`),
         };
       };
       if (onExceed === 'refuse') return withheld('');
       const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
       if (result.structuredContent !== undefined || content.some((b) => b.type !== 'text')) return withheld(' (only text can be truncated, and this result carries structured or non-text content)');
       const marker = (shown: number): Block => ({ type: 'text', text: `[truncated by toolwright: the result was ${original} ${exceeded.unit}, over the budget of ${exceeded.limit}; ${shown} of ${content.length} text block(s) shown, the last one cut]` });
-      const fits = (blocks: Block[]): boolean => checks.every((m) => !over(m, measured({ content: [...blocks, marker(blocks.length)] as unknown as JsonObject[] } as JsonObject)));
+      const fits = (blocks: Block[]): boolean => checks.every((m) => !over(m, measured({ content: [...blocks, marker(blocks.length)] } as JsonObject)));
       const kept: Block[] = [];
       for (const block of content) {
         if (fits([...kept, block])) {
@@ -150,7 +150,7 @@ export function resultBudget(options: ResultBudgetOptions): Middleware {
         if (cut !== '') kept.push({ type: 'text', text: cut });
         break;
       }
-      result.content = [...kept, marker(kept.length)] as unknown as JsonObject[];
+      result.content = [...kept, marker(kept.length)];
       call.note(TRUNCATION_META_KEY, { unit: exceeded.unit, limit: exceeded.limit, original });
       call.report(`truncated from ${original} ${exceeded.unit} to the budget of ${exceeded.limit}`);
       return outcome;
