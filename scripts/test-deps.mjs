@@ -26,9 +26,9 @@ const INSTALL_TIMEOUT_MS = 600_000;
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
-/** The folder of test-deps/<name>. */
-export function testDepsDir(name) {
-  return join(REPO_ROOT, 'test-deps', name);
+/** The folder of test-deps/<name> (of the repository at `root`, this one unless a test says otherwise). */
+export function testDepsDir(name, root = REPO_ROOT) {
+  return join(root, 'test-deps', name);
 }
 
 function dependencies(dir) {
@@ -47,12 +47,12 @@ function installed(dir) {
  * sources and their compiled form (bench/tsconfig.json's outDir), and each npm workspace's tests
  * (the robot package). Read from package.json, so moving a workspace needs no change here.
  */
-export function linkHomes() {
-  const workspaces = readJson(join(REPO_ROOT, 'package.json')).workspaces ?? [];
+export function linkHomes(root = REPO_ROOT) {
+  const workspaces = readJson(join(root, 'package.json')).workspaces ?? [];
   const packages = workspaces.flatMap((pattern) => {
     if (!pattern.endsWith('/*')) return [pattern];
     const parent = pattern.slice(0, -2);
-    return readdirSync(join(REPO_ROOT, parent), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${parent}/${e.name}`);
+    return readdirSync(join(root, parent), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${parent}/${e.name}`);
   });
   return ['test', 'bench', '.cache/bench', ...packages.map((dir) => `${dir}/test`)];
 }
@@ -68,11 +68,12 @@ function link(target, path) {
 }
 
 /** Links each dependency of test-deps/third-party into <home>/node_modules and removes links to packages it no longer has. */
-export function linkThirdParty() {
-  const dir = testDepsDir(THIRD_PARTY);
+export function linkThirdParty(root = REPO_ROOT) {
+  const dir = testDepsDir(THIRD_PARTY, root);
   const names = dependencies(dir).map(([name]) => name);
-  for (const home of linkHomes()) {
-    const modules = join(REPO_ROOT, home, 'node_modules');
+  for (const home of linkHomes(root)) {
+    const modules = join(root, home, 'node_modules');
+    mkdirSync(modules, { recursive: true });
     for (const name of names) link(join(dir, 'node_modules', name), join(modules, name));
     // Only packages linked here: anything else in this node_modules is a link left from an older list.
     for (const entry of readdirSync(modules)) {
@@ -82,12 +83,19 @@ export function linkThirdParty() {
   }
 }
 
+/** The first lines of npm's error that say what went wrong (not its blank lines, help hint or log path). */
+function npmErrors(stderr) {
+  const lines = stderr.split('\n').filter((line) => line.startsWith('npm error')).map((line) => line.slice('npm error'.length).trim());
+  const telling = lines.filter((line) => line !== '' && !line.startsWith('Run "npm help') && !line.startsWith('A complete log of this run'));
+  return (telling.length > 0 ? telling : stderr.trim().split('\n')).slice(0, 3).join(' | ');
+}
+
 /**
  * Makes sure test-deps/<name> is installed (and, for third-party, linked); returns its folder.
  * Throws, saying why, when npm cannot install it. `log` receives one line before and after an install.
  */
-export function ensureTestDeps(name, log = (line) => process.stdout.write(`${line}\n`)) {
-  const dir = testDepsDir(name);
+export function ensureTestDeps(name, { log = (line) => process.stdout.write(`${line}\n`), root = REPO_ROOT } = {}) {
+  const dir = testDepsDir(name, root);
   if (!existsSync(join(dir, 'package.json'))) throw new Error(`no test-deps workspace ${name} (${dir} has no package.json)`);
   if (!installed(dir)) {
     log(`# installing test-deps/${name} (npm ci, once)`);
@@ -95,11 +103,11 @@ export function ensureTestDeps(name, log = (line) => process.stdout.write(`${lin
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS, shell: process.platform === 'win32' });
     if (result.status !== 0 || !installed(dir)) {
-      throw new Error(`cannot install test-deps/${name} (npm ci exited ${result.status ?? result.signal ?? result.error?.message}): ${(result.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+      throw new Error(`cannot install test-deps/${name} (npm ci exited ${result.status ?? result.signal ?? result.error?.message}): ${npmErrors(result.stderr ?? '')}`);
     }
     log(`# installed test-deps/${name} in ${Math.round((Date.now() - started) / 1000)} s: ${(result.stdout ?? '').trim().split('\n').filter((line) => line.startsWith('added')).join(' ')}`);
   }
-  if (name === THIRD_PARTY) linkThirdParty();
+  if (name === THIRD_PARTY) linkThirdParty(root);
   return dir;
 }
 
