@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { ensureTestDeps, THIRD_PARTY } from './test-deps.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples', 'bench/test'];
@@ -24,6 +25,14 @@ function collect(path) {
 }
 for (const root of roots) collect(resolve(repoRoot, root));
 if (files.length === 0) { console.error('run-tests: no test files found under', roots.join(', ')); process.exit(1); }
+// The tests import test-deps/third-party's packages statically, so it is installed (once) and linked
+// before the first test file loads; the other test-deps workspaces install when a test asks.
+try {
+  ensureTestDeps(THIRD_PARTY);
+} catch (error) {
+  console.error(`run-tests: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const cwd = mkdtempSync(join(tmpdir(), 'toolwright-tests-cwd-'));
 // The usual reporter on stdout (spec on a terminal, TAP otherwise), then a list of the failures on

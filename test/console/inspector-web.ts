@@ -1,5 +1,5 @@
 /**
- * The MCP Inspector's web UI (`@modelcontextprotocol/inspector`, a devDependency) as a child
+ * The MCP Inspector's web UI (`@modelcontextprotocol/inspector`, pinned in test-deps/third-party) as a child
  * process, for browser tests that need a real MCP Apps host. Everything is bound to 127.0.0.1 and
  * kept off the user's files and the network:
  *
@@ -27,9 +27,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { freePort } from '../support/local-services.js'; // the Inspector needs a fixed port; see the header
-import { repoPath } from '../support/repo-paths.js';
+import { thirdPartyFile } from '../support/test-deps.js';
 
-export const INSPECTOR_LAUNCHER = repoPath('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+export const INSPECTOR_LAUNCHER = thirdPartyFile('@modelcontextprotocol/inspector', 'clients/launcher/build/index.js');
 
 /** A running Inspector web UI. */
 export interface InspectorWeb {

@@ -12,6 +12,7 @@ import { ERROR_PREFIX, RESULT_PREFIX, textOf } from './drivers/driver-io.js';
 import type { DriverReport, DriverSpec, DriverTarget } from './drivers/driver-io.js';
 import { installedVersion, judge, ROOT } from './matrix.js';
 import type { Probe, ServerRow } from './matrix.js';
+import { thirdPartyFile } from '../support/test-deps.js';
 
 /** One cell of a table. */
 export interface CellResult {
@@ -123,7 +124,7 @@ function inspectorPayload(out: RunOutput): { result?: unknown; error?: unknown }
 }
 
 function inspectorColumn(): ClientColumn {
-  const launcher = join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+  const launcher = thirdPartyFile('@modelcontextprotocol/inspector', 'clients/launcher/build/index.js');
   const pkg = '@modelcontextprotocol/inspector';
   return perCell('inspector', 'MCP Inspector CLI', `${pkg} ${installedVersion(pkg)} (\`--cli\`)`, async (row, target, scratch) => {
     // A catalog of its own, so the suite never writes the user's ~/.mcp-inspector.

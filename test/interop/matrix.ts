@@ -11,16 +11,12 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from './child-process.js';
 import type { DriverReport } from './drivers/driver-io.js';
 import { robotAuthHeaders } from '../support/robot-token.js';
+import { thirdPartyFile } from '../support/test-deps.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** A devDependency's file, at the top of node_modules (some packages do not export package.json). */
-function packageFile(name: string, file: string): string {
-  return join(ROOT, 'node_modules', name, file);
-}
-
-/** The installed version of a devDependency. */
+/** The installed version of a package of test-deps/third-party (read from its folder: some packages do not export package.json). */
 export function installedVersion(name: string): string {
-  return (JSON.parse(readFileSync(packageFile(name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(thirdPartyFile(name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** `node --import tsx <file> ...`, from the repository root. */
@@ -130,9 +126,9 @@ export function ourServers(options: MatrixOptions): ServerRow[] {
 
 /** Table "servers": third-party servers, each reached by Toolwright's client and CLI. */
 export function theirServers(options: MatrixOptions): ServerRow[] {
-  const everything = packageFile('@modelcontextprotocol/server-everything', 'dist/index.js');
-  const filesystem = packageFile('@modelcontextprotocol/server-filesystem', 'dist/index.js');
-  const memory = packageFile('@modelcontextprotocol/server-memory', 'dist/index.js');
+  const everything = thirdPartyFile('@modelcontextprotocol/server-everything', 'dist/index.js');
+  const filesystem = thirdPartyFile('@modelcontextprotocol/server-filesystem', 'dist/index.js');
+  const memory = thirdPartyFile('@modelcontextprotocol/server-memory', 'dist/index.js');
   const loopback = join(ROOT, 'test/fixtures/interop/loopback-listen.mjs');
   const v1 = 'test/fixtures/interop/sdk-v1-server.ts';
   const v2 = 'test/fixtures/interop/sdk-v2-server.ts';

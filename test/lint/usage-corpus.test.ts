@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { loadToolTarget } from '../../src/cli/load-tool-target.js';
 import { findUsageGuidance } from '../../src/lint/text-signals.js';
 import { repoPath } from '../support/repo-paths.js';
+import { thirdPartyFile } from '../support/test-deps.js';
 
 // quality/description-usage judged on real descriptions: the tools that MCP servers published on
-// npm (pinned devDependencies) list over stdio, read with our own client at test time. The verdict
+// npm (pinned in test-deps/third-party) list over stdio, read with our own client at test time. The verdict
 // per tool (does the description say when to use the tool, or when not to?) is ours, written down
 // here. docs/lint-rules.md reports the figures this test measures; the last test keeps them equal.
 
@@ -24,7 +25,7 @@ const yes = (...names: string[]): Record<string, boolean> => Object.fromEntries(
 const SERVERS: Server[] = [
   {
     package: '@modelcontextprotocol/server-everything@2026.8.31',
-    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-everything/dist/index.js')}"`,
+    command: `${node} "${thirdPartyFile('@modelcontextprotocol/server-everything', 'dist/index.js')}"`,
     verdicts: {
       ...no('echo', 'get-annotated-message', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image',
         'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation',
@@ -35,7 +36,7 @@ const SERVERS: Server[] = [
   },
   {
     package: '@modelcontextprotocol/server-filesystem@2026.8.31',
-    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')}" ${JSON.stringify(workDir)}`,
+    command: `${node} "${thirdPartyFile('@modelcontextprotocol/server-filesystem', 'dist/index.js')}" ${JSON.stringify(workDir)}`,
     verdicts: {
       // "DEPRECATED: Use read_text_file instead", "Use this tool when you need ...", "Use with caution", "Perfect for ...",
       // "essential for understanding ...", "useful for ...", "can be used for simple renaming", "Great for finding files when ...",
@@ -47,17 +48,17 @@ const SERVERS: Server[] = [
   },
   {
     package: '@modelcontextprotocol/server-memory@2026.8.31',
-    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-memory/dist/index.js')}"`,
+    command: `${node} "${thirdPartyFile('@modelcontextprotocol/server-memory', 'dist/index.js')}"`,
     verdicts: no('create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'),
   },
   {
     package: '@modelcontextprotocol/server-sequential-thinking@2026.8.31',
-    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js')}"`,
+    command: `${node} "${thirdPartyFile('@modelcontextprotocol/server-sequential-thinking', 'dist/index.js')}"`,
     verdicts: yes('sequentialthinking'), // "When to use this tool: ..."
   },
   {
     package: '@modelcontextprotocol/server-github@2025.4.8',
-    command: `${node} "${repoPath('node_modules/@modelcontextprotocol/server-github/dist/index.js')}"`,
+    command: `${node} "${thirdPartyFile('@modelcontextprotocol/server-github', 'dist/index.js')}"`,
     verdicts: no('create_or_update_file', 'search_repositories', 'create_repository', 'get_file_contents', 'push_files', 'create_issue', 'create_pull_request',
       'fork_repository', 'create_branch', 'list_commits', 'list_issues', 'update_issue', 'add_issue_comment', 'search_code', 'search_issues', 'search_users',
       'get_issue', 'get_pull_request', 'list_pull_requests', 'create_pull_request_review', 'merge_pull_request', 'get_pull_request_files',
@@ -65,7 +66,7 @@ const SERVERS: Server[] = [
   },
   {
     package: '@playwright/mcp@0.0.83',
-    command: `${node} "${repoPath('node_modules/@playwright/mcp/cli.js')}" --headless`,
+    command: `${node} "${thirdPartyFile('@playwright/mcp', 'cli.js')}" --headless`,
     verdicts: {
       // "cheaper than capturing the whole snapshot when you only need ...", "Use browser_network_request with the number ...",
       // "Use the number from browser_network_requests", "use browser_snapshot for actions", "better than screenshot"

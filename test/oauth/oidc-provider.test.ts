@@ -25,6 +25,7 @@ import { browse, MACHINE_CLIENT, startOidcIssuer } from '../support/oidc-issuer.
 import type { OidcIssuer } from '../support/oidc-issuer.js';
 import { runToEnd } from '../interop/child-process.js';
 import { REPO_ROOT } from '../support/repo-paths.js';
+import { thirdPartyFile } from '../support/test-deps.js';
 
 const REDIRECT = 'http://127.0.0.1:49152/callback';
 
@@ -183,7 +184,7 @@ describe('other clients against the same issuer', () => {
     await probe.listTools();
     await probe.close();
     const token = (await oauth.store.list()).tokens[0]?.accessToken as string;
-    const launcher = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+    const launcher = thirdPartyFile('@modelcontextprotocol/inspector', 'clients/launcher/build/index.js');
     const env = { MCP_CATALOG_PATH: join(REPO_ROOT, '.scratch', `inspector-catalog-${process.pid}.json`), MCP_INSPECTOR_SECRET_STORE: 'memory' };
     // --header takes several values: the target comes first.
     const run = (args: string[], authorization = `Bearer ${token}`) => runToEnd({ command: process.execPath, args: [launcher, '--cli', served.url, '--format', 'json', ...args, '--header', `Authorization: ${authorization}`], env, cwd: REPO_ROOT }, 60_000);

@@ -2,7 +2,7 @@
  * `npm start` prints how to connect; every recipe must work exactly as printed, with the default
  * options of the software it names. The server runs as a real process on loopback; each recipe is
  * read from its banner and run as a child process: the MCP Inspector 2.12.0 CLI through `npx`
- * (the pinned devDependency), both `toolwright call` lines through `sh`, and the desktop stdio
+ * (run in test-deps/third-party, where it is pinned and installed, so npx fetches nothing), both `toolwright call` lines through `sh`, and the desktop stdio
  * config started the way desktop hosts start it (its command and args, spoken to by the official
  * SDK v1 client, which opens with `initialize`).
  */
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { testDepsDir, THIRD_PARTY } from '../../../../scripts/test-deps.mjs';
 import { robotToken } from '../../../../test/support/robot-token.js';
 import { robotTokenPath } from '../../server/mcp-access.js';
 
@@ -23,10 +24,10 @@ const MAIN = join(ROOT, 'examples', 'robot-arm', 'main.ts');
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Runs one printed shell line from the repository root, bounded in time. */
-function runLine(line: string, timeoutMs = 120_000): Promise<Run> {
+/** Runs one printed shell line (from the repository root unless `cwd` says otherwise), bounded in time. */
+function runLine(line: string, timeoutMs = 120_000, cwd = ROOT): Promise<Run> {
   return new Promise((done, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', line], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -76,7 +77,7 @@ describe('npm start: every printed connection recipe works as printed', () => {
   it('MCP Inspector CLI (2.12.0, default options) lists the nine tools', async () => {
     const line = /MCP Inspector: +(npx .+ --method tools\/list .+)\n/.exec(banner)?.[1];
     assert.ok(line);
-    const run = await runLine(line);
+    const run = await runLine(line, 120_000, testDepsDir(THIRD_PARTY));
     assert.equal(run.code, 0, run.stderr);
     const listed = JSON.parse(run.stdout) as { tools: { name: string }[] };
     assert.equal(listed.tools.length, 9);

@@ -19,6 +19,7 @@ import type { RobotServerOptions } from '../../server/create-robot-server.js';
 import { observedPacer, type ObservedPacer } from '../support/observed-pacer.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
 import { repoPath } from '../../../../test/support/repo-paths.js';
+import { thirdPartyFile } from '../../../../test/support/test-deps.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const TARGET = { x_mm: -400, y_mm: -300, z_mm: 150 };
@@ -235,7 +236,7 @@ describe('MCP Inspector 2.12 CLI', () => {
   it('declares the extension on tools/call, so a motion becomes a task; it prints the CreateTaskResult and the motion runs to its end', async () => {
     const h = await start();
     try {
-      const launcher = repoPath('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+      const launcher = thirdPartyFile('@modelcontextprotocol/inspector', 'clients/launcher/build/index.js');
       // A catalog of its own, so the test never writes the user's ~/.mcp-inspector.
       const env = { ...process.env, MCP_CATALOG_PATH: join(mkdtempSync(join(tmpdir(), 'robot-inspector-')), 'catalog.json') };
       const { stdout } = await promisify(execFile)(process.execPath, [launcher, '--cli', '--format', 'json', '--method', 'tools/call', '--tool-name', 'move_arm_to_pose', '--tool-args-json', JSON.stringify(FAR), h.url], { env, cwd: repoPath(), timeout: 60_000 });
