@@ -18,7 +18,7 @@ import type { ArmPreset } from '../sim/arm-presets.js';
 import { clientProof, controllerProof, newNonce, proofMatches } from './controller-auth.js';
 import { CONTROLLER_PROTOCOL, HANDSHAKE_TIMEOUT_MS, IDLE_STATE_PERIOD_MS, MAX_PENDING_REQUESTS, MOVING_STATE_PERIOD_MS, parseServerMessage, type ControllerMessage, type ProtocolErrorCode, type WireArmStatus, type WireError } from './controller-protocol.js';
 import { encodeFrame, FrameReader } from './frame-codec.js';
-import { decodeTrajectory } from './trajectory-wire.js';
+import { decodeTrajectory } from '../model/trajectory-wire.js';
 import { presenceUpdateOf } from '../sim/presence-sensor.js';
 
 /** A peer that lets this much unsent data pile up (it stopped reading) is disconnected. */

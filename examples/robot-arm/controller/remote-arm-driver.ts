@@ -16,7 +16,7 @@ import type { ObjectDetection } from '../sim/table-camera.js';
 import type { ControllerLink, ControllerReport } from './controller-link.js';
 import type { WireArmStatus, WireLatch } from './controller-protocol.js';
 import { ControllerSupervisor, type ControllerSupervisorOptions } from './controller-supervisor.js';
-import { encodeTrajectory } from './trajectory-wire.js';
+import { encodeTrajectory } from '../model/trajectory-wire.js';
 
 export interface RemoteArmDriverOptions extends Omit<ControllerSupervisorOptions, 'preset'> {
   readonly preset: ArmPresetId;

@@ -17,7 +17,7 @@ import { createArmModel } from '../model/arm-model.js';
 import { parsePreset, parseSeed, parseTimeScale } from '../server/robot-settings.js';
 import { isHex256 } from './controller-auth.js';
 import { PoseFile } from './controller-pose-file.js';
-import { decodeTrajectory, encodeTrajectory } from './trajectory-wire.js';
+import { decodeTrajectory, encodeTrajectory } from '../model/trajectory-wire.js';
 import { LatchFile } from '../server/estop-latch-file.js';
 import { ControllerService } from './controller-service.js';
 

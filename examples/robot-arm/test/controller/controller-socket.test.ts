@@ -16,7 +16,7 @@ import { clientProof, newNonce, newSecret } from '../../controller/controller-au
 import { ControllerLink } from '../../controller/controller-link.js';
 import { ControllerService } from '../../controller/controller-service.js';
 import { MAX_FRAME_BYTES } from '../../controller/frame-codec.js';
-import { encodeTrajectory } from '../../controller/trajectory-wire.js';
+import { encodeTrajectory } from '../../model/trajectory-wire.js';
 import { LatchFile } from '../../server/estop-latch-file.js';
 
 const HOME = [0, -90, 90, -90, -90, 0];

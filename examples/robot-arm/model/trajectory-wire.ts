@@ -1,5 +1,5 @@
 /**
- * A trajectory as plain JSON for the controller socket, and back. The wire form is the trajectory's
+ * A trajectory as plain JSON for the controller socket and the plan store, and back. The wire form is the trajectory's
  * definition (per segment: the joint-path knots, the time-scaling profile, the braking deceleration),
  * not only its samples: a controlled stop decelerates along the path, so the controller needs the
  * path itself. The samples the server checked and a human approved are bound by their digest: the
