@@ -7,17 +7,20 @@
  */
 import { getArmPreset, type ArmPreset, type ArmPresetId } from '../sim/arm-presets.js';
 import { RAD_PER_DEG } from '../sim/angles.js';
-import { checkArmCollision, checkPathCollision, liftOffFloors, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from '../sim/collision-check.js';
+import { checkArmCollision, checkPathCollision, liftOffFloors, PAD_CONTACT_WINDOW_MM, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from '../sim/collision-check.js';
 import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from '../sim/forward-kinematics.js';
+import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN, type GraspStrategy } from '../sim/gripper.js';
 import { beside, limitText } from '../sim/limit-digits.js';
-import { planRelease, type ReleasePlan } from '../sim/release-landing.js';
-import type { SceneObjectState } from '../sim/scene-objects.js';
+import { pathTcpSpeedCapMmS, type PresenceStatus } from '../sim/presence-sensor.js';
+import { MAX_RELEASE_DROP_MM, planRelease, type ReleasePlan } from '../sim/release-landing.js';
+import { heightOf, type SceneObjectSpec, type SceneObjectState } from '../sim/scene-objects.js';
 import { Trajectory } from '../sim/trajectory.js';
 import { motionLimitsOf, planJointMotion, planWaypoints, type CartesianTarget, type MotionLimits, type PlanOptions, type PlanResult } from '../sim/trajectory-planner.js';
 import type { Vec3 } from '../sim/vector3.js';
 import { checkPathEnvelope, checkPose, createEnvelope, type EnvelopeCheck, type EnvelopeOverrides, type EnvelopeViolation, type WorkspaceEnvelope } from '../sim/workspace-envelope.js';
+import { decodeTrajectory, encodeTrajectory, type WireTrajectory, type WireTrajectoryProblem } from './trajectory-wire.js';
 
-export type { ArmPreset, ArmPresetId, CartesianTarget, CollisionHit, EnvelopeCheck, HeldObject, MotionLimits, PathCollision, PlanOptions, PlanResult, SceneObjectState, TcpPose, Vec3, WorkspaceEnvelope };
+export type { ArmPreset, ArmPresetId, CartesianTarget, CollisionHit, EnvelopeCheck, GraspStrategy, HeldObject, MotionLimits, PathCollision, PlanOptions, PlanResult, SceneObjectSpec, SceneObjectState, TcpPose, Vec3, WireTrajectory, WireTrajectoryProblem, WorkspaceEnvelope };
 export { Trajectory };
 
 /** Options of {@link createArmModel}. */
@@ -75,6 +78,15 @@ export class ArmModel {
   readonly envelope: WorkspaceEnvelope;
   readonly limits: MotionLimits;
   readonly collisionMarginMm: number;
+  /**
+   * How far from a grasp approach's start or end the fingertip pads may touch its target, mm: the
+   * finger length plus the clearance (the collision checker's rule; approval texts quote it).
+   */
+  readonly padContactWindowMm = PAD_CONTACT_WINDOW_MM;
+  /** How far (horizontally, mm) the TCP may be from an object's centre for the gripper to close on it. */
+  readonly graspLateralToleranceMm = GRASP_LATERAL_TOLERANCE_MM;
+  /** The farthest a released object may fall onto the table, mm. */
+  readonly maxReleaseDropMm = MAX_RELEASE_DROP_MM;
 
   constructor(options: ArmModelOptions = {}) {
     this.preset = typeof options.preset === 'object' ? options.preset : getArmPreset(options.preset ?? 'ur5e');
@@ -182,6 +194,39 @@ export class ArmModel {
     const object = state.objects.find((o) => o.id === id);
     if (object === undefined) return { ok: false, code: 'not_holding', message: `the held object ${id} is not among the cell's objects` };
     return planRelease(object, this.tcpFrame(state.jointsDeg), state.held, state.objects, this.envelope.tableZMm);
+  }
+
+  /** An object's height along z, mm (its extent when it stands upright). */
+  objectHeightMm(object: SceneObjectSpec): number {
+    return heightOf(object);
+  }
+
+  /** The force this arm's gripper uses on `object` by default (its class's force within the gripper's range and the object's limit), or null when no force is both. */
+  defaultGripForceN(object: SceneObjectSpec): number | null {
+    return defaultGripForceN(object, this.preset.gripper);
+  }
+
+  /** The least force that holds `object` with the safety factor, newtons (jaws or suction). */
+  requiredGripForceN(object: SceneObjectSpec, strategy: GraspStrategy): number {
+    return requiredGripForceN(object, strategy);
+  }
+
+  /**
+   * The TCP speed a whole path may run at with the person where the presence sensor sees them: the
+   * smallest speed the separation allows over the path's TCP points, mm/s (0: no motion allowed).
+   */
+  presenceSpeedCapMmS(presence: Pick<PresenceStatus, 'config' | 'person' | 'limits'>, tcpPoints: Iterable<Vec3>): number {
+    return pathTcpSpeedCapMmS(presence, tcpPoints);
+  }
+
+  /** A trajectory of this arm as plain JSON (its definition and the digest of its samples), for a socket or a store. */
+  encodeTrajectory(trajectory: Trajectory): WireTrajectory {
+    return encodeTrajectory(trajectory);
+  }
+
+  /** Rebuilds a trajectory of this arm from untrusted JSON; refused when its shape, arm or digest is wrong. */
+  decodeTrajectory(value: unknown): { trajectory: Trajectory } | WireTrajectoryProblem {
+    return decodeTrajectory(value, this.preset);
   }
 
   private checkPeaks(trajectory: Trajectory): string | null {

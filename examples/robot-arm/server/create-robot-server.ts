@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createServer, type Authorizer, type McpServer, type StageEvent, type Tool } from 'toolwright';
+import { createServer, type Authorizer, type McpServer, type StageEvent, type Store, type Tool } from 'toolwright';
 import { armAppResources, linkArmApp, plannedPathOf } from '../console/arm-app.js';
 import { armViewStateOf } from '../console/arm-view-state.js';
 import { ArmFaultError, type ArmDriver, type PresenceStatus, type PresenceUpdate } from '../driver/arm-driver.js';
@@ -11,6 +11,7 @@ import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type Approve
 import { AuditChainGate } from './audit-chain-gate.js';
 import { AuditLog } from './audit-log.js';
 import { latchPathFor, LatchFile } from './estop-latch-file.js';
+import { MotionRateLimits } from './motion-rate-limits.js';
 import { RobotController } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { executeTrajectoryTool } from './tools/execute-trajectory.js';
@@ -63,8 +64,16 @@ export interface RobotServerOptions {
   /** Planning requests (plan_trajectory, dry runs) per second and burst (default the motion values). */
   readonly planRatePerSecond?: number;
   readonly planBurst?: number;
-  /** Wall clock (ms) for rate limits and plan expiry; tests drive it. Default `Date.now`. */
-  readonly now?: () => number;
+  /**
+   * The server's store (`createServer`'s `store`): single-use approvals, motion tasks, the rate
+   * limits' buckets and the stored plans. Default: the toolkit's (in memory for this process, or the
+   * one `toolwright serve --store` names). Instances behind one endpoint, in front of one arm, share
+   * one, e.g. `createRedisStore({ url })`, and one `requestStateSecret`: a plan made and approved on
+   * one instance then runs on another, and the rate limits count every instance's calls.
+   */
+  readonly store?: Store;
+  /** Seals approval questions (`createServer`'s `requestStateSecret`); the same on every instance sharing a store. */
+  readonly requestStateSecret?: string | Uint8Array;
   /** The default simulated driver's cell (seed, objects, ...) and the model's envelope and collision margin. */
   readonly simulation?: Omit<SimArmDriverOptions, 'model' | 'pacer'> & Pick<ArmModelOptions, 'envelope' | 'collisionMarginMm'>;
   /** Oldest driver snapshot the state gate plans from, ms (default 1000). */
@@ -144,6 +153,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
   if (options.operatorTimeoutMs !== undefined && options.operatorTimeoutMs > approvalTtlMs) {
     throw new RangeError(`operatorTimeoutMs (${options.operatorTimeoutMs} ms) must not exceed approvalTtlMs (${approvalTtlMs} ms)`);
   }
+  const rateLimits = new MotionRateLimits(options);
   const { envelope, collisionMarginMm, ...cell } = options.simulation ?? {};
   const model = options.model ?? createArmModel({
     preset: options.preset ?? 'ur5e',
@@ -167,6 +177,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     get approval() { return open().approval; },
     get audit() { return open().audit; },
     get auditChain() { return open().auditChain; },
+    rateLimits,
   };
   const openParts = (): OpenedParts => {
     // Opened first: the log's lock makes this process the only one using the latch file beside it.
@@ -181,11 +192,6 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
       driver,
       latchStore: new LatchFile(latchPathFor(auditLogPath)),
       ...(options.maxStatusAgeMs !== undefined ? { maxStatusAgeMs: options.maxStatusAgeMs } : {}),
-      ...(options.motionRatePerSecond !== undefined ? { motionRatePerSecond: options.motionRatePerSecond } : {}),
-      ...(options.motionBurst !== undefined ? { motionBurst: options.motionBurst } : {}),
-      ...(options.planRatePerSecond !== undefined ? { planRatePerSecond: options.planRatePerSecond } : {}),
-      ...(options.planBurst !== undefined ? { planBurst: options.planBurst } : {}),
-      ...(options.now !== undefined ? { now: options.now } : {}),
     });
     const approval = new ApprovalGate(options.approval ?? 'always', {
       ...(options.approver !== undefined ? { approver: options.approver } : {}),
@@ -234,6 +240,8 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     approvalTtlMs,
     onStageEvent,
     ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
+    ...(options.store !== undefined ? { store: options.store } : {}),
+    ...(options.requestStateSecret !== undefined ? { requestStateSecret: options.requestStateSecret } : {}),
   });
 
   // Serving opens the files first, so the log's lock is taken (or refused) before any message is answered.

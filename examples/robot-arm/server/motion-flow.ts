@@ -3,13 +3,14 @@ import { anySignal } from './any-signal.js';
 import { plannedMotionOf } from '../console/planned-motion.js';
 import type { PlannedMotion } from '../console/arm-feed.js';
 import type { ArmStatus } from '../driver/arm-driver.js';
-import { PAD_CONTACT_WINDOW_MM } from '../sim/collision-check.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
+import type { PlanStore } from './plan-store.js';
 import type { MotionReport } from './robot-controller.js';
 import type { RobotDeps } from './robot-deps.js';
 import { refusalResult, type CallRecord } from './tool-call-record.js';
 import { isRefusal, type Refusal } from './safety-stages.js';
-import { planChangedMessage } from './approval-gate.js';
+import { planChangedMessage, type ApprovalDecision } from './approval-gate.js';
+import { storeRefusal } from './store-refusal.js';
 import { worldDigest, worldOf } from './world-binding.js';
 
 function fmt(p: { x: number; y: number; z: number }): string {
@@ -41,7 +42,7 @@ export function describePlanForApproval(deps: RobotDeps, toolName: string, plan:
     `Final joints: [${t.endJointsDeg.map((q) => q.toFixed(1)).join(', ')}] degrees.`,
     `Largest joint excursion from the start anywhere on the path: ${plan.maxJointTravelDeg.toFixed(0)}°.`,
     plan.toolContactObjectIds.length > 0
-      ? `Only the fingertip pads may touch ${plan.toolContactObjectIds.join(', ')}, and only within ${PAD_CONTACT_WINDOW_MM} mm of the path's start or end; the gripper body and every other link keep ${CLEARANCE_MM} mm from it.`
+      ? `Only the fingertip pads may touch ${plan.toolContactObjectIds.join(', ')}, and only within ${deps.model.padContactWindowMm} mm of the path's start or end; the gripper body and every other link keep ${CLEARANCE_MM} mm from it.`
       : 'No contact with any object is planned.',
     ...(plan.gripperAction !== null ? [describeGripperAction(deps, plan.gripperAction)] : []),
     `Checked: workspace envelope, joint limits, speed and acceleration caps, and the clearance (${CLEARANCE_MM} mm) of every link, the fingertips and any held object from the table, the base, the objects and the arm itself, along the whole path.`,
@@ -76,11 +77,24 @@ export function plannedMotionJson(motion: PlannedMotion): JsonValue {
   };
 }
 
+/** How {@link approveAndRun} treats its plan besides approving and running it. */
+export interface RunOptions {
+  /** The plan the same request gets against the world now (a `plan_changed` refusal describes it). */
+  readonly replan?: () => MotionPlan | Refusal;
+  /**
+   * The plan came from the plan store (`execute_trajectory`): it is taken from there right after its
+   * approval, so it runs at most once across every instance sharing the store, and put back (until
+   * `expiresAt`) when the motion does not start after all.
+   */
+  readonly stored?: { readonly plans: PlanStore; readonly expiresAt: number };
+}
+
 /**
  * Stages `approval` and `execute` for a plan that passed the planning stages. Returns the motion report,
  * or the result to send instead (an approval question or a refusal).
  */
-export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, replan?: () => MotionPlan | Refusal): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
+export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, options: RunOptions = {}): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
+  const { replan } = options;
   record.planHash = plan.hash;
   const asksOperator = deps.approval.asksOperator(ctx, plan);
   if (asksOperator) {
@@ -101,7 +115,7 @@ export async function approveAndRun(deps: RobotDeps, ctx: ToolContext, record: C
   const hold = asksOperator ? deps.controller.holdSlot(record) : () => undefined;
   if (typeof hold !== 'function') return { result: refusalResult(record.trail.refuse(hold)) };
   try {
-    return await approveAndRunHeld(deps, ctx, record, plan, replan);
+    return await approveAndRunHeld(deps, ctx, record, plan, options);
   } finally {
     hold();
   }
@@ -127,7 +141,7 @@ function planChangedRefusal(deps: RobotDeps, plan: MotionPlan, replan: (() => Mo
   return { stage: 'approval', code: 'plan_changed', message: planChangedMessage({ brief: planBrief(plan), world: plan.world }, { brief, world }) };
 }
 
-async function approveAndRunHeld(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, replan: (() => MotionPlan | Refusal) | undefined): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
+async function approveAndRunHeld(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, options: RunOptions): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   const epoch = deps.controller.stopEpoch;
   const verdict = await deps.approval.decide(ctx, plan, epoch, () => describePlanForApproval(deps, ctx.toolName, plan), plannedMotionJson(plannedMotionOf(plan)), planBrief(plan));
   record.approval = verdict.decision;
@@ -137,6 +151,29 @@ async function approveAndRunHeld(deps: RobotDeps, ctx: ToolContext, record: Call
   }
   if (verdict.kind === 'refuse') return { result: refusalResult(record.trail.refuse(verdict.refusal)) };
   record.trail.pass('approval', `${verdict.decision.decision}: ${verdict.decision.reason}`);
+  const stored = options.stored;
+  if (stored === undefined) return startMotion(deps, ctx, record, plan, verdict.decision, epoch, options.replan);
+  // Every check after this await (a stop, a cancel, a lost client, the world) comes after the take.
+  let taken: boolean;
+  try {
+    taken = await stored.plans.take(plan.id);
+  } catch (error) {
+    return { result: refusalResult(record.trail.refuse(storeRefusal(error, 'execute'))) };
+  }
+  if (!taken) {
+    return { result: refusalResult(record.trail.refuse({ stage: 'execute', code: 'plan_gone', message: `plan ${plan.id} is no longer stored: another call ran it, or it expired, after this call's checks` })) };
+  }
+  const started = await startMotion(deps, ctx, record, plan, verdict.decision, epoch, options.replan);
+  if ('result' in started) {
+    // Nothing moved: the plan is usable again, as a refusal before the take would have left it. If the
+    // store fails here the plan is gone; the refusal stands, and plan_trajectory makes it again.
+    await stored.plans.restore({ plan, expiresAt: stored.expiresAt }).catch(() => undefined);
+  }
+  return started;
+}
+
+/** From an approved plan to a started motion: every check of the world again after the waits, then the driver. */
+async function startMotion(deps: RobotDeps, ctx: ToolContext, record: CallRecord, plan: MotionPlan, approval: ApprovalDecision, epoch: number, replan: (() => MotionPlan | Refusal) | undefined): Promise<{ report: MotionReport } | { result: ToolRunResult }> {
   await deps.controller.freshStatus();
   // The wait for a fresh snapshot is an await: a stop during it voids this motion, as during the approval.
   if (deps.controller.stopEpoch !== epoch) {
@@ -157,7 +194,7 @@ async function approveAndRunHeld(deps: RobotDeps, ctx: ToolContext, record: Call
   }
   // Written before the arm moves: if the process dies mid-motion, the log shows a motion whose outcome
   // is unknown (a motion_start without its tool_call), never nothing.
-  deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval: verdict.decision });
+  deps.audit.append({ type: 'motion_start', tool: ctx.toolName, request_id: ctx.requestId, transport: ctx.transport, plan_id: plan.id, plan_hash: plan.hash, approval });
   const report = await deps.controller.runMotion(plan, {
     owner: record,
     signal: anySignal(ctx.signal, ctx.connectionLost),

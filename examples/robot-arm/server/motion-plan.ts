@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from 'toolwright';
-import type { TcpPose } from '../sim/forward-kinematics.js';
-import type { Trajectory } from '../sim/trajectory.js';
+import type { ArmModel, TcpPose, Trajectory } from '../model/arm-model.js';
 import type { WorldState } from './world-binding.js';
 
 /** A TCP target as tools receive it: millimetres and degrees, base frame. */
@@ -55,24 +54,27 @@ export interface MotionPlan {
   readonly maxJointTravelDeg: number;
 }
 
+/** What a plan's hash covers: everything the arm will physically do, and the world it was computed against. */
+export interface PlanContent {
+  readonly kind: MotionPlan['kind'];
+  readonly presetId: string;
+  readonly targets: readonly PoseTarget[];
+  readonly speedFraction: number;
+  readonly timeScaling: MotionPlan['timeScaling'];
+  readonly path: MotionPlan['path'];
+  readonly trajectory: Trajectory;
+  readonly toolContactObjectIds: readonly string[];
+  readonly gripperAction: GripperAction | null;
+  readonly world: WorldState;
+}
+
 /** Rounds for hashing so that equal plans hash equally across runs (1 µm, 1e-6°). */
 function r6(v: number): number {
   return Math.round(v * 1e6) / 1e6;
 }
 
 /** The hash that approval is bound to: it covers everything the arm will physically do. */
-export function hashPlanContent(content: {
-  kind: string;
-  presetId: string;
-  targets: readonly PoseTarget[];
-  speedFraction: number;
-  timeScaling: string;
-  path: string;
-  trajectory: Trajectory;
-  toolContactObjectIds: readonly string[];
-  gripperAction: GripperAction | null;
-  world: WorldState;
-}): string {
+export function hashPlanContent(content: PlanContent): string {
   const t = content.trajectory;
   const canonical = canonicalJson({
     kind: content.kind,
@@ -94,37 +96,25 @@ export function planIdFor(hash: string): string {
   return `plan-${hash.slice(0, 16)}`;
 }
 
-/** Stored plans for `execute_trajectory`, expiring after `ttlMs` and capped in number (oldest dropped). */
-export class PlanStore {
-  private readonly plans = new Map<string, { plan: MotionPlan; expiresAt: number }>();
-
-  constructor(
-    readonly ttlMs = 10 * 60_000,
-    readonly capacity = 32,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  put(plan: MotionPlan): { expiresAt: number } {
-    this.prune();
-    this.plans.delete(plan.id);
-    const expiresAt = this.now() + this.ttlMs;
-    this.plans.set(plan.id, { plan, expiresAt });
-    while (this.plans.size > this.capacity) this.plans.delete(this.plans.keys().next().value as string);
-    return { expiresAt };
+/** The plan of this content: its hash and id, and what the model derives from its trajectory (TCP ends, largest excursions). */
+export function motionPlanOf(model: ArmModel, content: PlanContent): MotionPlan {
+  const { trajectory } = content;
+  const hash = hashPlanContent(content);
+  const start = trajectory.samples[0]!.tcp;
+  let maxDisplacementMm = 0;
+  for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
+  // Excursion, not start-to-end travel: a joint that swings out and back counts by how far it went.
+  let maxJointTravelDeg = 0;
+  for (const s of trajectory.samples) {
+    for (let j = 0; j < s.jointsDeg.length; j++) maxJointTravelDeg = Math.max(maxJointTravelDeg, Math.abs(s.jointsDeg[j]! - trajectory.startJointsDeg[j]!));
   }
-
-  get(id: string): MotionPlan | undefined {
-    this.prune();
-    return this.plans.get(id)?.plan;
-  }
-
-  /** Drops a plan once executed: a plan runs at most once. */
-  delete(id: string): void {
-    this.plans.delete(id);
-  }
-
-  private prune(): void {
-    const t = this.now();
-    for (const [id, entry] of this.plans) if (entry.expiresAt <= t) this.plans.delete(id);
-  }
+  return {
+    ...content,
+    id: planIdFor(hash),
+    hash,
+    startTcp: model.tcp(trajectory.startJointsDeg),
+    endTcp: model.tcp(trajectory.endJointsDeg),
+    maxDisplacementMm,
+    maxJointTravelDeg,
+  };
 }

@@ -1,12 +1,10 @@
 import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js';
 import type { ArmStatus } from '../driver/arm-driver.js';
 import type { ArmModel, CartesianTarget } from '../model/arm-model.js';
-import { GRASP_LATERAL_TOLERANCE_MM } from '../sim/gripper.js';
-import { heightOf } from '../sim/scene-objects.js';
-import { hashPlanContent, planIdFor, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
+import { motionPlanOf, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 import { beside } from '../sim/limit-digits.js';
-import { describePresence, pathTcpSpeedCapMmS } from '../sim/presence-sensor.js';
+import { describePresence } from '../sim/presence-sensor.js';
 import type { PlanResult } from '../sim/trajectory-planner.js';
 import { worldOf } from './world-binding.js';
 
@@ -70,8 +68,9 @@ export function toCartesianTarget(target: PoseTarget): CartesianTarget {
  */
 export function objectsAtFingertips(arm: ArmView): string[] {
   const { tcp, objects } = arm.status();
+  const model = arm.model;
   return objects
-    .filter((o) => !o.held && Math.hypot(o.position.x - tcp.x, o.position.y - tcp.y) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - tcp.z) <= heightOf(o) / 2 + 5)
+    .filter((o) => !o.held && Math.hypot(o.position.x - tcp.x, o.position.y - tcp.y) <= model.graspLateralToleranceMm && Math.abs(o.position.z - tcp.z) <= model.objectHeightMm(o) / 2 + 5)
     .map((o) => o.id);
 }
 
@@ -113,7 +112,7 @@ export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionP
   // A person in the warning zone: the same path, re-timed to the speed the separation allows along it.
   const presence = status.presence;
   if (result.ok && presence !== undefined && presence.zone !== 'clear') {
-    const cap = pathTcpSpeedCapMmS(presence, result.trajectory.samples.map((s) => s.tcp));
+    const cap = model.presenceSpeedCapMmS(presence, result.trajectory.samples.map((s) => s.tcp));
     if (result.trajectory.peaks.peakTcpSpeedMmS > cap) {
       if (!(cap > 0)) return { stage: 'speed_and_acceleration', code: 'person_in_cell', message: `no motion is allowed: ${describePresence(presence)}` };
       result = planWith(cap * PRESENCE_RETIME_MARGIN);
@@ -126,36 +125,18 @@ export function planFromCurrentPose(arm: ArmView, request: PlanRequest): MotionP
     const at = result.waypointIndex !== undefined && request.targets.length > 1 ? ` (segment to waypoint ${result.waypointIndex})` : '';
     return { stage: 'ik_and_joint_limits', code: result.code, message: `no valid joint path${at}: ${result.message}` };
   }
-  const trajectory = result.trajectory;
-  const contacts = request.toolContactObjectIds ?? [];
-  const gripperAction = request.gripperAction ?? null;
-  const hash = hashPlanContent({ ...request, presetId: model.preset.id, trajectory, toolContactObjectIds: contacts, gripperAction, world });
-  const start = trajectory.samples[0]!.tcp;
-  let maxDisplacementMm = 0;
-  for (const s of trajectory.samples) maxDisplacementMm = Math.max(maxDisplacementMm, Math.hypot(s.tcp.x - start.x, s.tcp.y - start.y, s.tcp.z - start.z));
-  // Excursion, not start-to-end travel: a joint that swings out and back counts by how far it went.
-  let maxJointTravelDeg = 0;
-  for (const s of trajectory.samples) {
-    for (let j = 0; j < s.jointsDeg.length; j++) maxJointTravelDeg = Math.max(maxJointTravelDeg, Math.abs(s.jointsDeg[j]! - trajectory.startJointsDeg[j]!));
-  }
-  return {
-    id: planIdFor(hash),
-    hash,
+  return motionPlanOf(model, {
     kind: request.kind,
     presetId: model.preset.id,
     targets: request.targets,
     speedFraction: request.speedFraction,
     timeScaling: request.timeScaling,
     path: request.path,
-    trajectory,
-    toolContactObjectIds: contacts,
-    gripperAction,
+    trajectory: result.trajectory,
+    toolContactObjectIds: request.toolContactObjectIds ?? [],
+    gripperAction: request.gripperAction ?? null,
     world,
-    startTcp: model.tcp(trajectory.startJointsDeg),
-    endTcp: model.tcp(trajectory.endJointsDeg),
-    maxDisplacementMm,
-    maxJointTravelDeg,
-  };
+  });
 }
 
 /** Stage `speed_and_acceleration`: the plan's measured peaks against the configured caps (TCP speed at most 250 mm/s). */

@@ -5,8 +5,10 @@
  */
 import { checkCaps, checkPathClear, checkRange, checkTargetsInEnvelope, findNonFinite, planFromCurrentPose, type PlanRequest } from './motion-safety.js';
 import type { MotionPlan, PoseTarget } from './motion-plan.js';
+import type { CommandKind } from './motion-rate-limits.js';
+import { PlanStore } from './plan-store.js';
 import type { RobotDeps } from './robot-deps.js';
-import type { SafetyCall, SafetyStep } from './robot-tool.js';
+import type { SafetyCall, SafetyStep, StepVerdict } from './robot-tool.js';
 import type { Refusal } from './safety-stages.js';
 
 function planned<A>(call: SafetyCall<A>, stage: string): MotionPlan {
@@ -39,15 +41,30 @@ export function stepKit<A>(deps: RobotDeps) {
     },
     /**
      * Stage `state_gate`: a broken audit chain not yet acknowledged (motion and gripper commands
-     * only: planning moves nothing), then the controller's gate (e-stop latch, fault, busy, rate
-     * limit) for this kind of command.
+     * only: planning moves nothing), then the controller's gate (e-stop latch, fault, stale, busy),
+     * then the rate limit of this kind of command, a token of a bucket in the server's store.
      */
-    stateGate(kindOf: (args: A) => 'motion' | 'plan' | 'gripper'): SafetyStep<A> {
+    stateGate(kindOf: (args: A) => CommandKind): SafetyStep<A> {
       return {
         stage: 'state_gate',
-        check: ({ args }) => {
+        check: ({ args, store }) => {
           const kind = kindOf(args);
-          return (kind !== 'plan' ? deps.auditChain.motionRefusal() : null) ?? deps.controller.stateGate(kind) ?? undefined;
+          const refusal = (kind !== 'plan' ? deps.auditChain.motionRefusal() : null) ?? deps.controller.stateGate();
+          if (refusal !== null) return refusal;
+          return kind === 'gripper' ? undefined : deps.rateLimits.take(store, kind).then((limited) => limited ?? undefined);
+        },
+      };
+    },
+    /** Stage `state_gate`: the plan `plan_trajectory` stored under `idOf(args)`, read from the server's store; it goes on the call. */
+    storedPlan(idOf: (args: A) => string): SafetyStep<A> {
+      return {
+        stage: 'state_gate',
+        async check(call): Promise<StepVerdict> {
+          const stored = await new PlanStore(call.store, deps.model).get(idOf(call.args));
+          if ('stage' in stored) return stored;
+          call.plan = stored.plan;
+          call.storedUntil = stored.expiresAt;
+          return undefined;
         },
       };
     },

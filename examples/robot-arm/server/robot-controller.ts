@@ -3,8 +3,6 @@
 import { isArmFaultError, type ArmDriver, type ArmFault, type ArmState, type ArmStatus, type MotionProgress } from '../driver/arm-driver.js';
 import type { ArmModel } from '../model/arm-model.js';
 import type { MotionPlan } from './motion-plan.js';
-import { PlanStore } from './motion-plan.js';
-import { RateLimiter } from './rate-limiter.js';
 import { SafetyMonitor, type SafetyViolation } from './safety-monitor.js';
 import type { Refusal } from './safety-stages.js';
 import type { LatchStore } from './estop-latch-file.js';
@@ -50,18 +48,6 @@ export interface RobotControllerOptions {
   readonly model: ArmModel;
   /** The arm itself; the controller never advances a clock, it only commands and listens. */
   readonly driver: ArmDriver;
-  /** Motion commands per second (token bucket refill), default 2. */
-  readonly motionRatePerSecond?: number;
-  /** Motion commands allowed back to back, default 2. */
-  readonly motionBurst?: number;
-  /**
-   * Planning requests (plan_trajectory, dry runs) per second and back to back; default the motion rate
-   * and burst. Planning moves nothing but can cost about half a CPU-second, so it has its own bucket.
-   */
-  readonly planRatePerSecond?: number;
-  readonly planBurst?: number;
-  /** Wall-clock source for rate limiting and plan expiry (tests inject one). */
-  readonly now?: () => number;
   /** Wall-clock slack before the watchdog calls the driver stalled, ms (default 5000). */
   readonly watchdogWallSlackMs?: number;
   /** Where the e-stop latch survives restarts (default: memory only, lost with the process). */
@@ -89,18 +75,15 @@ const WATCHDOG_MARGIN_MS = 500;
 const WATCHDOG_WALL_SLACK_MS = 5000;
 
 /**
- * Owns the arm's motion authority: the state gate (e-stop latch, driver fault, stale snapshot, busy,
- * rate limit), at most one motion at a time, execution under a watchdog and the runtime monitor (on
+ * Owns the arm's motion authority: the state gate (e-stop latch, driver fault, stale snapshot, busy),
+ * at most one motion at a time, execution under a watchdog and the runtime monitor (on
  * the samples the driver streams), stop (never refused, idempotent, cancels pending approvals through
  * `stopEpoch`), and the operator-only e-stop reset. It talks to the arm only through the driver.
  */
 export class RobotController {
   readonly model: ArmModel;
   readonly driver: ArmDriver;
-  readonly plans: PlanStore;
   readonly monitor: SafetyMonitor;
-  private readonly limiter: RateLimiter;
-  private readonly planLimiter: RateLimiter;
   private epoch = 0;
   private stopped = new AbortController();
   private estop: EmergencyStopInfo | null = null;
@@ -117,10 +100,6 @@ export class RobotController {
     this.model = options.model;
     this.driver = options.driver;
     if (this.driver.presetId !== this.model.preset.id) throw new RangeError(`the driver moves a ${this.driver.presetId} arm, but the model is of a ${this.model.preset.id}`);
-    const now = options.now ?? Date.now;
-    this.plans = new PlanStore(10 * 60_000, 32, now);
-    this.limiter = new RateLimiter(options.motionRatePerSecond ?? 2, options.motionBurst ?? 2, now);
-    this.planLimiter = new RateLimiter(options.planRatePerSecond ?? this.limiter.perSecond, options.planBurst ?? this.limiter.burst, now);
     this.wallSlackMs = checkOption('watchdogWallSlackMs', options.watchdogWallSlackMs ?? WATCHDOG_WALL_SLACK_MS);
     this.maxStatusAgeMs = checkOption('maxStatusAgeMs', options.maxStatusAgeMs ?? MAX_STATUS_AGE_MS);
     this.monitor = new SafetyMonitor(this.model, this.driver.status());
@@ -174,27 +153,11 @@ export class RobotController {
   }
 
   /**
-   * Stage `state_gate`. Every kind needs the arm at rest and a current snapshot from a driver not in
-   * fault; `motion` commands also take a token of the motion rate limit, `plan` requests
-   * (plan_trajectory, dry runs) one of the planning rate limit; `gripper` commands take none.
+   * Stage `state_gate`, the arm's part: every command needs the arm at rest and a current snapshot
+   * from a driver not in fault. (The rate limits are the server's store's: motion-rate-limits.ts.)
    */
-  stateGate(kind: 'motion' | 'plan' | 'gripper'): Refusal | null {
-    const status = this.driver.status();
-    const refusal = this.armRefusal(status);
-    if (refusal !== null) return refusal;
-    if (kind === 'motion') {
-      const waitMs = this.limiter.take();
-      if (waitMs > 0) {
-        return { stage: 'state_gate', code: 'rate_limited', message: `motion commands are limited to ${this.limiter.perSecond} per second (burst ${this.limiter.burst}); retry in ${waitMs} ms` };
-      }
-    }
-    if (kind === 'plan') {
-      const waitMs = this.planLimiter.take();
-      if (waitMs > 0) {
-        return { stage: 'state_gate', code: 'rate_limited', message: `planning requests are limited to ${this.planLimiter.perSecond} per second (burst ${this.planLimiter.burst}); retry in ${waitMs} ms` };
-      }
-    }
-    return null;
+  stateGate(): Refusal | null {
+    return this.armRefusal(this.driver.status());
   }
 
   /**
@@ -215,8 +178,6 @@ export class RobotController {
       return Promise.resolve({ stage, code: check.code, message: check.message });
     }
     const motionId = `motion-${++this.motionCounter}`;
-    // A plan runs at most once, whatever happens next.
-    this.plans.delete(plan.id);
     const entry: ActiveMotion = { motionId, planId: plan.id, stopReason: null, stopDetail: null, done: null };
     this.active = entry;
     this.monitor.setMotion({ scene: { held: status.held, objects: status.objects }, allowances: this.model.motionAllowances(plan.trajectory, plan.toolContactObjectIds) });

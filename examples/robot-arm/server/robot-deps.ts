@@ -1,6 +1,7 @@
 import type { ApprovalGate } from './approval-gate.js';
 import type { AuditChainGate } from './audit-chain-gate.js';
 import type { AuditLog } from './audit-log.js';
+import type { MotionRateLimits } from './motion-rate-limits.js';
 import type { ArmModel } from '../model/arm-model.js';
 import type { RobotController } from './robot-controller.js';
 
@@ -13,4 +14,6 @@ export interface RobotDeps {
   readonly audit: AuditLog;
   /** Motion is refused while the audit chain's break is unacknowledged. */
   readonly auditChain: AuditChainGate;
+  /** The motion and planning rate limits (buckets in the server's store, reached through each call). */
+  readonly rateLimits: MotionRateLimits;
 }

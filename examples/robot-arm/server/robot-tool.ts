@@ -18,6 +18,7 @@ import {
   type JsonObject,
   type Middleware,
   type SchemaInput,
+  type Store,
   type Tool,
   type ToolContext,
   type ToolDefinitionInit,
@@ -35,16 +36,26 @@ export interface SafetyCall<A> {
   /** The arguments, already validated against the tool's inputSchema (typed from it). */
   readonly args: A;
   readonly ctx: ToolContext;
+  /**
+   * The server's store, as the toolkit hands it to the call's middleware: the rate limits' buckets
+   * and the stored plans live there, so instances sharing a store share them.
+   */
+  readonly store: Store;
   /** What the audit record collects (stage trail, approval, motion, summary). */
   readonly record: CallRecord;
-  /** The checked plan, set by the planning step (stage `ik_and_joint_limits`). */
+  /** The checked plan, set by the planning step (stage `ik_and_joint_limits`) or read from the store. */
   plan: MotionPlan | undefined;
+  /** When `plan` came from the store (`execute_trajectory`): when its record lapses; the run takes it from there. */
+  storedUntil?: number;
 }
 
-/** One check of one stage: a refusal, or nothing (a string is the stage's pass detail). */
+/** What a check says: a refusal, or nothing (a string is the stage's pass detail). */
+export type StepVerdict = Refusal | string | undefined;
+
+/** One check of one stage. A check that reads the store answers with a promise; the others answer at once. */
 export interface SafetyStep<A> {
   readonly stage: GatingStage;
-  check(call: SafetyCall<A>): Refusal | string | undefined;
+  check(call: SafetyCall<A>): StepVerdict | Promise<StepVerdict>;
 }
 
 /** `defineTool`'s definition, with safety steps and a body that gets the checked call. */
@@ -81,15 +92,16 @@ function refusalOutcome(refusal: Refusal): CallOutcome {
   return { kind: 'result', outcome: 'tool-error', result };
 }
 
-/** Runs the steps in stage order; the first refusal wins. */
-export function runSafetySteps<A>(steps: readonly SafetyStep<A>[], call: SafetyCall<A>, skipReason: string | undefined): Refusal | undefined {
+/** Runs the steps in stage order; the first refusal wins. Only a step that answers with a promise is awaited. */
+export async function runSafetySteps<A>(steps: readonly SafetyStep<A>[], call: SafetyCall<A>, skipReason: string | undefined): Promise<Refusal | undefined> {
   let i = 0;
   for (const stage of GATING_STAGES) {
     let detail: string | undefined;
     let ran = false;
     for (; i < steps.length && steps[i]!.stage === stage; i++) {
       ran = true;
-      const verdict = steps[i]!.check(call);
+      const answer = steps[i]!.check(call);
+      const verdict = answer instanceof Promise ? await answer : answer;
       if (typeof verdict === 'object') return call.record.trail.refuse(verdict);
       if (verdict !== undefined) detail = verdict;
     }
@@ -159,11 +171,11 @@ export function robotTool<const I extends SchemaInput>(deps: RobotDeps, init: Ro
       const ctx = toolCall.ctx;
       if (ctx === undefined) throw new Error(`robot tool ${init.name}: the safety runner ran before the schema check`);
       // At `validated` the arguments have passed this tool's inputSchema, which is what A is inferred from.
-      const call: SafetyCall<A> = { args: toolCall.arguments as A, ctx, record: new CallRecord(), plan: undefined };
+      const call: SafetyCall<A> = { args: toolCall.arguments as A, ctx, store: toolCall.store, record: new CallRecord(), plan: undefined };
       // A snapshot that aged only because this process was busy (its next report not yet read) is
       // waited for, within the age bound, before the state gate judges it; a silent arm is still refused.
       if (gated) await deps.controller.freshStatus();
-      const refusal = runSafetySteps(steps, call, skipReason);
+      const refusal = await runSafetySteps(steps, call, skipReason);
       let outcome: CallOutcome | undefined;
       if (refusal !== undefined) outcome = refusalOutcome(refusal);
       else {

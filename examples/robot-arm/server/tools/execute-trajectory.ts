@@ -1,5 +1,6 @@
 import type { Tool } from 'toolwright';
 import { approveAndRun, motionResult } from '../motion-flow.js';
+import { PlanStore } from '../plan-store.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
 
@@ -24,12 +25,7 @@ export function executeTrajectoryTool(deps: RobotDeps): Tool {
     steps: (s) => [
       s.finiteArguments(),
       s.stateGate(() => 'motion'),
-      s.rule('state_gate', (call) => {
-        const plan = deps.controller.plans.get(call.args.plan_id);
-        if (plan === undefined) return { stage: 'state_gate', code: 'unknown_plan', message: `no plan ${call.args.plan_id}: it was never made, already executed, or expired (plans last 10 minutes); call plan_trajectory` };
-        call.plan = plan;
-        return undefined;
-      }),
+      s.storedPlan((args) => args.plan_id),
       // Re-checked against the arm and the scene as they are now; inverse kinematics was solved when planned.
       s.targetsInEnvelope((call) => s.planOf(call).targets),
       { stage: 'ik_and_joint_limits', check: (call) => `solved when ${s.planOf(call).id} was planned` },
@@ -37,9 +33,10 @@ export function executeTrajectoryTool(deps: RobotDeps): Tool {
       s.pathClear(),
     ],
     runsAsTask: () => true,
-    async run({ ctx, record, plan }) {
-      if (plan === undefined) throw new Error('execute_trajectory: no plan after the state gate');
-      const outcome = await approveAndRun(deps, ctx, record, plan);
+    async run({ ctx, store, record, plan, storedUntil }) {
+      if (plan === undefined || storedUntil === undefined) throw new Error('execute_trajectory: no stored plan after the state gate');
+      // Taken from the store (once, across instances) only when it is about to run.
+      const outcome = await approveAndRun(deps, ctx, record, plan, { stored: { plans: new PlanStore(store, deps.model), expiresAt: storedUntil } });
       if ('result' in outcome) return outcome.result;
       const result = motionResult(outcome.report, { plan_hash: plan.hash });
       record.summary = result.structuredContent;

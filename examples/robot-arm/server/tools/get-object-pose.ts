@@ -1,5 +1,4 @@
 import type { Tool } from 'toolwright';
-import { defaultGripForceN } from '../../sim/gripper.js';
 import { OBJECT_LABELS } from '../../sim/scene-objects.js';
 import type { ObjectDetection } from '../../driver/arm-driver.js';
 import type { RobotDeps } from '../robot-deps.js';
@@ -44,7 +43,6 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
         return { content: [{ type: 'text', text: `The camera sees no object with id ${objectId}${label !== undefined ? ` and label ${label}` : ''}. Known ids: ${known || '(none)'}.` }], structuredContent: { objects: [] }, isError: true };
       }
       const specs = new Map(deps.controller.status().objects.map((o) => [o.id, o]));
-      const gripper = deps.controller.model.preset.gripper;
       const objects = found.map((d) => ({
         id: d.id,
         label: d.label,
@@ -55,7 +53,7 @@ export function getObjectPoseTool(deps: RobotDeps, mode: { readOnly: boolean }):
         in_gripper: d.inGripper,
         // Fragility is a property of the object (the scene's specification), not a camera estimate.
         max_grip_force_n: specs.get(d.id)?.maxGripForceN ?? null,
-        default_grip_force_n: specs.has(d.id) ? defaultGripForceN(specs.get(d.id)!, gripper) : null,
+        default_grip_force_n: specs.has(d.id) ? deps.model.defaultGripForceN(specs.get(d.id)!) : null,
       }));
       const summary = { frame: 'robot base frame, millimetres; object centres', objects };
       record.summary = { count: objects.length };

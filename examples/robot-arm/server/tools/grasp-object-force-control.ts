@@ -1,6 +1,4 @@
 import type { InferArguments, Tool } from 'toolwright';
-import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN } from '../../sim/gripper.js';
-import { heightOf } from '../../sim/scene-objects.js';
 import { approveAndRun, motionResult, round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { replanFromCurrentPose, type PlanRequest } from '../motion-safety.js';
@@ -37,15 +35,16 @@ type GraspArgs = InferArguments<ReturnType<typeof graspInputSchema>>;
 
 /** `grasp_object_force_control`: a short straight approach, then the gripper closes with a set force. */
 export function graspObjectForceControlTool(deps: RobotDeps): Tool {
-  const preset = deps.model.preset;
+  const model = deps.model;
+  const preset = model.preset;
   const g = preset.gripper;
   /** The object the jaws would close on, the force used and the force it needs (a pure lookup in the scene). */
   const graspFor = (args: GraspArgs) => {
     const t = args.target_position;
-    const target = deps.controller.status().objects.find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= GRASP_LATERAL_TOLERANCE_MM && Math.abs(o.position.z - t.z_mm) <= heightOf(o) / 2 + 5);
-    const classDefault = target !== undefined ? defaultGripForceN(target, g) : g.defaultForceN;
+    const target = deps.controller.status().objects.find((o) => !o.held && Math.hypot(o.position.x - t.x_mm, o.position.y - t.y_mm) <= model.graspLateralToleranceMm && Math.abs(o.position.z - t.z_mm) <= model.objectHeightMm(o) / 2 + 5);
+    const classDefault = target !== undefined ? model.defaultGripForceN(target) : g.defaultForceN;
     const force = args.force_n ?? classDefault;
-    const required = target !== undefined ? requiredGripForceN(target, args.grasp_strategy ?? 'parallel') : undefined;
+    const required = target !== undefined ? model.requiredGripForceN(target, args.grasp_strategy ?? 'parallel') : undefined;
     return { target, force: force ?? g.minForceN, noSafeForce: force === null, required };
   };
   /** Stage `finite_and_range` for the force against the object's limit and what holding it needs. */
@@ -127,7 +126,7 @@ export function graspObjectForceControlTool(deps: RobotDeps): Tool {
       const hold = deps.controller.holdSlot(record);
       if (typeof hold !== 'function') return refusalResult(record.trail.refuse(hold));
       try {
-        const outcome = await approveAndRun(deps, ctx, record, plan, () => replanFrom(args));
+        const outcome = await approveAndRun(deps, ctx, record, plan, { replan: () => replanFrom(args) });
         if ('result' in outcome) return outcome.result;
         if (outcome.report.status !== 'completed') {
           const result = motionResult(outcome.report, { grasped: false });

@@ -79,7 +79,7 @@ export function moveArmToPoseTool(deps: RobotDeps): Tool {
         record.summary = summary;
         return { content: [{ type: 'text', text: `Dry run: the move is allowed. It would take ${plan.trajectory.durationS.toFixed(2)} s (plan hash ${plan.hash.slice(0, 16)}). Nothing moved.` }], structuredContent: summary };
       }
-      const outcome = await approveAndRun(deps, ctx, record, plan, () => replanFromCurrentPose(deps.controller, moveRequest(args)));
+      const outcome = await approveAndRun(deps, ctx, record, plan, { replan: () => replanFromCurrentPose(deps.controller, moveRequest(args)) });
       if ('result' in outcome) return outcome.result;
       const result = motionResult(outcome.report);
       record.summary = result.structuredContent;

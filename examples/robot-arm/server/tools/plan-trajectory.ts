@@ -1,7 +1,10 @@
 import type { Tool } from 'toolwright';
 import { objectsAtFingertips } from '../motion-safety.js';
+import { PlanStore } from '../plan-store.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';
+import { storeRefusal } from '../store-refusal.js';
+import { refusalResult } from '../tool-call-record.js';
 import { TIME_SCALING_SCHEMA, positionSchema, speedSchema } from '../tool-schemas.js';
 import { planSummary } from './move-arm-to-pose.js';
 
@@ -50,9 +53,14 @@ export function planTrajectoryTool(deps: RobotDeps, mode: { readOnly: boolean })
         toolContactObjectIds: objectsAtFingertips(deps.controller),
       })),
     ],
-    run({ args, record, plan }) {
+    async run({ args, store, record, plan }) {
       if (plan === undefined) throw new Error('plan_trajectory: no plan after the planning stages');
-      const { expiresAt } = deps.controller.plans.put(plan);
+      let expiresAt: number;
+      try {
+        ({ expiresAt } = await new PlanStore(store, deps.model).put(plan));
+      } catch (error) {
+        return refusalResult(record.trail.refuse(storeRefusal(error, 'execute')));
+      }
       record.trail.skip('approval', 'planning only; approval is asked by execute_trajectory');
       record.trail.skip('execute', 'planning only');
       const summary = { ...planSummary(plan), waypoint_count: args.waypoints.length, expires_at: new Date(expiresAt).toISOString() };

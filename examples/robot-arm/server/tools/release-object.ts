@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type Tool } from 'toolwright';
 import { plannedReleaseOf } from '../../console/planned-motion.js';
-import { MAX_RELEASE_DROP_MM, type ReleasePlan } from '../../sim/release-landing.js';
+import type { ReleasePlan } from '../../sim/release-landing.js';
 import { planChangedMessage, type ApprovalSubject } from '../approval-gate.js';
 import { worldOf, type WorldState } from '../world-binding.js';
 import { plannedMotionJson, round3 } from '../motion-flow.js';
@@ -37,7 +37,7 @@ function describeRelease(deps: RobotDeps, landing: Landing, subject: ApprovalSub
   return [
     `Approve releasing ${landing.objectId} from the gripper of the simulated ${deps.controller.model.preset.displayName}?`,
     `Release ${subject.id}, SHA-256 ${subject.hash}.`,
-    `The arm does not move. ${landing.objectId} falls ${landing.dropHeightMm.toFixed(1)} mm straight down (at most ${MAX_RELEASE_DROP_MM} mm allowed) and lands on the table at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm (its centre, base frame), clear of every other object.`,
+    `The arm does not move. ${landing.objectId} falls ${landing.dropHeightMm.toFixed(1)} mm straight down (at most ${deps.model.maxReleaseDropMm} mm allowed) and lands on the table at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}, ${p.z.toFixed(1)}) mm (its centre, base frame), clear of every other object.`,
   ].join('\n');
 }
 
@@ -52,7 +52,7 @@ export function releaseObjectTool(deps: RobotDeps): Tool {
     title: 'Release object',
     description:
       'Open the gripper and let go of the held object; it drops straight down onto the table. Takes no arguments. ' +
-      `Use after grasp_object_force_control and move_arm_to_pose have carried the object, upright, to a free spot with its bottom at most ${MAX_RELEASE_DROP_MM} mm above the table: a release that would land on another object or drop it farther is refused. ` +
+      `Use after grasp_object_force_control and move_arm_to_pose have carried the object, upright, to a free spot with its bottom at most ${deps.model.maxReleaseDropMm} mm above the table: a release that would land on another object or drop it farther is refused. ` +
       'A human approves where it will land. Does not move the arm. Not needed when the gripper holds nothing (get_device_status shows what is held).',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApprovalQueue, PendingApproval } from 'toolwright';
+import { createMemoryStore, type ApprovalQueue, type PendingApproval } from 'toolwright';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
@@ -48,8 +48,9 @@ function assertAt(h: Harness, target: { x_mm: number; y_mm: number; z_mm: number
 
 describe('an approved motion survives a refusal that is not about it', () => {
   it('refused by the motion rate limit, the same approval moves the arm once after the refill', async () => {
-    let now = 5_000_000;
-    const h = await startHarness({ approval: 'always', motionRatePerSecond: 0.5, motionBurst: 1, now: () => now });
+    // The store's clock drives the rate limit's refill (its buckets live in the server's store).
+    let now = Date.now();
+    const h = await startHarness({ approval: 'always', motionRatePerSecond: 0.5, motionBurst: 1, store: createMemoryStore({ clock: { now: () => now } }) });
     try {
       const executed = countExecutions(h);
       const state = await ask(h, 'move_arm_to_pose', TARGET); // the question took the one token

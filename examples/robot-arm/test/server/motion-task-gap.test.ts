@@ -14,6 +14,7 @@ import { ApprovalGate } from '../../server/approval-gate.js';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { RobotController } from '../../server/robot-controller.js';
 import type { RobotDeps } from '../../server/robot-deps.js';
+import { MotionRateLimits } from '../../server/motion-rate-limits.js';
 import { AuditChainGate } from '../../server/audit-chain-gate.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import { moveArmToPoseTool } from '../../server/tools/move-arm-to-pose.js';
@@ -25,7 +26,7 @@ describe('a stop between the safety check and the start of a motion task', () =>
     const driver = new SimArmDriver({ pacer: steppedPacer(20) });
     const controller = new RobotController({ model: driver.model, driver });
     const audit = new AuditLog(auditPath);
-    const deps: RobotDeps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit, auditChain: new AuditChainGate(audit) };
+    const deps: RobotDeps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit, auditChain: new AuditChainGate(audit), rateLimits: new MotionRateLimits() };
     const memory = createMemoryStore();
     let stopsInGap = 0;
     // Every method of the memory store, with the stop run while a task record is first written.

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createMemoryStore } from 'toolwright';
 import { readAuditLog } from '../../server/audit-log.js';
 import { findNonFinite, checkRange, planFromCurrentPose } from '../../server/motion-safety.js';
 import { hashPlanContent } from '../../server/motion-plan.js';
@@ -194,8 +195,8 @@ describe('state gate: busy, rate limit, e-stop latch', () => {
   });
 
   it('rate limit: planning requests (plan_trajectory, dry runs) beyond their rate are refused with the exact wait; motions keep their own bucket', async () => {
-    let now = 1_000_000;
-    const h = await startHarness({ approval: 'off', planRatePerSecond: 0.5, planBurst: 1, now: () => now });
+    let now = Date.now();
+    const h = await startHarness({ approval: 'off', planRatePerSecond: 0.5, planBurst: 1, store: createMemoryStore({ clock: { now: () => now } }) });
     try {
       const tcp = h.robot.driver.sim.tcp;
       const waypoints = [{ x_mm: tcp.x, y_mm: tcp.y, z_mm: tcp.z - 40 }, { x_mm: tcp.x + 30, y_mm: tcp.y, z_mm: tcp.z - 40 }];

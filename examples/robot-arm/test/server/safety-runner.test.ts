@@ -11,6 +11,7 @@ import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { ApprovalGate } from '../../server/approval-gate.js';
 import { RobotController } from '../../server/robot-controller.js';
 import type { RobotDeps } from '../../server/robot-deps.js';
+import { MotionRateLimits } from '../../server/motion-rate-limits.js';
 import { AuditChainGate } from '../../server/audit-chain-gate.js';
 import { robotTool } from '../../server/robot-tool.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
@@ -30,7 +31,7 @@ describe('the safety-step runner', () => {
     const driver = new SimArmDriver({ pacer: steppedPacer(20) });
     const controller = new RobotController({ model: driver.model, driver });
     const audit = new AuditLog(auditPath);
-    deps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit, auditChain: new AuditChainGate(audit) };
+    deps = { model: controller.model, controller, approval: new ApprovalGate('off'), audit, auditChain: new AuditChainGate(audit), rateLimits: new MotionRateLimits() };
     const probe = robotTool(deps, {
       name: 'probe',
       description: 'Test tool: refuses n above 10 at stage finite_and_range, n equal to 7 at stage collision.',

@@ -7,7 +7,9 @@ import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { createArmModel } from '../../model/arm-model.js';
 import type { Trajectory } from '../../sim/trajectory.js';
 import { readAuditLog } from '../../server/audit-log.js';
+import { createMemoryStore } from 'toolwright';
 import { hashPlanContent, planIdFor, type MotionPlan } from '../../server/motion-plan.js';
+import { PlanStore } from '../../server/plan-store.js';
 import { planFromCurrentPose } from '../../server/motion-safety.js';
 import { worldOf } from '../../server/world-binding.js';
 import { isRefusal } from '../../server/safety-stages.js';
@@ -63,8 +65,9 @@ function wristTurnPlanFor(preset: ArmPreset): MotionPlan {
 
 describe('speed_and_acceleration: a stored plan over a cap is refused by execute_trajectory and nothing moves', () => {
   let h: Harness;
+  const store = createMemoryStore();
   before(async () => {
-    h = await startHarness({ approval: 'off' });
+    h = await startHarness({ approval: 'off', store });
   });
   after(async () => {
     await h.close();
@@ -73,7 +76,7 @@ describe('speed_and_acceleration: a stored plan over a cap is refused by execute
   async function assertRefused(plan: MotionPlan, code: string, message: string): Promise<void> {
     const sim = h.robot.driver.sim;
     const joints = sim.jointsDeg;
-    h.robot.controller.plans.put(plan);
+    await new PlanStore(store, h.robot.model).put(plan);
     const reply = await h.call('execute_trajectory', { plan_id: plan.id });
     assert.equal(reply.body.result?.isError, true);
     assert.deepEqual(refusalOf(reply), { stage: 'speed_and_acceleration', code, message });

@@ -26,8 +26,8 @@ describe('watchdog', () => {
     assert.match(report.detail ?? '', /watchdog: motion motion-1 stalled/);
     assert.equal(driver.status().state, 'estop');
     assert.equal(controller.emergencyStop?.source, 'watchdog');
-    assert.equal(controller.stateGate('motion')?.code, 'estop_latched');
+    assert.equal(controller.stateGate()?.code, 'estop_latched');
     assert.equal(await controller.clearEmergencyStop('operator'), true);
-    assert.equal(controller.stateGate('motion'), null);
+    assert.equal(controller.stateGate(), null);
   });
 });
