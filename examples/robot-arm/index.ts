@@ -4,6 +4,8 @@
  */
 export { createRobotServer, MOTION_TOOL_NAMES } from './server/create-robot-server.js';
 export type { RobotServer, RobotServerOptions } from './server/create-robot-server.js';
+export { createSimulatedRobotServer } from './wiring/simulated-robot-server.js';
+export type { SimulatedRobotServerOptions } from './wiring/simulated-robot-server.js';
 export { realTimePacer, steppedPacer } from './driver/sim-pacer.js';
 export type { SimPacer } from './driver/sim-pacer.js';
 export { AuditLog, AuditLogLockedError } from './server/audit-log.js';

@@ -298,7 +298,6 @@ export async function main(argv: string[]): Promise<number> {
       auditLogPath: options.auditLog,
       ...(options.auditKey !== undefined ? { auditKeyPath: options.auditKey } : {}),
       ...(options.auditHead !== undefined ? { auditHeadPath: options.auditHead } : {}),
-      pacer: realTimePacer(options.timeScale),
       motionRatePerSecond: options.rate,
       ...(access !== undefined && access.kind !== 'none' ? { authorize: access.authorize } : {}),
     });

@@ -6,7 +6,7 @@
  * an unknown ROBOT_* name stops the start with a message naming the valid values.
  * `examples/robot-arm/main.ts` has the same options as flags and prints how to connect.
  */
-import { createRobotServer } from './server/create-robot-server.js';
+import { createSimulatedRobotServer } from './wiring/simulated-robot-server.js';
 import { approvalOffWarning, installOperatorReset, operatorResetHint } from './server/operator-controls.js';
 import { realTimePacer } from './driver/sim-pacer.js';
 import { robotSettingsFromEnv } from './server/robot-settings.js';
@@ -14,7 +14,7 @@ import { robotSettingsFromEnv } from './server/robot-settings.js';
 const settings = robotSettingsFromEnv(process.env);
 // Importing this module (lint, preview) opens nothing and prints nothing: the audit log, its lock and
 // the operator's SIGUSR2 reset come with serving, when there is a process for `kill -USR2` to reach.
-const robot = createRobotServer({
+const robot = createSimulatedRobotServer({
   preset: settings.preset,
   readOnly: settings.readOnly,
   approval: settings.approval,

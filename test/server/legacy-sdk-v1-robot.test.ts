@@ -16,7 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createRobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
+import { createSimulatedRobotServer } from '../../examples/robot-arm/wiring/simulated-robot-server.js';
 import type { RobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
 import type { SimArmDriver } from '../../examples/robot-arm/driver/sim-arm-driver.js';
 import { steppedPacer } from '../../examples/robot-arm/driver/sim-pacer.js';
@@ -45,7 +45,7 @@ describe('SDK v1 client over Streamable HTTP: approval by elicitation on the leg
   let robot: RobotServer<SimArmDriver>;
   let url: string;
   before(async () => {
-    robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always',
+    robot = createSimulatedRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always',
       // The SDK client holds the approver scope: its user's elicitation answer approves (approver-trust.ts).
       authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) });
     url = (await robot.server.listen({ port: 0 })).url;

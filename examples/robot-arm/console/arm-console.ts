@@ -6,7 +6,7 @@
  * last console page goes away while the arm moves, the arm is stopped (e-stop latched, reset by the
  * operator), as when a pendant's enabling switch is released.
  */
-import { presenceUpdateOf } from '../sim/presence-sensor.js';
+import { presenceUpdateOf } from '../driver/arm-driver.js';
 import type { McpServer, StageEvent } from 'toolwright';
 import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
 import type { ConsoleMount, ConsoleReply } from 'toolwright/console';

@@ -3,8 +3,6 @@
  * One function, used by the console's feed and by the MCP App's state resource, so the two views of
  * the same cell cannot disagree.
  */
-import { RAD_PER_DEG } from '../sim/angles.js';
-import { armFramesRad } from '../sim/forward-kinematics.js';
 import type { RobotController } from '../server/robot-controller.js';
 import { pointOf as pt } from './planned-motion.js';
 import type { ArmEnvelope, ArmObject, ArmState } from './arm-feed.js';
@@ -26,11 +24,10 @@ export function armEnvelopeOf(controller: RobotController): ArmEnvelope {
 export function armStateOf(controller: RobotController): ArmState {
   const { model } = controller;
   const arm = controller.status();
-  const { frames } = armFramesRad(model.preset, arm.jointsDeg.map((d) => d * RAD_PER_DEG));
   const held = arm.heldObjectId;
   const estop = controller.emergencyStop;
   return {
-    joints: frames.map((f) => pt(f.origin)),
+    joints: model.jointOrigins(arm.jointsDeg).map(pt),
     tcp: pt(arm.tcp),
     gripper: { widthMm: held === null ? model.preset.gripper.strokeMm : 0, holding: held },
     moving: arm.state === 'moving' || arm.state === 'stopping',

@@ -8,11 +8,11 @@
  * RTDE/URScript and ROS 2 onto this interface.
  */
 import type { ContactPoint } from '../sim/contact-model.js';
-import type { FtAxis, FtFilter } from '../sim/force-torque-sensor.js';
+import { FT_AXES, type FtAxis, type FtFilter } from '../sim/force-torque-sensor.js';
 import type { GraspOutcome, GraspRequest } from '../sim/gripper.js';
 import type { MotionPhase } from '../sim/motion-executor.js';
 import type { ReleasePlan } from '../sim/release-landing.js';
-import type { PresenceStatus, PresenceUpdateInput } from '../sim/presence-sensor.js';
+import { describePresence, presenceUpdateOf, type PresenceStatus, type PresenceUpdateInput } from '../sim/presence-sensor.js';
 import type { ObjectDetection } from '../sim/table-camera.js';
 import type { Vec3 } from '../sim/vector3.js';
 import type { ArmPoseState, ArmPresetId, TcpPose, Trajectory } from '../model/arm-model.js';
@@ -20,6 +20,11 @@ import type { ArmPoseState, ArmPresetId, TcpPose, Trajectory } from '../model/ar
 import type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
 
 export type { ContactPoint, FtAxis, FtFilter, GraspOutcome, GraspRequest, ObjectDetection, PresenceStatus };
+/**
+ * What a driver's readings and the presence sensor's input are, for the server and the console: the
+ * F/T channels, a presence status in words, and a presence update parsed from untrusted JSON (or why not).
+ */
+export { describePresence, FT_AXES, presenceUpdateOf };
 
 /** A change of the presence sensor's input: the zones, where the person is (null: nobody), or both. */
 export type PresenceUpdate = PresenceUpdateInput;

@@ -8,20 +8,26 @@
 import { getArmPreset, type ArmPreset, type ArmPresetId } from '../sim/arm-presets.js';
 import { RAD_PER_DEG } from '../sim/angles.js';
 import { checkArmCollision, checkPathCollision, liftOffFloors, PAD_CONTACT_WINDOW_MM, padContactAllowed, type CollisionHit, type CollisionWorld, type HeldObject, type PathCollision } from '../sim/collision-check.js';
-import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from '../sim/forward-kinematics.js';
+import { armFramesRad, forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from '../sim/forward-kinematics.js';
 import { defaultGripForceN, GRASP_LATERAL_TOLERANCE_MM, requiredGripForceN, type GraspStrategy } from '../sim/gripper.js';
 import { beside, limitText } from '../sim/limit-digits.js';
 import { pathTcpSpeedCapMmS, type PresenceStatus } from '../sim/presence-sensor.js';
 import { MAX_RELEASE_DROP_MM, planRelease, type ReleasePlan } from '../sim/release-landing.js';
-import { heightOf, type SceneObjectSpec, type SceneObjectState } from '../sim/scene-objects.js';
+import { heightOf, OBJECT_LABELS, type SceneObjectSpec, type SceneObjectState } from '../sim/scene-objects.js';
+import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js';
 import { Trajectory } from '../sim/trajectory.js';
 import { motionLimitsOf, planJointMotion, planWaypoints, type CartesianTarget, type MotionLimits, type PlanOptions, type PlanResult } from '../sim/trajectory-planner.js';
 import type { Vec3 } from '../sim/vector3.js';
 import { checkPathEnvelope, checkPose, createEnvelope, type EnvelopeCheck, type EnvelopeOverrides, type EnvelopeViolation, type WorkspaceEnvelope } from '../sim/workspace-envelope.js';
 import { decodeTrajectory, encodeTrajectory, type WireTrajectory, type WireTrajectoryProblem } from './trajectory-wire.js';
 
-export type { ArmPreset, ArmPresetId, CartesianTarget, CollisionHit, EnvelopeCheck, GraspStrategy, HeldObject, MotionLimits, PathCollision, PlanOptions, PlanResult, SceneObjectSpec, SceneObjectState, TcpPose, Vec3, WireTrajectory, WireTrajectoryProblem, WorkspaceEnvelope };
-export { Trajectory };
+export type { ArmPreset, ArmPresetId, CartesianTarget, CollisionHit, EnvelopeCheck, GraspStrategy, HeldObject, MotionLimits, OrientationTarget, PathCollision, PlanOptions, PlanResult, ReleasePlan, SceneObjectSpec, SceneObjectState, TcpPose, Vec3, WireTrajectory, WireTrajectoryProblem, WorkspaceEnvelope };
+/**
+ * The model's vocabulary, for the server and the console (which never import the simulator): the
+ * planner's "tool pointing down" orientation, the object classes the camera names, and the digits a
+ * limit refusal prints (`beside`: enough to be on the value's side of the limit).
+ */
+export { beside, OBJECT_LABELS, TOOL_DOWN, Trajectory };
 
 /** Options of {@link createArmModel}. */
 export interface ArmModelOptions {
@@ -101,6 +107,11 @@ export class ArmModel {
   /** The TCP pose for these joints (mm, degrees, base frame). */
   tcp(jointsDeg: readonly number[]): TcpPose {
     return forwardKinematics(this.preset, [...jointsDeg]);
+  }
+
+  /** Where each joint sits for these joints (the base, then every link frame's origin to the TCP), mm, base frame. */
+  jointOrigins(jointsDeg: readonly number[]): Vec3[] {
+    return armFramesRad(this.preset, jointsDeg.map((d) => d * RAD_PER_DEG)).frames.map((f) => f.origin);
   }
 
   /** The TCP frame (origin and rotation) for these joints. */

@@ -4,9 +4,7 @@ import { createServer, type Authorizer, type McpServer, type StageEvent, type St
 import { armAppResources, linkArmApp, plannedPathOf } from '../console/arm-app.js';
 import { armViewStateOf } from '../console/arm-view-state.js';
 import { ArmFaultError, type ArmDriver, type PresenceStatus, type PresenceUpdate } from '../driver/arm-driver.js';
-import { SimArmDriver, type SimArmDriverOptions } from '../driver/sim-arm-driver.js';
-import { realTimePacer, type SimPacer } from '../driver/sim-pacer.js';
-import { createArmModel, type ArmModel, type ArmModelOptions, type ArmPresetId } from '../model/arm-model.js';
+import { createArmModel, type ArmModel, type ArmPresetId } from '../model/arm-model.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';
 import { AuditChainGate } from './audit-chain-gate.js';
 import { AuditLog } from './audit-log.js';
@@ -25,16 +23,17 @@ import { ROBOT_MIDDLEWARE_PREFIX } from './robot-tool.js';
 import { releaseObjectTool } from './tools/release-object.js';
 import { stopArmTool } from './tools/stop-arm.js';
 
-/** Options of {@link createRobotServer}. Limits are not options of any tool: they live here, with the operator. */
-export interface RobotServerOptions {
-  /** The arm's limits, envelope and kinematics; default one of `preset` (with `simulation.envelope`). */
+/**
+ * Options of {@link createRobotServer}. Limits are not options of any tool: they live here, with the
+ * operator. The server reaches the arm only through `model` and `driver`; a simulated cell as the
+ * driver is wired outside server/ (`createSimulatedRobotServer`, wiring/simulated-robot-server.ts).
+ */
+export interface RobotServerOptions<D extends ArmDriver = ArmDriver> {
+  /** The arm's limits, envelope and kinematics; default the model of `preset`. It must be the driver's arm. */
   readonly model?: ArmModel;
-  /**
-   * The arm. Default: a {@link SimArmDriver} of the model, paced by `pacer`, with `simulation`'s
-   * seed, objects and starting pose. A given driver is the caller's: `close()` closes it too.
-   */
-  readonly driver?: ArmDriver;
-  /** Arm preset, default `ur5e` (ignored when `model` is given). */
+  /** The arm. The server's `close()` closes it too. */
+  readonly driver: D;
+  /** Arm preset of the default model, default the driver's (ignored when `model` is given). */
   readonly preset?: ArmPresetId;
   /** Default `always`. `off` must be chosen explicitly and is for pure simulation. */
   readonly approval?: ApprovalMode;
@@ -56,8 +55,6 @@ export interface RobotServerOptions {
   readonly auditKeyPath?: string | false;
   /** The audit chain's sealed head, outside the log's folder (default `defaultAuditHeadPath(auditLogPath)`). */
   readonly auditHeadPath?: string;
-  /** How simulated time runs in the default simulated driver (default real time). */
-  readonly pacer?: SimPacer;
   /** Motion commands per second and burst (default 2 and 2). */
   readonly motionRatePerSecond?: number;
   readonly motionBurst?: number;
@@ -74,8 +71,6 @@ export interface RobotServerOptions {
   readonly store?: Store;
   /** Seals approval questions (`createServer`'s `requestStateSecret`); the same on every instance sharing a store. */
   readonly requestStateSecret?: string | Uint8Array;
-  /** The default simulated driver's cell (seed, objects, ...) and the model's envelope and collision margin. */
-  readonly simulation?: Omit<SimArmDriverOptions, 'model' | 'pacer'> & Pick<ArmModelOptions, 'envelope' | 'collisionMarginMm'>;
   /** Oldest driver snapshot the state gate plans from, ms (default 1000). */
   readonly maxStatusAgeMs?: number;
   /** Approval validity, ms (default 2 minutes). */
@@ -139,28 +134,20 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /**
- * Builds the robot-arm MCP server: the simulated cell, the controller (state gate, single motion,
+ * Builds the robot-arm MCP server on an arm (`driver`): the controller (state gate, single motion,
  * watchdog, monitor, stop), the approval gate, the durable audit log and the nine tools (five in
  * read-only mode). Calls refused by the Toolwright pipeline before any tool code runs (schema,
  * unknown tool, ...) are audited through `onStageEvent`.
  */
-export function createRobotServer(options?: RobotServerOptions & { readonly driver?: undefined }): RobotServer<SimArmDriver>;
-export function createRobotServer<D extends ArmDriver>(options: RobotServerOptions & { readonly driver: D }): RobotServer<D>;
-export function createRobotServer(options?: RobotServerOptions): RobotServer;
-export function createRobotServer(options: RobotServerOptions = {}): RobotServer {
+export function createRobotServer<D extends ArmDriver>(options: RobotServerOptions<D>): RobotServer<D> {
   const readOnly = options.readOnly === true;
   const approvalTtlMs = options.approvalTtlMs ?? 2 * 60_000;
   if (options.operatorTimeoutMs !== undefined && options.operatorTimeoutMs > approvalTtlMs) {
     throw new RangeError(`operatorTimeoutMs (${options.operatorTimeoutMs} ms) must not exceed approvalTtlMs (${approvalTtlMs} ms)`);
   }
   const rateLimits = new MotionRateLimits(options);
-  const { envelope, collisionMarginMm, ...cell } = options.simulation ?? {};
-  const model = options.model ?? createArmModel({
-    preset: options.preset ?? 'ur5e',
-    ...(envelope !== undefined ? { envelope } : {}),
-    ...(collisionMarginMm !== undefined ? { collisionMarginMm } : {}),
-  });
-  const driver = options.driver ?? new SimArmDriver({ ...cell, model, pacer: options.pacer ?? realTimePacer(1) });
+  const driver = options.driver;
+  const model = options.model ?? createArmModel({ preset: options.preset ?? driver.presetId });
   if (driver.presetId !== model.preset.id) throw new RangeError(`the driver moves a ${driver.presetId} arm, but the model is of a ${model.preset.id}`);
   const auditLogPath = options.auditLogPath ?? join(tmpdir(), `toolwright-robot-audit-${process.pid}.jsonl`);
   let opened: OpenedParts | undefined;
@@ -265,7 +252,7 @@ export function createRobotServer(options: RobotServerOptions = {}): RobotServer
     }
   };
 
-  const robot: RobotServer = {
+  const robot: RobotServer<D> = {
     server,
     model,
     driver,

@@ -1,11 +1,7 @@
-import { TOOL_DOWN, type OrientationTarget } from '../sim/inverse-kinematics.js';
-import type { ArmStatus } from '../driver/arm-driver.js';
-import type { ArmModel, CartesianTarget } from '../model/arm-model.js';
+import { describePresence, type ArmStatus } from '../driver/arm-driver.js';
+import { beside, TOOL_DOWN, type ArmModel, type CartesianTarget, type OrientationTarget, type PlanResult } from '../model/arm-model.js';
 import { motionPlanOf, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
-import { beside } from '../sim/limit-digits.js';
-import { describePresence } from '../sim/presence-sensor.js';
-import type { PlanResult } from '../sim/trajectory-planner.js';
 import { worldOf } from './world-binding.js';
 
 /** A re-timed plan aims this far under the separation's speed (the planner's samples against the executed ones). */

@@ -1,5 +1,5 @@
 import { APPROVAL_MODES, APPROVER_MODES, type ApprovalMode, type ApproverMode } from './approval-gate.js';
-import type { ArmPresetId } from '../sim/arm-presets.js';
+import type { ArmPresetId } from '../model/arm-model.js';
 
 /**
  * The operator's settings of one robot-arm server process, validated once at start-up. main.ts reads

@@ -1,4 +1,4 @@
-import type { ArmPreset } from '../sim/arm-presets.js';
+import type { ArmPreset } from '../model/arm-model.js';
 
 /** The frame every coordinate is given in; repeated in descriptions so no model has to guess. */
 export const BASE_FRAME = 'robot base frame (right-handed, +z up, origin at the base centre on the table)';

@@ -1,6 +1,5 @@
 import type { Tool } from 'toolwright';
-import type { PresenceStatus } from '../../driver/arm-driver.js';
-import { describePresence } from '../../sim/presence-sensor.js';
+import { describePresence, type PresenceStatus } from '../../driver/arm-driver.js';
 import { round3 } from '../motion-flow.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { robotTool } from '../robot-tool.js';

@@ -1,5 +1,5 @@
 import type { Tool } from 'toolwright';
-import { OBJECT_LABELS } from '../../sim/scene-objects.js';
+import { OBJECT_LABELS } from '../../model/arm-model.js';
 import type { ObjectDetection } from '../../driver/arm-driver.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';

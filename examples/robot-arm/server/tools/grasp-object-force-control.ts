@@ -7,7 +7,7 @@ import { robotTool } from '../robot-tool.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
 import type { GraspOutcome } from '../../driver/arm-driver.js';
 import { positionSchema } from '../tool-schemas.js';
-import type { ArmPreset } from '../../sim/arm-presets.js';
+import type { ArmPreset } from '../../model/arm-model.js';
 
 
 /** Longest straight approach the grasp tool makes on its own; farther targets need move_arm_to_pose first. */

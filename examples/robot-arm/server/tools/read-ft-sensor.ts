@@ -1,7 +1,6 @@
 import type { Tool } from 'toolwright';
-import { FT_AXES, type FtAxis, type FtFilter } from '../../sim/force-torque-sensor.js';
 import { round3 } from '../motion-flow.js';
-import type { ForceTorqueResult } from '../../driver/arm-driver.js';
+import { FT_AXES, type FtAxis, type FtFilter, type ForceTorqueResult } from '../../driver/arm-driver.js';
 import type { RobotDeps } from '../robot-deps.js';
 import { driverFaultRefusal, refusalResult } from '../tool-call-record.js';
 import { robotTool } from '../robot-tool.js';

@@ -10,7 +10,7 @@ import type { ArmStatus } from '../../driver/arm-driver.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import { readAuditLog } from '../../server/audit-log.js';
-import { startHarness } from '../support/robot-harness.js';
+import { startHarnessOn } from '../support/robot-harness.js';
 import { openEvents } from '../../../../test/support/sse-events.js';
 
 const REVISION = '2025-11-25';
@@ -45,7 +45,7 @@ class StaleableDriver extends SimArmDriver {
 describe('cancel before the motion starts (2025 session)', () => {
   it('notifications/cancelled while the approved call waits for a fresh snapshot: the arm never moves, no motion is started', async () => {
     const driver = new StaleableDriver({ pacer: steppedPacer(20) });
-    const h = await startHarness({ approval: 'always', approver: 'console', maxStatusAgeMs: 15_000, ...({ driver } as object) });
+    const h = await startHarnessOn(driver, { approval: 'always', approver: 'console', maxStatusAgeMs: 15_000 });
     try {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       const init = await fetch(h.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: 'cancel-test', version: '1' } } }) });

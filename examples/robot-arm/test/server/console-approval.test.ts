@@ -16,7 +16,7 @@ import { RobotArmFeed } from '../../console/robot-arm-feed.js';
 import { ArmFaultError } from '../../driver/arm-driver.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { readAuditLog } from '../../server/audit-log.js';
-import type { RobotServerOptions } from '../../server/create-robot-server.js';
+import type { SimulatedRobotServerOptions } from '../../wiring/simulated-robot-server.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
@@ -40,7 +40,7 @@ interface ConsoleHarness extends Harness {
   post(path: string, body: unknown, token?: string): Promise<Response>;
 }
 
-async function startConsole(options: RobotServerOptions = {}): Promise<ConsoleHarness> {
+async function startConsole(options: SimulatedRobotServerOptions = {}): Promise<ConsoleHarness> {
   let feed: RobotArmFeed | undefined;
   let mount: ConsoleMount | undefined;
   const h = await startHarness({ approval: 'always', ...options }, async (robot) => {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, repoPath, TSX_LOADER } from '../../../../test/support/repo-paths.js';
 import { defaultAuditLogPath, prepareAuditLogDirectory } from '../../main.js';
-import { createRobotServer, type RobotServer } from '../../server/create-robot-server.js';
+import type { RobotServer } from '../../server/create-robot-server.js';
+import { createSimulatedRobotServer } from '../../wiring/simulated-robot-server.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 
@@ -72,7 +73,7 @@ describe('inspecting the server module is side-effect free', () => {
     const dir = mkdtempSync(join(tmpdir(), 'robot-first-serve-'));
     const auditLogPath = join(dir, 'audit.jsonl');
     const served: RobotServer[] = [];
-    const robot = createRobotServer({ pacer: steppedPacer(), auditLogPath, approval: 'off', onFirstServe: (r) => served.push(r) });
+    const robot = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath, approval: 'off', onFirstServe: (r) => served.push(r) });
     try {
       assert.equal(robot.server.tools.length, 9);
       assert.deepEqual(readdirSync(dir), []);
@@ -91,7 +92,7 @@ describe('inspecting the server module is side-effect free', () => {
   it('a deferred server that never served closes without creating a file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'robot-never-served-'));
     try {
-      const robot = createRobotServer({ pacer: steppedPacer(), auditLogPath: join(dir, 'audit.jsonl'), onFirstServe: () => assert.fail('never served') });
+      const robot = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath: join(dir, 'audit.jsonl'), onFirstServe: () => assert.fail('never served') });
       await robot.close();
       assert.deepEqual(readdirSync(dir), []);
     } finally {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect, McpClientError, type McpClient, type ProgressUpdate, type ToolTask, type ToolTaskSnapshot } from 'toolwright/client';
 import { readAuditLog } from '../../server/audit-log.js';
-import type { RobotServerOptions } from '../../server/create-robot-server.js';
+import type { SimulatedRobotServerOptions } from '../../wiring/simulated-robot-server.js';
 import { observedPacer, type ObservedPacer } from '../support/observed-pacer.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
 import { repoPath } from '../../../../test/support/repo-paths.js';
@@ -26,7 +26,7 @@ const FAR = { target_position: TARGET, speed: 0.1 };
 
 type TaskHarness = Harness & { pacer: ObservedPacer };
 
-async function start(options: RobotServerOptions = {}): Promise<TaskHarness> {
+async function start(options: SimulatedRobotServerOptions = {}): Promise<TaskHarness> {
   const pacer = observedPacer(20);
   return Object.assign(await startHarness({ approval: 'off', pacer, ...options }), { pacer });
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ArmFeedEvent } from '../../console/arm-feed.js';
 import { RobotArmFeed } from '../../console/robot-arm-feed.js';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
-import { createRobotServer } from '../../server/create-robot-server.js';
+import { createSimulatedRobotServer } from '../../wiring/simulated-robot-server.js';
 import { steppedPacer, type SimPacer } from '../../driver/sim-pacer.js';
 import { startHarness } from '../support/robot-harness.js';
 
@@ -72,7 +72,7 @@ describe('RobotArmFeed', () => {
     // lines[0] is the chain_keyed record: lines[2] is seq 3, the note n 1.
     lines[2] = lines[2]!.replace('"n":1', '"n":7');
     writeFileSync(path, lines.join('\n'));
-    const robot = createRobotServer({ pacer: steppedPacer(20), approval: 'off', auditLogPath: path });
+    const robot = createSimulatedRobotServer({ pacer: steppedPacer(20), approval: 'off', auditLogPath: path });
     const feed = new RobotArmFeed(robot);
     try {
       const { verification } = feed.snapshot();

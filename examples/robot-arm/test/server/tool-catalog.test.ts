@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRobotServer, MOTION_TOOL_NAMES } from '../../server/create-robot-server.js';
+import { MOTION_TOOL_NAMES } from '../../server/create-robot-server.js';
+import { createSimulatedRobotServer } from '../../wiring/simulated-robot-server.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -15,8 +16,8 @@ function auditPath(): string {
 
 describe('tool catalog', () => {
   it('every tool is classified: motion tools are destructive and absent in read-only mode; the rest are read-only or stop_arm', async () => {
-    const full = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath() });
-    const readOnly = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath(), readOnly: true });
+    const full = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath() });
+    const readOnly = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath(), readOnly: true });
     try {
       for (const tool of full.server.tools) {
         const a = tool.annotations ?? {};
@@ -35,8 +36,8 @@ describe('tool catalog', () => {
   });
 
   it('in read-only mode no description sends the model to a tool that mode does not serve', async () => {
-    const full = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath() });
-    const readOnly = createRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath(), readOnly: true });
+    const full = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath() });
+    const readOnly = createSimulatedRobotServer({ pacer: steppedPacer(), auditLogPath: auditPath(), readOnly: true });
     try {
       // The check can fail: in full mode the same descriptions do name motion tools.
       assert.match(JSON.stringify(full.server.tools.find((t) => t.name === 'read_ft_sensor')), /grasp_object_force_control/);
@@ -64,7 +65,7 @@ describe('tool catalog', () => {
   });
 
   it('the xArm 6 preset serves and moves too (schemas follow its reach)', async () => {
-    const robot = createRobotServer({ preset: 'xarm6', pacer: steppedPacer(), auditLogPath: auditPath(), approval: 'off' });
+    const robot = createSimulatedRobotServer({ preset: 'xarm6', pacer: steppedPacer(), auditLogPath: auditPath(), approval: 'off' });
     try {
       const move = robot.server.tools.find((t) => t.name === 'move_arm_to_pose')!;
       const x = ((move.inputSchema.properties as Record<string, { properties: Record<string, { maximum: number }> }>).target_position!).properties.x_mm!;

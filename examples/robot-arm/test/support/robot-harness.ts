@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRobotServer, type RobotServer, type RobotServerOptions } from '../../server/create-robot-server.js';
+import { createSimulatedRobotServer, type SimulatedRobotServerOptions } from '../../wiring/simulated-robot-server.js';
 import { steppedPacer } from '../../driver/sim-pacer.js';
 import type { ArmDriver } from '../../driver/arm-driver.js';
 import type { SimArmDriver } from '../../driver/sim-arm-driver.js';
@@ -66,12 +67,13 @@ export type HarnessMounts = (robot: RobotServer<SimArmDriver>) => Promise<NonNul
 function harnessDefaults(): { auditPath: string; options: Omit<RobotServerOptions, 'driver'> } {
   const auditPath = join(mkdtempSync(join(tmpdir(), 'robot-test-')), 'audit.jsonl');
   // Every caller holds the approver scope unless a test brings its own authorizer: its elicitation answers approve.
-  return { auditPath, options: { pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) } };
+  return { auditPath, options: { motionRatePerSecond: 100, motionBurst: 100, auditLogPath: auditPath, authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) } };
 }
 
-export async function startHarness(options: Omit<RobotServerOptions, 'driver'> = {}, mounts?: HarnessMounts): Promise<Harness> {
+/** A harness on the simulated cell (wiring/simulated-robot-server.ts), its time stepped as fast as the CPU allows. */
+export async function startHarness(options: SimulatedRobotServerOptions = {}, mounts?: HarnessMounts): Promise<Harness> {
   const defaults = harnessDefaults();
-  const robot = createRobotServer({ ...defaults.options, ...options });
+  const robot = createSimulatedRobotServer({ pacer: steppedPacer(20), ...defaults.options, ...options });
   return serve(robot, defaults.auditPath, mounts === undefined ? undefined : () => mounts(robot));
 }
 
