@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSimulatedRobotServer } from '../examples/robot-arm/wiring/simulated-robot-server.js';
-import { steppedPacer } from '../examples/robot-arm/driver/sim-pacer.js';
+import { createSimulatedRobotServer } from '../packages/robot-arm/wiring/simulated-robot-server.js';
+import { steppedPacer } from '../packages/robot-arm/driver/sim-pacer.js';
 
 /** One hostile case's stop_arm latencies. */
 export interface StopLatencyRow {
