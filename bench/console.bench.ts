@@ -1,5 +1,5 @@
 // What an open operator console costs the robot server (issue 18's budget: tools/call throughput
-// within 10% of its figure without a console). The robot server (examples/robot-arm/main.ts, approval
+// within 10% of its figure without a console). The robot server (packages/robot-arm/main.ts, approval
 // off, in-process simulator) is kept moving by back-and-forth motions, so its feed sends the
 // motion-rate view updates a console receives; the load is get_device_status over HTTP (autocannon
 // in its own process, c=16). Rounds alternate "no console" and "one console live channel open"
@@ -40,7 +40,7 @@ interface Robot { child: ChildProcess; mcpUrl: string; consoleUrl: string }
 
 function startRobot(): Promise<Robot> {
   const dir = mkdtempSync(join(tmpdir(), 'console-bench-'));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0', ...STATE_ENV } });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('packages/robot-arm/main.ts'), '--approval', 'off', '--controller', 'inprocess', '--rate', '20', '--audit-log', join(dir, 'audit.jsonl')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: '0', ...STATE_ENV } });
   let stderr = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`robot server gave no banner in 60 s: ${stderr}`)); }, 60_000);

@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRobotServer } from '../examples/robot-arm/server/create-robot-server.js';
-import { steppedPacer } from '../examples/robot-arm/driver/sim-pacer.js';
+import { createSimulatedRobotServer } from '../packages/robot-arm/wiring/simulated-robot-server.js';
+import { steppedPacer } from '../packages/robot-arm/driver/sim-pacer.js';
 
 /** One hostile case's stop_arm latencies. */
 export interface StopLatencyRow {
@@ -63,7 +63,7 @@ const say = (line: string): void => { if (!json) process.stdout.write(`${line}\n
 const auditDir = mkdtempSync(join(tmpdir(), 'hostile-bench-'));
 // The audit key and head outside the log's folder, and never in the user's state folder.
 const auditKeyDir = mkdtempSync(join(tmpdir(), 'hostile-bench-key-'));
-const robot = createRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 1000, motionBurst: 1000, auditLogPath: join(auditDir, 'audit.jsonl'), auditKeyPath: join(auditKeyDir, 'audit.key'), auditHeadPath: join(auditKeyDir, 'audit.head') });
+const robot = createSimulatedRobotServer({ approval: 'off', pacer: steppedPacer(20), motionRatePerSecond: 1000, motionBurst: 1000, auditLogPath: join(auditDir, 'audit.jsonl'), auditKeyPath: join(auditKeyDir, 'audit.key'), auditHeadPath: join(auditKeyDir, 'audit.head') });
 const listener = await robot.server.listen({ port: 0, host: '127.0.0.1' });
 const url = String(listener.url);
 let id = 1;

@@ -1,4 +1,5 @@
-// Runs every *.test.ts under test/ and examples/ with node's own test runner (TypeScript via tsx).
+// Runs every *.test.ts under test/, examples/, packages/ (the robot arm's own tests) and bench/test/
+// with node's own test runner (TypeScript via tsx).
 // Node 20's --test does not expand globs, so the file list is gathered here. The runner starts in
 // an empty temporary directory, not the repository, so every run proves that no test depends on the
 // working directory; anything a test leaves there is named at the end. The timeout only ends a hung
@@ -12,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { ensureTestDeps, THIRD_PARTY } from './test-deps.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples', 'bench/test'];
+const roots = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['test', 'examples', 'packages', 'bench/test'];
 const files = [];
 function collect(path) {
   const info = statSync(path, { throwIfNoEntry: false });

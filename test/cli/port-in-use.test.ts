@@ -1,6 +1,6 @@
 /**
  * "Address in use" says how to pick another port (issue 33 item 5), for `toolwright serve --http` and for the
- * robot's `npm start` (examples/robot-arm/main.ts): a real listener holds the port, the real CLI is a child
+ * robot's `npm start` (packages/robot-arm/main.ts): a real listener holds the port, the real CLI is a child
  * process, exit 1 with the exact line and nothing served.
  */
 import assert from 'node:assert/strict';
@@ -44,7 +44,7 @@ describe('a port already in use', { timeout: 180_000 }, () => {
 
   it('npm start (the robot) names --port and PORT and exits 1, the holder untouched', async () => {
     const env = { ...process.env, TOOLWRIGHT_STATE_DIR: state };
-    const result = await run([repoPath('examples/robot-arm/main.ts'), '--port', String(port), '--controller', 'inprocess', '--audit-log', join(mkdtempSync(join(state, 'log-')), 'audit.jsonl')], env);
+    const result = await run([repoPath('packages/robot-arm/main.ts'), '--port', String(port), '--controller', 'inprocess', '--audit-log', join(mkdtempSync(join(state, 'log-')), 'audit.jsonl')], env);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, new RegExp(`^robot-arm: cannot listen on 127\\.0\\.0\\.1:${port}: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}; another process is listening there: pick another port with --port <port> or PORT=<port> \\(npm start -- --port 3001\\)$`, 'm'));
     assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), 'holder');

@@ -1,6 +1,6 @@
 /**
  * What the two arm console browser tests (the test feed, test/console/arm-console.browser.test.ts,
- * and the real robot, examples/robot-arm/test/console/robot-console.browser.test.ts) do to the same
+ * and the real robot, packages/robot-arm/test/console/robot-console.browser.test.ts) do to the same
  * console page: read the drawn TCP, approve the next held motion, wait for the arm status, reset a
  * latched e-stop through its confirmation, and read the console's HTTP API with the page's token.
  */

@@ -9,7 +9,7 @@ import { repoPath } from '../support/repo-paths.js';
 
 const SOURCES = [
   ...readdirSync(repoPath('src/console')).filter((f) => f.endsWith('.ts')).map((f) => repoPath('src/console', f)),
-  repoPath('examples/robot-arm/console/arm-console.ts'),
+  repoPath('packages/robot-arm/console/arm-console.ts'),
 ];
 
 test('docs/console.md names every console API route with its method', () => {

@@ -2,7 +2,7 @@
  * Every path the docs cite exists (issue 33 item 9): the READMEs, docs/*.md and the robot package's
  * pages name source files, tests and scripts; a moved or renamed file must take its mentions along.
  * A path is a backticked token or a Markdown link target that starts with one of the repository's
- * folders (`src/`, `test/`, `docs/`, ...; or one of src/ or the robot package, `server/`, `sim/`, ...) and
+ * folders (`src/`, `test/`, `docs/`, `packages/`, ...; or one of src/ or the robot package, `server/`, `sim/`, ...) and
  * names a file (an extension) or a folder (a trailing slash): `server/discover` is a method, not a path.
  * It is found from the repository root, the page's folder, `src/`, or the robot package.
  */
@@ -12,11 +12,11 @@ import { dirname, join, relative } from 'node:path';
 import { it } from 'node:test';
 import { REPO_ROOT } from '../support/repo-paths.js';
 
-const FOLDERS = ['src', 'test', 'examples', 'docs', 'bench', 'scripts', 'third_party', 'test-deps', '.ci', 'sim', 'server', 'driver', 'controller', 'console', 'model'];
+const FOLDERS = ['src', 'test', 'examples', 'packages', 'docs', 'bench', 'scripts', 'third_party', 'test-deps', '.ci', 'sim', 'server', 'driver', 'controller', 'console', 'model'];
 const CITED = new RegExp(String.raw`^(?:\.{1,2}/)*(?:${FOLDERS.map((f) => f.replace('.', '\\.')).join('|')})/(?:[\w.-]+/)*(?:[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5})?$`);
-const BASES = ['', 'src', join('examples', 'robot-arm')];
+const BASES = ['', 'src', join('packages', 'robot-arm')];
 
-/** Markdown pages of the project: the root README, docs/, and every README and page under examples/ and bench/. */
+/** Markdown pages of the project: the root README, docs/, and every README and page under examples/, packages/ and bench/. */
 function pages(): string[] {
   const found = ['README.md'];
   const walk = (dir: string): void => {
@@ -27,7 +27,7 @@ function pages(): string[] {
       else if (entry.name.endsWith('.md')) found.push(path);
     }
   };
-  for (const dir of ['docs', 'examples', 'bench']) walk(dir);
+  for (const dir of ['docs', 'examples', 'packages', 'bench']) walk(dir);
   return found.filter((page) => !page.startsWith(join('bench', 'results')));
 }
 
@@ -39,7 +39,7 @@ function citedPaths(text: string): string[] {
     if (/[<>*{}$]|\.\.\./.test(token)) continue;
     const raw = token.replace(/[#:].*$/, '').replace(/[.,;]+$/, '');
     if (raw === '' || !CITED.test(raw)) continue;
-    // A hidden folder other than .ci (examples/robot-arm/.data/) is written at run time and ignored by git: a fresh clone has none.
+    // A hidden folder other than .ci (packages/robot-arm/.data/) is written at run time and ignored by git: a fresh clone has none.
     if (raw.split('/').some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..' && segment !== '.ci')) continue;
     paths.push(raw);
   }

@@ -4,7 +4,7 @@
 // answered, the flood with a bounded invalid-arguments error. Time only as the test timeout.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness } from '../../examples/robot-arm/test/support/robot-harness.js';
+import { startHarness } from '../../packages/robot-arm/test/support/robot-harness.js';
 
 const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 };
 const flood = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`unknown_key_${String(i).padStart(5, '0')}`, i]));

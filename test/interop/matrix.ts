@@ -87,7 +87,7 @@ export function judge(probe: Probe, report: DriverReport): string | undefined {
   return listed(probe.tool, report) ?? probe.judge(report);
 }
 
-const ROBOT = 'examples/robot-arm/main.ts';
+const ROBOT = 'packages/robot-arm/main.ts';
 /**
  * The robot's audit key and head, named: a client may start the server with an environment of its
  * own (no TOOLWRIGHT_STATE_DIR), and they must be outside the log's folder (the scratch folder).
@@ -102,12 +102,12 @@ export function ourServers(options: MatrixOptions): ServerRow[] {
   const demoProbe: Probe = { tool: 'calculate_sum', arguments: { a: 2, b: 3 }, judge: sumIs(5) };
   return [
     {
-      id: 'robot-http', label: 'robot arm (`npm start`)', software: 'examples/robot-arm', transport: 'http',
+      id: 'robot-http', label: 'robot arm (`npm start`)', software: 'packages/robot-arm', transport: 'http',
       http: { command: tsxCommand(ROBOT, ['--port', '0', '--audit-log', join(options.scratch, 'robot-http.jsonl'), ...robotAuditFiles(options.scratch, 'robot-http')]), ready: /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/, toUrl: (u) => u, headers: () => robotAuthHeaders() },
       probe: robotProbe,
     },
     {
-      id: 'robot-stdio', label: 'robot arm `--stdio`', software: 'examples/robot-arm', transport: 'stdio',
+      id: 'robot-stdio', label: 'robot arm `--stdio`', software: 'packages/robot-arm', transport: 'stdio',
       stdio: (cell) => tsxCommand(ROBOT, ['--stdio', '--audit-log', join(options.scratch, `robot-${cell}.jsonl`), ...robotAuditFiles(options.scratch, `robot-${cell}`)]),
       probe: robotProbe,
     },

@@ -16,10 +16,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createRobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
-import type { RobotServer } from '../../examples/robot-arm/server/create-robot-server.js';
-import type { SimArmDriver } from '../../examples/robot-arm/driver/sim-arm-driver.js';
-import { steppedPacer } from '../../examples/robot-arm/driver/sim-pacer.js';
+import { createSimulatedRobotServer } from '../../packages/robot-arm/wiring/simulated-robot-server.js';
+import type { RobotServer } from '../../packages/robot-arm/server/create-robot-server.js';
+import type { SimArmDriver } from '../../packages/robot-arm/driver/sim-arm-driver.js';
+import { steppedPacer } from '../../packages/robot-arm/driver/sim-pacer.js';
 import { DEFAULT_APPROVER_SCOPE } from '../../src/index.js';
 import { createWireTap } from '../fixtures/servers/validating-fetch.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
@@ -45,7 +45,7 @@ describe('SDK v1 client over Streamable HTTP: approval by elicitation on the leg
   let robot: RobotServer<SimArmDriver>;
   let url: string;
   before(async () => {
-    robot = createRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always',
+    robot = createSimulatedRobotServer({ pacer: steppedPacer(20), motionRatePerSecond: 100, motionBurst: 100, auditLogPath: join(mkdtempSync(join(tmpdir(), 'legacy-v1-')), 'audit.jsonl'), approval: 'always',
       // The SDK client holds the approver scope: its user's elicitation answer approves (approver-trust.ts).
       authorize: () => ({ scopes: [DEFAULT_APPROVER_SCOPE] }) });
     url = (await robot.server.listen({ port: 0 })).url;
@@ -123,7 +123,7 @@ describe('SDK v1 client over stdio (the desktop recipe): approval by elicitation
       const client = sdkClient(() => answer, asked);
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', TSX_LOADER, repoPath('examples/robot-arm/main.ts'), '--stdio', '--audit-log', audit, '--audit-key', `${dirname(audit)}-key/audit.key`, '--audit-head', `${dirname(audit)}-key/audit.head`, '--time-scale', '1000', '--rate', '100'],
+        args: ['--import', TSX_LOADER, repoPath('packages/robot-arm/main.ts'), '--stdio', '--audit-log', audit, '--audit-key', `${dirname(audit)}-key/audit.key`, '--audit-head', `${dirname(audit)}-key/audit.head`, '--time-scale', '1000', '--rate', '100'],
         stderr: 'pipe',
       });
       await client.connect(validating(transport, failures, new Map()));

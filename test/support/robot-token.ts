@@ -1,12 +1,12 @@
 /**
  * The robot's /mcp bearer token as every test reads it: from the token file that `npm start`
- * (examples/robot-arm/main.ts) writes in the state folder, the path main.ts itself uses. A test
+ * (packages/robot-arm/main.ts) writes in the state folder, the path main.ts itself uses. A test
  * starts the server first (the file exists once the banner is printed), then reads the token.
  * scripts/run-tests.mjs gives the tests a state folder of their own; a test that starts the server
  * with another TOOLWRIGHT_STATE_DIR passes that environment.
  */
 import { readFileSync } from 'node:fs';
-import { robotTokenPath } from '../../examples/robot-arm/server/mcp-access.js';
+import { robotTokenPath } from '../../packages/robot-arm/server/mcp-access.js';
 
 /** The token in the robot's token file (throws, naming the file, when there is none yet). */
 export function robotToken(env: NodeJS.ProcessEnv = process.env): string {
