@@ -123,7 +123,7 @@ describe('toolwright install', () => {
     assert.equal(run.code, 0, run.stderr);
     const text = readFileSync(path, 'utf8');
     assert.ok(text.startsWith(`${original}\n[mcp_servers.robot-arm]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [`), text);
-    const config = parseToml(text) as { model: string; mcp_servers: Record<string, Entry>; profiles: { review: { model: string } } };
+    const config = parseToml(text) as unknown as { model: string; mcp_servers: Record<string, Entry>; profiles: { review: { model: string } } };
     assertBridgeEntry(config.mcp_servers['robot-arm']);
     assert.deepEqual({ ...config.mcp_servers.docs }, { command: 'npx', args: ['-y', 'docs-mcp'] });
     assert.equal(config.profiles.review.model, 'o3');
