@@ -29,7 +29,7 @@ const HEALTHY_MS = 5_000;
 export type ListenEnd = 'stopped' | 'not-offered' | 'session-gone' | 'gave-up';
 
 /** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });

@@ -16,7 +16,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
 import type { InboundMessage, MessageDispatcher, Reply } from '../../transport/message-dispatcher.js';
-import { listen } from './listen-stream.js';
+import { listen, pause } from './listen-stream.js';
 import { modernVersionOf, sessionHeaders, ToolHeaderAnnotations } from './relay-headers.js';
 import type { RelayedSession } from './relay-headers.js';
 import { readTokenFile } from './token-file.js';
@@ -71,18 +71,6 @@ function isRequest(value: unknown): value is JsonObject & { id: JsonRpcId; metho
 
 function isResponseTo(value: unknown, id: JsonRpcId): boolean {
   return isJsonObject(value) && !('method' in value) && ('result' in value || 'error' in value) && value.id === id;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** A stdio-to-HTTP relay; serve it with `serveStdio` and {@link StdioRelay.attach} the connection's writer. */

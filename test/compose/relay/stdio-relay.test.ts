@@ -238,6 +238,9 @@ describe('toolwright bridge: the server cannot be reached', () => {
       child.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       child.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'calculate_sum', arguments: { a: 3, b: 4 } } });
       assert.deepEqual((await child.response(4)).result, { content: [{ type: 'text', text: '7' }] });
+      // A line that is not JSON goes to the server too, which answers with its own parse error.
+      child.writeLine('{"jsonrpc": "2.0", "id": 5, "method": ');
+      await child.until(() => child.lines.some((m) => (m.error as { code?: number } | undefined)?.code === -32700), 'the server\'s parse error');
       assert.equal(await child.end(), 0);
     } finally {
       child.kill();
