@@ -122,8 +122,6 @@ interface Parsed {
   /** Undefined: the controller link's default. */
   heartbeatTimeoutMs: number | undefined;
   rate: number;
-  /** The eras as given (passed on to the printed stdio recipe); undefined = both. */
-  eras: string | undefined;
   served: ReadonlySet<Era>;
 }
 
@@ -214,7 +212,6 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
     throw new UsageError(`--${error instanceof Error ? error.message : String(error)}`);
   }
   return {
-    eras: values.eras,
     served,
     stdio: values.stdio === true,
     port: Number(portText),

@@ -4,7 +4,7 @@
  * runs every one); the HTTP ones read the token from its file when they run, so the token itself is
  * never printed (banners end up in logs).
  */
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultAuditHeadPath, defaultAuditKeyPath, SERVER_LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, type Era } from 'toolwright';
 import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
@@ -23,15 +23,7 @@ export interface BannerOptions {
   readonly auditKey: string | undefined;
   readonly auditHead: string | undefined;
   readonly rate: number;
-  /** The eras as given (passed on to the printed stdio recipe); undefined = both. */
-  readonly eras: string | undefined;
   readonly served: ReadonlySet<Era>;
-}
-
-/** The audit log of the stdio process a desktop host starts: its own file, next to this one (one process per log). */
-export function stdioAuditLog(auditLog: string): string {
-  const extension = extname(auditLog);
-  return `${auditLog.slice(0, auditLog.length - extension.length)}-stdio${extension === '' ? '.jsonl' : extension}`;
 }
 
 /**
@@ -41,18 +33,11 @@ export function stdioAuditLog(auditLog: string): string {
 export function connectionHelp(url: string, options: BannerOptions, access: McpAccess): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const root = resolve(here, '..', '..');
-  const tsxLoader = fileURLToPath(import.meta.resolve('tsx'));
-  const stdioLog = stdioAuditLog(options.auditLog);
-  // Key and head named, not left to defaults: a desktop host starts the process with an environment
-  // of its own (no TOOLWRIGHT_STATE_DIR, perhaps no XDG_STATE_HOME), which would pick other files.
-  const stdioArgs = ['--import', tsxLoader, join(here, 'main.ts'), '--stdio', '--audit-log', stdioLog, '--audit-key', options.auditKey ?? defaultAuditKeyPath(), '--audit-head', defaultAuditHeadPath(stdioLog)];
-  if (options.preset !== 'ur5e') stdioArgs.push('--preset', options.preset);
-  if (options.eras !== undefined) stdioArgs.push('--eras', options.eras);
-  const desktop = JSON.stringify({ mcpServers: { 'robot-arm': { command: process.execPath, args: stdioArgs } } }, null, 2).replace(/\n/g, '\n    ');
   // The built CLI, as the README shows it: `npm ci` builds dist/ (prepare), and this server already
   // runs on it (it imports 'toolwright', which resolves to dist/). Paths relative to the repository
   // only work from there; elsewhere print absolute ones.
-  const cli = process.cwd() === root ? 'node dist/cli/main.js' : `node ${join(root, 'dist', 'cli', 'main.js')}`;
+  const cliMain = join(root, 'dist', 'cli', 'main.js');
+  const cli = process.cwd() === root ? 'node dist/cli/main.js' : `node ${cliMain}`;
   const header = access.kind === 'token' ? ` --header ${authorizationHeaderArg(access.file)}` : access.kind === 'issuer' ? ' --oauth' : '';
   const dryRun = JSON.stringify({ target_position: { x_mm: -450, y_mm: -150, z_mm: 420 }, dry_run: true });
   const lines = ['How to connect:'];
@@ -76,11 +61,31 @@ export function connectionHelp(url: string, options: BannerOptions, access: McpA
         : '                   (toolwright call cannot elicit: a real motion waits for the operator at the console)',
     );
   }
-  if (options.served.has('legacy')) {
-    // The desktop host starts its own process on stdio: the user who runs it is the caller, no token is involved.
-    lines.push('  Desktop client (stdio, its own process: no token needed), add to its MCP config:', `    ${desktop}`);
-  }
+  if (options.served.has('legacy')) lines.push(...desktopRecipe(url, cli, cliMain, options, access));
   return lines.join('\n');
+}
+
+/**
+ * The desktop host's recipe: the host starts `toolwright bridge`, which relays it to THIS server
+ * (the arm the console shows), with the bridge's own token file: no approver scope, so a motion
+ * waits for the operator at the console like any call of a client that cannot elicit. The JSON
+ * block stays the banner's last lines.
+ */
+function desktopRecipe(url: string, cli: string, cliMain: string, options: BannerOptions, access: McpAccess): string[] {
+  const indent = (json: string): string => `    ${json.replace(/\n/g, '\n    ')}`;
+  if (access.kind === 'issuer') {
+    // The bridge authenticates with a token file only: a host that runs OAuth itself connects to the URL.
+    return ['  Desktop host:    hosts that speak Streamable HTTP and OAuth themselves (Cursor, VS Code) connect to the URL; add to its MCP config:', indent(JSON.stringify({ mcpServers: { 'robot-arm': { url } } }, null, 2))];
+  }
+  const tokenArgs = access.kind === 'token' ? ['--token-file', access.bridgeFile.path] : [];
+  const entry = { command: process.execPath, args: [cliMain, 'bridge', url, ...tokenArgs] };
+  const waits = options.approver === 'elicitation' ? 'its motions are refused (--approver elicitation: the bridge\'s token holds no approver scope)' : 'its motions wait for the operator at the console';
+  return [
+    `  Desktop host:    runs the bridge to this server (the arm the console shows); ${waits}. Write the entry with`,
+    `                   ${cli} install claude-desktop --name robot-arm --url ${url}${tokenArgs.length > 0 ? ` --token-file ${access.kind === 'token' ? access.bridgeFile.path : ''}` : ''}`,
+    '                   (or vscode, cursor, codex; --print for others), or add to its MCP config:',
+    indent(JSON.stringify({ mcpServers: { 'robot-arm': entry } }, null, 2)),
+  ];
 }
 
 const APPROVER_TEXT: Record<ApproverMode, string> = {

@@ -23,7 +23,7 @@ function cli(args: string[]): Promise<Run> {
   });
 }
 
-const COMMANDS = ['audit', 'auth', 'call', 'diff', 'eval', 'gateway', 'lint', 'openapi', 'preview', 'serve'] as const;
+const COMMANDS = ['audit', 'auth', 'bridge', 'call', 'diff', 'eval', 'gateway', 'install', 'lint', 'openapi', 'preview', 'serve'] as const;
 const UNKNOWN = 'unknown option --hepl; did you mean --help? (a value starting with "-" goes after "--", e.g. -- --hepl)';
 
 it('every command refuses a mistyped flag with its name, the flag it meant and its usage, exit 2', { timeout: 300_000 }, async () => {

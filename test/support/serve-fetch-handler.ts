@@ -49,8 +49,8 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
   res.end();
 }
 
-/** Listens on 127.0.0.1, port 0, and answers every request with `handle`. */
-export async function serveFetchHandler(handle: (request: Request) => Promise<Response>): Promise<ServedFetchHandler> {
+/** Listens on 127.0.0.1 (port 0 picks a free one) and answers every request with `handle`. */
+export async function serveFetchHandler(handle: (request: Request) => Promise<Response>, port = 0): Promise<ServedFetchHandler> {
   const http = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -64,7 +64,10 @@ export async function serveFetchHandler(handle: (request: Request) => Promise<Re
         });
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, '127.0.0.1', resolve);
+  });
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     close: () =>

@@ -2,18 +2,27 @@
  * Who may call the robot's /mcp endpoint when main.ts serves it over HTTP. By default one bearer
  * token, kept 0600 in the user's Toolwright state folder: whoever can read that file (the user who
  * started the server, and root) is the local operator, and may approve a motion by elicitation
- * (the approver scope). Any other process on the machine, another Unix user's included, gets 401
- * and nothing runs. `--no-auth` turns this off for local development, loudly; a non-loopback
+ * (the approver scope). A second token file is the desktop bridge's (`toolwright bridge`, which a
+ * desktop host starts): its holder may call every tool but holds no approver scope, so a desktop
+ * host's motions wait for the operator at the console like those of any client that cannot elicit.
+ * Any other process on the machine, another Unix user's included, gets 401 and nothing runs. `--no-auth` turns this off for local development, loudly; a non-loopback
  * `--host` without authorization is refused unless `--allow-unauthenticated` says so.
  */
 import { join } from 'node:path';
-import { isLoopbackHost, jwtAuthorizer, loadOrCreateBearerTokenFile, staticTokenAuthorizer, toolwrightStateDir, type Authorizer, type AuthInfo, type BearerTokenFile } from 'toolwright';
+import { BearerTokenError, isLoopbackHost, jwtAuthorizer, loadOrCreateBearerTokenFile, staticTokenAuthorizer, toolwrightStateDir, type Authorizer, type AuthInfo, type BearerTokenFile } from 'toolwright';
 
 /** The scope that lets a caller approve a motion by answering an elicitation (a host trusted to ask a person). */
 export const APPROVER_SCOPE = 'toolwright:approve';
 
 /** Who a caller holding the token file's token is. */
 export const TOKEN_HOLDER: AuthInfo = { subject: 'local-operator', clientId: 'robot-arm-token-file', scopes: [APPROVER_SCOPE] };
+
+/**
+ * Who a caller holding the bridge's token file is: a desktop host relayed by `toolwright bridge`.
+ * No approver scope: an elicitation answer relayed from a desktop app approves nothing here, the
+ * operator at the console does.
+ */
+export const BRIDGE_HOLDER: AuthInfo = { subject: 'desktop-bridge', clientId: 'robot-arm-bridge-token', scopes: [] };
 
 /** Who a call made from the operator console's workbench is (the console checks its own token first). */
 export const CONSOLE_CALLER: AuthInfo = { subject: 'console-operator', clientId: 'robot-arm-console', scopes: [] };
@@ -23,16 +32,37 @@ export function robotTokenPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(toolwrightStateDir(env), 'robot-arm-mcp.token');
 }
 
-/** How /mcp is guarded: the token file's token, an OAuth issuer's tokens (`--issuer`), or nothing (`--no-auth`). */
+/** The desktop bridge's token file: `<state folder>/robot-arm-bridge.token`. */
+export function robotBridgeTokenPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(toolwrightStateDir(env), 'robot-arm-bridge.token');
+}
+
+/** How /mcp is guarded: the token files' tokens (the operator's and the bridge's), an OAuth issuer's tokens (`--issuer`), or nothing (`--no-auth`). */
 export type McpAccess =
-  | { readonly kind: 'token'; readonly file: BearerTokenFile; readonly authorize: Authorizer }
+  | { readonly kind: 'token'; readonly file: BearerTokenFile; readonly bridgeFile: BearerTokenFile; readonly authorize: Authorizer }
   | { readonly kind: 'issuer'; readonly issuer: string; readonly resource: string; readonly authorize: Authorizer }
   | { readonly kind: 'none' };
 
-/** Loads (or creates) the token file and builds the authorizer that accepts its token. */
-export function tokenAccess(path: string = robotTokenPath()): McpAccess {
+/**
+ * Loads (or creates) both token files and builds the authorizer that accepts their tokens: the
+ * operator's as {@link TOKEN_HOLDER}, the bridge's as {@link BRIDGE_HOLDER}. A token that is
+ * neither is refused as either one refuses it (401 `invalid_token`).
+ */
+export function tokenAccess(path: string = robotTokenPath(), bridgePath: string = robotBridgeTokenPath()): McpAccess {
   const file = loadOrCreateBearerTokenFile(path);
-  return { kind: 'token', file, authorize: staticTokenAuthorizer({ token: file.token, auth: TOKEN_HOLDER, console: CONSOLE_CALLER }) };
+  const bridgeFile = loadOrCreateBearerTokenFile(bridgePath);
+  const operator = staticTokenAuthorizer({ token: file.token, auth: TOKEN_HOLDER, console: CONSOLE_CALLER });
+  const bridge = staticTokenAuthorizer({ token: bridgeFile.token, auth: BRIDGE_HOLDER, console: CONSOLE_CALLER });
+  const authorize: Authorizer = (request) => {
+    try {
+      return operator(request);
+    } catch (error) {
+      // Not the operator's token: the bridge's, or refused as the bridge's authorizer refuses it (both compare in constant time).
+      if (error instanceof BearerTokenError && error.kind === 'invalid_token') return bridge(request);
+      throw error;
+    }
+  };
+  return { kind: 'token', file, bridgeFile, authorize };
 }
 
 /**
@@ -91,5 +121,6 @@ export function accessBannerLines(access: McpAccess): string[] {
   return [
     `  /mcp:       bearer token required; token file ${access.file.path} (0600, ${how})`,
     `              its holder is ${TOKEN_HOLDER.subject} and may approve motions by elicitation (${APPROVER_SCOPE})`,
+    `              desktop bridge token ${access.bridgeFile.path} (0600): ${BRIDGE_HOLDER.subject}, no approver scope (motions wait for the console)`,
   ];
 }

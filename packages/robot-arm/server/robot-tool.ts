@@ -13,6 +13,7 @@
  */
 import {
   defineTool,
+  type AuthInfo,
   type CallOutcome,
   type InferArguments,
   type JsonObject,
@@ -126,6 +127,11 @@ function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): CallEnd 
   return { outcome: outcome.result.isError === true ? 'error' : 'ok' };
 }
 
+/** The caller's identity for the record: subject and client id when the authorizer named them (never a token). */
+function callerOf(auth: AuthInfo): Record<string, string | null> {
+  return { subject: auth.subject ?? null, client_id: auth.clientId ?? null };
+}
+
 function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>, ended: CallEnd, taskId?: string): void {
   const record = call.record;
   record.trail.pass('audit');
@@ -136,6 +142,8 @@ function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>
     ...(taskId !== undefined ? { task_id: taskId } : {}),
     transport: call.ctx.transport,
     ...(call.ctx.operator !== undefined ? { operator: call.ctx.operator } : {}),
+    // Who called, as the server's authorizer knows them (e.g. the desktop bridge's token: subject desktop-bridge).
+    ...(call.ctx.auth !== undefined ? { caller: callerOf(call.ctx.auth) } : {}),
     arguments: call.args,
     stages: record.trail.records,
     approval: record.approval ?? null,

@@ -2,13 +2,15 @@
  * `npm start` prints how to connect; every recipe must work exactly as printed, with the default
  * options of the software it names. The server runs as a real process on loopback; each recipe is
  * read from its banner and run as a child process: the MCP Inspector 2.12.0 CLI through `npx`
- * (run in test-deps/third-party, where it is pinned and installed, so npx fetches nothing), both `toolwright call` lines through `sh`, and the desktop stdio
- * config started the way desktop hosts start it (its command and args, spoken to by the official
- * SDK v1 client, which opens with `initialize`).
+ * (run in test-deps/third-party, where it is pinned and installed, so npx fetches nothing), both
+ * `toolwright call` lines through `sh`, the desktop config started the way desktop hosts start it
+ * (its command and args: the bridge to this server, spoken to by the official SDK v1 client, which
+ * opens with `initialize`), and the `toolwright install` line, with `--config` added so that it
+ * writes a file of the test's and not the user's Claude Desktop config.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { testDepsDir, THIRD_PARTY } from '../../../../scripts/test-deps.mjs';
 import { robotToken } from '../../../../test/support/robot-token.js';
-import { robotTokenPath } from '../../server/mcp-access.js';
+import { robotBridgeTokenPath, robotTokenPath } from '../../server/mcp-access.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const MAIN = join(ROOT, 'packages', 'robot-arm', 'main.ts');
@@ -70,8 +72,9 @@ describe('npm start: every printed connection recipe works as printed', () => {
     assert.match(banner, /MCP Inspector: {3}npx @modelcontextprotocol\/inspector --cli http:\/\/127\.0\.0\.1:\d+\/mcp --method tools\/list --header /);
     assert.match(banner, /toolwright call: node dist\/cli\/main\.js call /);
     for (const line of banner.split('\n').filter((l) => / (npx|node) .* (call|--cli) http/.test(l))) assert.ok(line.endsWith(header), line);
-    assert.match(banner, /Desktop client \(stdio, its own process: no token needed\), add to its MCP config:/);
+    assert.match(banner, /Desktop host: {4}runs the bridge to this server \(the arm the console shows\); its motions wait for the operator at the console\. Write the entry with\n/);
     assert.ok(!banner.includes(robotToken()), 'the banner must not show the token');
+    assert.ok(!banner.includes(readFileSync(robotBridgeTokenPath(), 'utf8').trim()), 'nor the bridge\'s');
   });
 
   it('MCP Inspector CLI (2.12.0, default options) lists the nine tools', async () => {
@@ -95,15 +98,13 @@ describe('npm start: every printed connection recipe works as printed', () => {
     assert.match(dryRun.stdout, /dry[ _-]?run/i);
   });
 
-  it('the desktop stdio config starts a server a 2025 desktop client can use', async () => {
+  it('the desktop config starts the bridge to this server, which a 2025 desktop client uses; the install line writes the same entry', async () => {
     const json = banner.slice(banner.indexOf('{', banner.indexOf('add to its MCP config:')));
     const config = JSON.parse(json) as { mcpServers: Record<string, { command: string; args: string[] }> };
     const entry = config.mcpServers['robot-arm'];
     assert.ok(entry);
-    assert.ok(entry.args.some((a) => a.endsWith('audit-stdio.jsonl')), 'the stdio process writes its own audit log');
-    // Named, so a host's own environment (the SDK passes only HOME, PATH, ...) picks the same key and a head of its own.
-    assert.equal(entry.args[entry.args.indexOf('--audit-key') + 1], join(process.env.TOOLWRIGHT_STATE_DIR ?? '', 'audit.key'));
-    assert.match(entry.args[entry.args.indexOf('--audit-head') + 1] ?? '', /audit-heads\/audit-stdio\.jsonl-[0-9a-f]{16}\.head$/);
+    const url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(banner)?.[1];
+    assert.deepEqual(entry.args, [join(ROOT, 'dist', 'cli', 'main.js'), 'bridge', url, '--token-file', robotBridgeTokenPath()]);
     const client = new Client({ name: 'desktop-host', version: '1.0.0' }, { capabilities: {} });
     await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
     try {
@@ -116,5 +117,11 @@ describe('npm start: every printed connection recipe works as printed', () => {
     } finally {
       await client.close();
     }
+    const install = /^ +(node dist\/cli\/main\.js install claude-desktop .+)$/m.exec(banner)?.[1];
+    assert.ok(install, banner);
+    const file = join(mkdtempSync(join(tmpdir(), 'robot-banner-install-')), 'claude_desktop_config.json');
+    const run = await runLine(`${install} --config ${file}`);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), config);
   });
 });
