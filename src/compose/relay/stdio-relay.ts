@@ -10,6 +10,9 @@
  * stream, the GET stream, and a new session when the server has forgotten the old one (replaying
  * the host's `initialize`). An unreachable server costs the message it concerned a JSON-RPC error
  * naming the URL, never the bridge. docs/compose.md, "Relay", says why this design.
+ * (Slightly over 400 lines: the message loop, the session's lifecycle and cancellation all read and
+ * change the one relay state held here; headers, the HTTP exchange, the GET stream and the token
+ * file are already their own files.)
  */
 import { isJsonObject } from '../../json/json-object.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
