@@ -104,10 +104,19 @@ describe('signals to npm start', () => {
     try {
       pid = serverPid(path);
       simPid = controllerPid(path);
-      // A request whose body never finishes: in flight until the drain deadline.
+      // A request whose body never finishes: in flight until the drain deadline. `Expect:
+      // 100-continue` makes the server's arrival observable: node:http writes `100 Continue` in the
+      // same turn it emits 'request' (where the shutdown counts in-flight calls), so once the line
+      // arrives here the server has counted the call; a SIGTERM before that found none (CI, stop 38).
       await new Promise<void>((done) => socket.once('connect', () => done()));
-      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"');
-      await new Promise((r) => setImmediate(r));
+      const continued = new Promise<void>((done) => {
+        let seen = '';
+        const onData = (chunk: Buffer): void => { seen += chunk.toString('latin1'); if (seen.includes('100 Continue')) { socket.off('data', onData); done(); } };
+        socket.on('data', onData);
+      });
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: 1000\r\n\r\n');
+      await continued;
+      socket.write('{"jsonrpc"');
       const exited = new Promise((done) => { const timer = setInterval(() => { if (!isRunning(pid)) { clearInterval(timer); done(undefined); } }, 20); });
       npm.child.kill('SIGTERM');
       await until(() => npm.stderr().includes('in-flight call(s)'), 'the shutdown waiting for the in-flight call');
