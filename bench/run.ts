@@ -3,7 +3,7 @@
 //
 //   npm run bench                            full run (several minutes)
 //   npm run bench -- --quick                 smoke run, under a minute (writes bench/results/quick.*)
-//   npm run bench -- --only http,catalog,list,stdio,legacy,cold,schema,middleware,auth,hostile,soak,scaleout,lint,search,proxy
+//   npm run bench -- --only http,catalog,list,stdio,legacy,first,cold,schema,middleware,auth,hostile,soak,scaleout,lint,search,proxy
 //   npm run bench -- --profile toolwright    CPU profile of one server under HTTP load (c=32); also
 //                                            toolwright-middleware, toolwright-empty-chain
 //   npm run bench -- --no-build              reuse dist/ and .cache/bench as they are
@@ -21,11 +21,12 @@ import { runHttpSuite } from './lib/suites/http-calls.js';
 import { runLintBench, runMiddlewareCostBench, runProxyBench, runSchemaBench, runSearchBench } from './lib/suites/schema-bench.js';
 import { runStdioSuite } from './lib/suites/stdio-roundtrips.js';
 import { runLegacySuite } from './lib/suites/legacy-sessions.js';
+import { runFirstCallsSuite } from './lib/suites/first-calls.js';
 import { runHostileSuite } from './lib/suites/hostile.js';
 import { runScaleoutSuite } from './lib/suites/scaleout.js';
 import { runAuthSuite } from './lib/suites/auth.js';
 
-const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'cold', 'schema', 'middleware', 'auth', 'hostile', 'soak', 'scaleout', 'lint', 'search', 'proxy'] as const;
+const SUITES = ['http', 'catalog', 'list', 'stdio', 'legacy', 'first', 'cold', 'schema', 'middleware', 'auth', 'hostile', 'soak', 'scaleout', 'lint', 'search', 'proxy'] as const;
 type Suite = (typeof SUITES)[number];
 
 interface Options {
@@ -176,6 +177,10 @@ async function main(): Promise<void> {
     const sessions = quick ? 2 : 8;
     log(`legacy 2025 clients: initialize + 1,000 tools/call per session; HTTP ${sessions} sessions side by side, stdio one session per process:`);
     report.legacy = await runLegacySuite(servers, { sessions, callsPerSession: 1000, rounds: quick ? 1 : 3, log });
+  }
+  if (options.only.has('first')) {
+    log('first 1,000 calls of a fresh process (after one server/discover), stdio and HTTP:');
+    report.firstCalls = await runFirstCallsSuite(servers, { calls: 1000, rounds: quick ? 1 : 3, log });
   }
   if (options.only.has('cold')) {
     log('cold start:');

@@ -11,6 +11,7 @@ import type { AuthSuiteResult } from './suites/auth.js';
 import type { StdioSuiteResult } from './suites/stdio-roundtrips.js';
 import { STDIO_WARMUP_CALLS } from './suites/legacy-sessions.js';
 import type { LegacySuiteResult } from './suites/legacy-sessions.js';
+import type { FirstCallsResult } from './suites/first-calls.js';
 import type { HostileSuiteResult, StopLatencyRow } from './suites/hostile.js';
 import type { ScaleoutSuiteResult } from './suites/scaleout.js';
 import type { ServerId } from './servers.js';
@@ -41,6 +42,8 @@ export interface BenchReport {
   readonly toolsList?: HttpSuiteResult;
   readonly stdio?: StdioSuiteResult;
   readonly legacy?: LegacySuiteResult;
+  /** The first 1,000 calls of a fresh process, stdio and HTTP (issue 31 item 4). */
+  readonly firstCalls?: FirstCallsResult;
   readonly coldStart?: ColdStartResult;
   /** Schema engine vs Ajv (bench/schema.bench.ts, issue 31 item 1). */
   readonly schema?: ScriptBenchResult;
@@ -120,9 +123,9 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   for (const [transport, key, floor] of [['HTTP', 'medianHttp', 0.75], ['stdio', 'medianStdio', 0.8]] as const) {
     const ok = legacyBare?.[key] !== undefined && legacyTw?.[key] !== undefined && legacyTw.error === undefined;
     const value = ok ? ratio(legacyTw[key]!, legacyBare[key]!) : Number.NaN;
-    const coldNote = transport === 'stdio' && ok && legacyTw.medianStdioCold !== undefined && legacyBare.medianStdioCold !== undefined ? `; first 1,000 calls of a fresh process ${times(ratio(legacyTw.medianStdioCold, legacyBare.medianStdioCold))} (${fmt(legacyTw.medianStdioCold)} vs ${fmt(legacyBare.medianStdioCold)})` : '';
-    checks.push({ target: `legacy 2025 session over ${transport} (initialize + 1,000 calls${transport === 'stdio' ? ', warm' : ''}) ≥ ${floor.toFixed(2)}× bare`, measured: ok ? `${times(value)} (${fmt(legacyTw[key])} vs ${fmt(legacyBare[key])} calls/s${coldNote})` : legacyTw?.error ?? 'Toolwright not measured', verdict: !ok ? 'not measured' : value >= floor ? 'met' : 'MISSED' });
+    checks.push({ target: `legacy 2025 session over ${transport} (initialize + 1,000 calls${transport === 'stdio' ? ', warm' : ''}) ≥ ${floor.toFixed(2)}× bare`, measured: ok ? `${times(value)} (${fmt(legacyTw[key])} vs ${fmt(legacyBare[key])} calls/s)` : legacyTw?.error ?? 'Toolwright not measured', verdict: !ok ? 'not measured' : value >= floor ? 'met' : 'MISSED' });
   }
+  checks.push(...firstCallsTargets(report));
   const cold = report.coldStart?.servers.find((s) => s.id === 'toolwright');
   const coldOk = cold?.overNodeMs !== undefined && cold.error === undefined;
   const coldBareCpu = report.coldStart?.servers.find((s) => s.id === 'bare')?.medianCpuMs;
@@ -154,6 +157,28 @@ export function checkTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[
   if (report.lint !== undefined) checks.push(...lintTargets(report.lint));
   if (report.search !== undefined) checks.push(...searchTargets(report.search));
   if (report.proxy !== undefined) checks.push(...proxyTargets(report.proxy));
+  return checks;
+}
+
+/** Issue 31 item 4: the first 1,000 calls of a fresh process ≥ 0.60× bare, modern stdio, HTTP and legacy stdio. */
+function firstCallsTargets(report: Omit<BenchReport, 'targets'>): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const floor = 0.6;
+  const rows: Array<[string, number | undefined, number | undefined, string | undefined]> = [];
+  const firstBare = report.firstCalls?.servers.find((s) => s.id === 'bare');
+  const firstTw = report.firstCalls?.servers.find((s) => s.id === 'toolwright');
+  if (report.firstCalls !== undefined) {
+    rows.push(['2026-07-28 over stdio', firstTw?.medianStdio, firstBare?.medianStdio, firstTw?.error ?? firstBare?.error]);
+    rows.push(['2026-07-28 over HTTP (one keep-alive connection)', firstTw?.medianHttp, firstBare?.medianHttp, firstTw?.error ?? firstBare?.error]);
+  }
+  const legacyBare = report.legacy?.servers.find((s) => s.id === 'bare');
+  const legacyTw = report.legacy?.servers.find((s) => s.id === 'toolwright');
+  if (report.legacy !== undefined) rows.push(['2025 over stdio (after initialize)', legacyTw?.medianStdioCold, legacyBare?.medianStdioCold, legacyTw?.error ?? legacyBare?.error]);
+  for (const [what, tw, bare, error] of rows) {
+    const ok = tw !== undefined && bare !== undefined && error === undefined;
+    const value = ok ? ratio(tw, bare) : Number.NaN;
+    checks.push({ target: `first 1,000 calls of a fresh process, ${what}: ≥ ${floor.toFixed(2)}× bare (issue 31)`, measured: ok ? `${times(value)} (${fmt(tw)} vs ${fmt(bare)} calls/s)` : error ?? 'not measured', verdict: !ok ? 'not measured' : value >= floor ? 'met' : 'MISSED' });
+  }
   return checks;
 }
 
@@ -285,6 +310,17 @@ export function renderMarkdown(report: BenchReport): string {
     for (const outcome of legacy.servers) {
       if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
       out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianHttp)} | ${bare?.medianHttp === undefined ? '—' : times(ratio(outcome.medianHttp!, bare.medianHttp))} | ${fmt(outcome.medianStdio)} | ${bare?.medianStdio === undefined ? '—' : times(ratio(outcome.medianStdio!, bare.medianStdio))} | ${fmt(outcome.medianStdioCold)} | ${bare?.medianStdioCold === undefined ? '—' : times(ratio(outcome.medianStdioCold!, bare.medianStdioCold))} |`);
+    }
+    out.push('');
+  }
+  if (report.firstCalls !== undefined) {
+    const first = report.firstCalls;
+    const bare = first.servers.find((s) => s.id === 'bare');
+    out.push(`## first ${first.calls} \`tools/call\` of a fresh process (2026-07-28)`, '', `Each sample is a new server process: one answered \`server/discover\` (start-up is the cold-start figure), then ${first.calls} sequential calls timed, every answer checked; stdio, and HTTP on one keep-alive connection. ${first.rounds} fresh process(es) per server and transport; medians.`, '');
+    out.push('| server | stdio calls/s | × bare | samples | HTTP calls/s | × bare | samples |', '|---|---:|---:|---|---:|---:|---|');
+    for (const outcome of first.servers) {
+      if (outcome.error !== undefined) { out.push(`| ${LABEL[outcome.id]} | not measured: ${outcome.error.replace(/\|/g, '\\|').slice(0, 240)} |`); continue; }
+      out.push(`| ${LABEL[outcome.id]} | ${fmt(outcome.medianStdio)} | ${bare?.medianStdio === undefined ? '—' : times(ratio(outcome.medianStdio!, bare.medianStdio))} | ${outcome.stdioCallsPerSec.map((r) => r.toFixed(0)).join(', ')} | ${fmt(outcome.medianHttp)} | ${bare?.medianHttp === undefined ? '—' : times(ratio(outcome.medianHttp!, bare.medianHttp))} | ${outcome.httpCallsPerSec.map((r) => r.toFixed(0)).join(', ')} |`);
     }
     out.push('');
   }

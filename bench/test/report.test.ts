@@ -59,7 +59,28 @@ test('legacy targets: HTTP >= 0.75x and stdio >= 0.80x bare, from the same run',
     { id: 'toolwright' as const, httpCallsPerSec: [760], stdioCallsPerSec: [1500], stdioColdCallsPerSec: [400], medianHttp: 760, medianStdio: 1500, medianStdioCold: 400 },
   ] };
   const checks = checkTargets({ run, legacy }).filter((c) => c.target.startsWith('legacy'));
-  assert.deepEqual(checks.map((c) => [c.measured, c.verdict]), [['0.76× (760 vs 1000 calls/s)', 'met'], ['0.75× (1500 vs 2000 calls/s; first 1,000 calls of a fresh process 0.40× (400 vs 1000))', 'MISSED']]);
+  assert.deepEqual(checks.map((c) => [c.measured, c.verdict]), [['0.76× (760 vs 1000 calls/s)', 'met'], ['0.75× (1500 vs 2000 calls/s)', 'MISSED']]);
+});
+
+test('first-calls targets: the first 1,000 calls of a fresh process >= 0.60x bare, modern stdio, HTTP and 2025 stdio', () => {
+  const firstCalls = (stdio: number, http: number) => ({ calls: 1000, rounds: 1, servers: [
+    { id: 'bare' as const, stdioCallsPerSec: [1000], httpCallsPerSec: [500], medianStdio: 1000, medianHttp: 500 },
+    { id: 'toolwright' as const, stdioCallsPerSec: [stdio], httpCallsPerSec: [http], medianStdio: stdio, medianHttp: http },
+  ] });
+  const legacy = (cold: number) => ({ sessions: 2, callsPerSession: 1000, rounds: 1, servers: [
+    { id: 'bare' as const, httpCallsPerSec: [1000], stdioCallsPerSec: [2000], stdioColdCallsPerSec: [1000], medianHttp: 1000, medianStdio: 2000, medianStdioCold: 1000 },
+    { id: 'toolwright' as const, httpCallsPerSec: [760], stdioCallsPerSec: [1500], stdioColdCallsPerSec: [cold], medianHttp: 760, medianStdio: 1500, medianStdioCold: cold },
+  ] });
+  const rows = (report: Parameters<typeof checkTargets>[0]) => checkTargets(report).filter((c) => c.target.startsWith('first 1,000 calls')).map((c) => [c.target, c.measured, c.verdict]);
+  assert.deepEqual(rows({ run, firstCalls: firstCalls(600, 300), legacy: legacy(600) }), [
+    ['first 1,000 calls of a fresh process, 2026-07-28 over stdio: ≥ 0.60× bare (issue 31)', '0.60× (600 vs 1000 calls/s)', 'met'],
+    ['first 1,000 calls of a fresh process, 2026-07-28 over HTTP (one keep-alive connection): ≥ 0.60× bare (issue 31)', '0.60× (300 vs 500 calls/s)', 'met'],
+    ['first 1,000 calls of a fresh process, 2025 over stdio (after initialize): ≥ 0.60× bare (issue 31)', '0.60× (600 vs 1000 calls/s)', 'met'],
+  ]);
+  assert.deepEqual(rows({ run, firstCalls: firstCalls(599, 299), legacy: legacy(599) }).map(([, , verdict]) => verdict), ['MISSED', 'MISSED', 'MISSED']);
+  const failed = { calls: 1000, rounds: 1, servers: [{ id: 'bare' as const, stdioCallsPerSec: [1000], httpCallsPerSec: [500], medianStdio: 1000, medianHttp: 500 }, { id: 'toolwright' as const, error: 'exited before READY', stdioCallsPerSec: [], httpCallsPerSec: [] }] };
+  assert.deepEqual(rows({ run, firstCalls: failed }).map(([, measured, verdict]) => [measured, verdict]), [['exited before READY', 'not measured'], ['exited before READY', 'not measured']]);
+  assert.deepEqual(rows({ run }), []);
 });
 
 test('the markdown names the failure instead of a row of numbers, and flags a busy machine', () => {
