@@ -4,7 +4,14 @@
  * server is created and searched per call. A caller's view is applied as a filter of the search,
  * so a tool hidden from the caller is never ranked, counted or returned.
  */
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearchClass from 'minisearch';
+
+// Loaded when the first index is built, not when the server module is imported: only servers in
+// search mode need it, and every other server's cold start should not pay for it (issue 31 item 4).
+const requireLazily = createRequire(import.meta.url);
+let miniSearch: typeof MiniSearchClass | undefined;
+const loadMiniSearch = (): typeof MiniSearchClass => (miniSearch ??= requireLazily('minisearch') as typeof MiniSearchClass);
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { RegisteredTool } from '../tool-registry.js';
 
@@ -81,10 +88,11 @@ function documentOf(tool: RegisteredTool, id: number): ToolDocument {
 /** A catalog's search index. */
 export class ToolSearchIndex {
   readonly #tools: readonly RegisteredTool[];
-  readonly #index: MiniSearch<ToolDocument>;
+  readonly #index: MiniSearchClass<ToolDocument>;
 
   constructor(tools: readonly RegisteredTool[]) {
     this.#tools = tools;
+    const MiniSearch = loadMiniSearch();
     this.#index = new MiniSearch<ToolDocument>({
       fields: ['name', 'title', 'summary', 'details', 'parameters'],
       processTerm: searchTerm,

@@ -9,7 +9,8 @@
  * W3C `traceparent` in the request's `_meta` is the parent when the application registered a
  * propagator (context propagation; the global propagator is a no-op otherwise).
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
 import type { TextMapGetter, Tracer } from '@opentelemetry/api';
 import { META } from '../../../protocol/constants.js';
 import type { Middleware } from '../middleware.js';
@@ -21,6 +22,14 @@ export interface TracingOptions {
   /** For server-wide use: which tools are traced (default all). */
   appliesTo?: (toolName: string) => boolean;
 }
+
+// Loaded when `tracing()` is first called, so that importing toolwright costs no OpenTelemetry load
+// (~35 ms of a server's cold start; issue 31 item 4). The CommonJS and ESM builds of the API share
+// one global registry (a Symbol.for key on globalThis), so an SDK the application registers through
+// either is the one seen here.
+const requireLazily = createRequire(import.meta.url);
+let otel: typeof OtelApi | undefined;
+const otelApi = (): typeof OtelApi => (otel ??= requireLazily('@opentelemetry/api') as typeof OtelApi);
 
 const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
   keys: (carrier) => Object.keys(carrier),
@@ -40,6 +49,7 @@ const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
  * ```
  */
 export function tracing(options: TracingOptions = {}): Middleware {
+  const { context, propagation, SpanKind, SpanStatusCode, trace } = otelApi();
   const tracer = options.tracer ?? trace.getTracer('toolwright');
   return {
     name: 'tracing',
