@@ -6,5 +6,5 @@ export type { OpenApiImportOptions, OpenApiImport, ImportedOperation, OpenApiImp
 export { toolsFromUpstream, createProxyServer, resolveProxyConfig, PROXY_CONFIG_SCHEMA, ProxyError, ProxyConfigError } from './proxy/index.js';
 export type {
   UpstreamToolsOptions, UpstreamTools, UpstreamToolProblem, UpstreamToolProblemCode, UpstreamTarget, StdioUpstreamTarget, HttpUpstreamTarget, UpstreamOptions,
-  ProxyErrorCode, ProxyConfigProblem, ProxyConfig, ProxyConfigUpstream, ProxyConfigOpenApi, ProxyConfigMount, ProxyConfigTransform, ResolvedProxyConfig, ProxyServer, ProxyServerOptions, ProxySourceProblem,
+  ProxyErrorCode, ProxyConfigProblem, ProxyConfig, ProxyConfigUpstream, ProxyConfigOAuth, ProxyConfigOpenApi, ProxyConfigMount, ProxyConfigTransform, ResolvedProxyConfig, ProxyServer, ProxyServerOptions, ProxySourceProblem,
 } from './proxy/index.js';

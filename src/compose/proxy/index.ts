@@ -5,6 +5,6 @@ export type { UpstreamTarget, StdioUpstreamTarget, HttpUpstreamTarget, UpstreamO
 export { ProxyError, ProxyConfigError } from './proxy-error.js';
 export type { ProxyErrorCode, ProxyConfigProblem } from './proxy-error.js';
 export { PROXY_CONFIG_SCHEMA, resolveProxyConfig } from './proxy-config.js';
-export type { ProxyConfig, ProxyConfigUpstream, ProxyConfigOpenApi, ProxyConfigMount, ProxyConfigTransform, ResolvedProxyConfig } from './proxy-config.js';
+export type { ProxyConfig, ProxyConfigUpstream, ProxyConfigOAuth, ProxyConfigOpenApi, ProxyConfigMount, ProxyConfigTransform, ResolvedProxyConfig } from './proxy-config.js';
 export { createProxyServer } from './proxy-server.js';
 export type { ProxyServer, ProxyServerOptions, ProxySourceProblem } from './proxy-server.js';

@@ -4,7 +4,10 @@
  * (one transport per upstream, distinct prefixes, environment variables that must be set). Every
  * problem is a JSON pointer into the configuration and a sentence.
  */
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { createOAuthClient, fileTokenStore } from '../../client/index.js';
+import type { ClientCredentials, OAuthClient } from '../../client/index.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import { compileSchema } from '../../schema/index.js';
 import type { ApprovalRequest } from '../../server/index.js';
@@ -30,9 +33,33 @@ type UpstreamLimits = Pick<UpstreamToolsOptions, 'era' | 'timeoutMs' | 'maxConcu
 export interface ProxyConfigUpstream extends UpstreamLimits {
   prefix: string;
   stdio?: { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
-  /** `bearerTokenEnv`: the environment variable holding the upstream's own bearer token (sent as `Authorization: Bearer ...`). */
-  http?: { url: string; headers?: Record<string, string>; bearerTokenEnv?: string };
+  /**
+   * `bearerTokenEnv`: the environment variable holding the upstream's own bearer token (sent as
+   * `Authorization: Bearer ...`); or `oauth`: the proxy gets its own tokens from the upstream's
+   * authorization server (client credentials). At most one of the two, and no `authorization` header beside them.
+   */
+  http?: { url: string; headers?: Record<string, string>; bearerTokenEnv?: string; oauth?: ProxyConfigOAuth };
   transforms?: ProxyConfigTransform[];
+}
+
+/**
+ * The proxy's own OAuth client for an HTTP upstream that asks for OAuth: the client credentials
+ * grant (no user involved), the upstream's authorization server found from its metadata as any MCP
+ * client finds it. Exactly one of `clientSecretEnv` and `privateKeyFile`.
+ */
+export interface ProxyConfigOAuth {
+  /** The client registered for the proxy at the upstream's authorization server. */
+  clientId: string;
+  /** The environment variable holding the client secret (`client_secret_basic`). */
+  clientSecretEnv?: string;
+  /** A PEM private key (`private_key_jwt`), relative to the configuration's folder. */
+  privateKeyFile?: string;
+  /** The key's JWS algorithm (default ES256). */
+  algorithm?: string;
+  /** Scopes to ask for (default: what the upstream's challenge or metadata names). */
+  scopes?: string[];
+  /** A file to keep tokens in across restarts (0600; default: in memory), relative to the configuration's folder. */
+  tokenCache?: string;
 }
 
 /** An OpenAPI document imported beside the upstreams (`toolsFromOpenApi`). */
@@ -115,7 +142,22 @@ export const PROXY_CONFIG_SCHEMA: JsonObject = {
         properties: {
           prefix,
           stdio: { type: 'object', additionalProperties: false, required: ['command'], properties: { command: name, args: { type: 'array', items: { type: 'string' } }, env: stringMap, cwd: name } },
-          http: { type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, bearerTokenEnv: name } },
+          http: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['url'],
+            properties: {
+              url: { type: 'string', pattern: '^https?://' },
+              headers: stringMap,
+              bearerTokenEnv: name,
+              oauth: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['clientId'],
+                properties: { clientId: name, clientSecretEnv: name, privateKeyFile: name, algorithm: name, scopes: { type: 'array', items: name }, tokenCache: name },
+              },
+            },
+          },
           era: { enum: ['auto', 'modern', 'legacy'] },
           timeoutMs: positiveInteger,
           maxConcurrent: positiveInteger,
@@ -209,7 +251,8 @@ export function resolveProxyConfig(config: unknown, baseDir: string = process.cw
         if (token === undefined || token === '') problems.push({ pointer: `${at}/http/bearerTokenEnv`, message: `environment variable ${variable} is not set` });
         else headers.authorization = `Bearer ${token}`;
       }
-      target = { url: entry.http.url, headers };
+      const oauth = entry.http.oauth === undefined ? undefined : oauthClientOf(entry.http, `${at}/http`, baseDir, env, problems);
+      target = { url: entry.http.url, headers, ...(oauth !== undefined ? { oauth } : {}) };
     } else {
       const stdio = entry.stdio!;
       target = {
@@ -253,6 +296,39 @@ export function resolveProxyConfig(config: unknown, baseDir: string = process.cw
   if (problems.length > 0) throw new ProxyConfigError(problems);
   const audit = typed.audit === undefined ? undefined : { ...typed.audit, path: resolve(baseDir, typed.audit.path) };
   return { name: typed.name ?? 'toolwright-proxy', version: typed.version ?? '0.0.0', upstreams, openapi, mounts, audit, rateLimit: typed.rateLimit };
+}
+
+/** The OAuth client of an HTTP upstream's `oauth`, or undefined with its problems pushed. */
+function oauthClientOf(http: NonNullable<ProxyConfigUpstream['http']>, at: string, baseDir: string, env: Readonly<Record<string, string | undefined>>, problems: ProxyConfigProblem[]): OAuthClient | undefined {
+  const oauth = http.oauth!;
+  const before = problems.length;
+  if (http.bearerTokenEnv !== undefined) problems.push({ pointer: `${at}/oauth`, message: 'give either "bearerTokenEnv" or "oauth", not both: the upstream gets one credential' });
+  if (Object.keys(http.headers ?? {}).some((header) => header.toLowerCase() === 'authorization')) problems.push({ pointer: `${at}/oauth`, message: 'an "authorization" header and "oauth" cannot go together: the OAuth client sets the header' });
+  if ((oauth.clientSecretEnv === undefined) === (oauth.privateKeyFile === undefined)) {
+    problems.push({ pointer: `${at}/oauth`, message: `give exactly one of "clientSecretEnv" and "privateKeyFile", got ${oauth.clientSecretEnv === undefined ? 'neither' : 'both'}` });
+    return undefined;
+  }
+  let credentials: ClientCredentials | undefined;
+  if (oauth.clientSecretEnv !== undefined) {
+    const secret = env[oauth.clientSecretEnv];
+    if (secret === undefined || secret === '') problems.push({ pointer: `${at}/oauth/clientSecretEnv`, message: `environment variable ${oauth.clientSecretEnv} is not set` });
+    else credentials = { clientId: oauth.clientId, clientSecret: secret };
+  } else {
+    const file = resolve(baseDir, oauth.privateKeyFile!);
+    try {
+      const privateKeyPem = readFileSync(file, 'utf8');
+      if (!privateKeyPem.includes('PRIVATE KEY-----')) problems.push({ pointer: `${at}/oauth/privateKeyFile`, message: `${file} holds no PEM private key` });
+      else credentials = { clientId: oauth.clientId, privateKeyPem, ...(oauth.algorithm !== undefined ? { algorithm: oauth.algorithm } : {}) };
+    } catch (error) {
+      problems.push({ pointer: `${at}/oauth/privateKeyFile`, message: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    }
+  }
+  if (problems.length > before || credentials === undefined) return undefined;
+  return createOAuthClient({
+    clientCredentials: credentials,
+    ...(oauth.scopes !== undefined ? { scopes: oauth.scopes } : {}),
+    ...(oauth.tokenCache !== undefined ? { store: fileTokenStore(resolve(baseDir, oauth.tokenCache)) } : {}),
+  });
 }
 
 function stringEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -5,7 +5,7 @@
  * says what happened, so a dead or hanging upstream never takes the front server down.
  */
 import { connect, McpClientError } from '../../client/index.js';
-import type { ClientWarning, McpClient, ProtocolEra, ToolListing } from '../../client/index.js';
+import type { ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
 import { isJsonObject } from '../../json/json-object.js';
 import { META } from '../../protocol/index.js';
 import type { CallToolResult, ContentBlock, JsonValue } from '../../protocol/index.js';
@@ -21,10 +21,15 @@ export interface StdioUpstreamTarget {
   cwd?: string;
 }
 
-/** A Streamable HTTP upstream. `headers` (e.g. `Authorization: Bearer ...`) are the upstream's own credentials, sent on every request. */
+/**
+ * A Streamable HTTP upstream. `headers` (e.g. `Authorization: Bearer ...`) are the upstream's own
+ * credentials, sent on every request; or `oauth`, the proxy's own OAuth client for an upstream that
+ * asks for OAuth (its tokens are the proxy's, never a caller's).
+ */
 export interface HttpUpstreamTarget {
   url: string;
   headers?: Readonly<Record<string, string>>;
+  oauth?: OAuthClient;
 }
 
 /** Where the upstream is. */
@@ -139,7 +144,7 @@ export class Upstream {
     const bytes = this.#options.maxMessageBytes;
     return connect(
       isHttpTarget(target)
-        ? { url: target.url, headers: { ...target.headers }, maxMessageBytes: bytes }
+        ? { url: target.url, headers: { ...target.headers }, maxMessageBytes: bytes, ...(target.oauth !== undefined ? { oauth: target.oauth } : {}) }
         : { command: target.command, args: [...(target.args ?? [])], ...(target.env !== undefined ? { env: { ...target.env } } : {}), ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), stderr: 'capture', maxMessageBytes: bytes, label: `upstream ${JSON.stringify(this.label)}` },
       {
         clientInfo: { name: 'toolwright-proxy', version: '0.1.0' },

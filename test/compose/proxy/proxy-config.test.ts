@@ -48,6 +48,38 @@ describe('proxy configuration: schema and rules, problems as JSON pointers', () 
     assert.deepEqual(resolveProxyConfig({ mounts: [{ prefix: 'arm', module: 'sub/arm.js' }] }, '/base').mounts, [{ module: '/base/sub/arm.js', prefix: 'arm', transforms: [] }]);
   });
 
+  it('an OAuth upstream: one credential, exactly one of secret and key, set variables, a readable PEM key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-proxy-oauth-config-'));
+    try {
+      writeFileSync(join(dir, 'not-a-key.pem'), 'hello');
+      const http = (oauth: Record<string, unknown>, more: Record<string, unknown> = {}) => ({ upstreams: [{ prefix: 'a', http: { url: 'http://h/mcp', oauth, ...more } }] });
+      const at = (config: unknown, env: Record<string, string> = {}): string[] => {
+        try {
+          resolveProxyConfig(config, dir, env);
+        } catch (error) {
+          assert.ok(error instanceof ProxyConfigError, String(error));
+          return error.problems.map((p) => `${p.pointer} ${p.message}`.replace(dir, '<dir>'));
+        }
+        return [];
+      };
+      assert.deepEqual(at(http({ clientSecretEnv: 'S' })).map((p) => p.split(' ')[0]), ['/upstreams/0/http/oauth']);
+      assert.deepEqual(at(http({ clientId: 'c', clientSecretEnv: 'S', password: 'x' })).map((p) => p.split(' ')[0]), ['/upstreams/0/http/oauth']);
+      assert.deepEqual(at(http({ clientId: 'c' })), ['/upstreams/0/http/oauth give exactly one of "clientSecretEnv" and "privateKeyFile", got neither']);
+      assert.deepEqual(at(http({ clientId: 'c', clientSecretEnv: 'S', privateKeyFile: 'k.pem' }), { S: 'x' }), ['/upstreams/0/http/oauth give exactly one of "clientSecretEnv" and "privateKeyFile", got both']);
+      assert.deepEqual(at(http({ clientId: 'c', clientSecretEnv: 'NOPE' })), ['/upstreams/0/http/oauth/clientSecretEnv environment variable NOPE is not set']);
+      assert.deepEqual(at(http({ clientId: 'c', privateKeyFile: 'missing.pem' })), ['/upstreams/0/http/oauth/privateKeyFile cannot read <dir>/missing.pem: ENOENT']);
+      assert.deepEqual(at(http({ clientId: 'c', privateKeyFile: 'not-a-key.pem' })), ['/upstreams/0/http/oauth/privateKeyFile <dir>/not-a-key.pem holds no PEM private key']);
+      assert.deepEqual(at(http({ clientId: 'c', clientSecretEnv: 'S' }, { bearerTokenEnv: 'T' }), { S: 'x', T: 'y' }), ['/upstreams/0/http/oauth give either "bearerTokenEnv" or "oauth", not both: the upstream gets one credential']);
+      assert.deepEqual(at(http({ clientId: 'c', clientSecretEnv: 'S' }, { headers: { Authorization: 'Bearer z' } }), { S: 'x' }), ['/upstreams/0/http/oauth an "authorization" header and "oauth" cannot go together: the OAuth client sets the header']);
+      const resolved = resolveProxyConfig(http({ clientId: 'c', clientSecretEnv: 'S' }), dir, { S: 'x' });
+      const target = resolved.upstreams[0]!.target as { url: string; oauth?: { id: string } };
+      assert.equal(target.url, 'http://h/mcp');
+      assert.equal(typeof target.oauth?.id, 'string', 'the target carries the OAuth client');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('resolves: the bearer token from the environment, relative paths against the base folder', () => {
     const resolved = resolveProxyConfig({ upstreams: [{ prefix: 'a', http: { url: 'http://h/mcp', bearerTokenEnv: 'TOKEN' } }, { prefix: 'b', stdio: { command: 'srv', cwd: 'sub' } }], audit: { path: 'log/calls.jsonl' } }, '/base', { TOKEN: 's3cret' });
     assert.deepEqual(resolved.upstreams[0]!.target, { url: 'http://h/mcp', headers: { authorization: 'Bearer s3cret' } });
