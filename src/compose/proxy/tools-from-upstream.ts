@@ -16,6 +16,7 @@ import { transformTools } from '../transforms.js';
 import type { ToolTransform } from '../transforms.js';
 import { ProxyError } from './proxy-error.js';
 import { describeTarget, Upstream } from './upstream.js';
+import { HeldInputCalls } from './held-input-calls.js';
 import type { UpstreamOptions, UpstreamTarget } from './upstream.js';
 
 /** Options of {@link toolsFromUpstream}. */
@@ -80,7 +81,7 @@ function localDescriptor(raw: ToolDescriptor): { name: string; title?: string; d
 }
 
 /** Checks one listed tool; a tool made with `defineTool`, or the problem. */
-function adoptTool(raw: ToolDescriptor, upstream: Upstream, maxBytes: number): Tool | UpstreamToolProblem {
+function adoptTool(raw: ToolDescriptor, held: HeldInputCalls, maxBytes: number): Tool | UpstreamToolProblem {
   const name = raw.name;
   const descriptor = localDescriptor(raw);
   const size = Buffer.byteLength(JSON.stringify(descriptor) ?? '', 'utf8');
@@ -92,7 +93,7 @@ function adoptTool(raw: ToolDescriptor, upstream: Upstream, maxBytes: number): T
     return { tool: name, code, message: problems.map((p) => p.message).join('; ') };
   }
   try {
-    return defineTool({ ...descriptor, run: (args, ctx) => upstream.call(name, args, ctx) as never });
+    return defineTool({ ...descriptor, run: (args, ctx) => held.run(name, args, ctx) as never });
   } catch (error) {
     return { tool: name, code: 'invalid-definition', message: error instanceof Error ? error.message : String(error) };
   }
@@ -130,6 +131,7 @@ export async function toolsFromUpstream(target: UpstreamTarget, options: Upstrea
   const upstream = new Upstream(target, { ...options, label: options.label ?? options.prefix ?? describeTarget(target) });
   try {
     const listing = await upstream.listTools();
+    const held = new HeldInputCalls(upstream);
     const problems: UpstreamToolProblem[] = listing.excluded.map((entry) => ({ tool: entry.name, code: 'excluded', message: entry.reason }));
     const adopted: Tool[] = [];
     const seen = new Set<string>();
@@ -140,7 +142,7 @@ export async function toolsFromUpstream(target: UpstreamTarget, options: Upstrea
         problems.push({ tool: raw.name, code: 'too-many', message: `past maxTools ${maxTools}` });
         continue;
       }
-      const tool = adoptTool(raw, upstream, maxBytes);
+      const tool = adoptTool(raw, held, maxBytes);
       if ('handlers' in tool) adopted.push(tool);
       else problems.push(tool);
     }

@@ -5,7 +5,7 @@
  * says what happened, so a dead or hanging upstream never takes the front server down.
  */
 import { connect, McpClientError } from '../../client/index.js';
-import type { ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
+import type { CallToolOptions, ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
 import { isJsonObject } from '../../json/json-object.js';
 import { META } from '../../protocol/index.js';
 import type { CallToolResult, ContentBlock, JsonValue } from '../../protocol/index.js';
@@ -148,6 +148,9 @@ export class Upstream {
         : { command: target.command, args: [...(target.args ?? [])], ...(target.env !== undefined ? { env: { ...target.env } } : {}), ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), stderr: 'capture', maxMessageBytes: bytes, label: `upstream ${JSON.stringify(this.label)}` },
       {
         clientInfo: { name: 'toolwright-proxy', version: '0.1.0' },
+        // Elicitation and sampling during a call are put to the front's caller (held-input-calls.ts);
+        // roots are not declared: a proxy has no roots of its own to answer with between calls.
+        capabilities: { elicitation: {}, sampling: {} },
         timeoutMs: this.#options.timeoutMs,
         era: this.#options.era,
         // The front's pipeline checks structuredContent against the outputSchema it lists.
@@ -219,10 +222,11 @@ export class Upstream {
 
   /**
    * Calls `name` upstream with exactly `args`, cancelled with `ctx.signal`, its progress passed to
-   * `ctx.progress` when the caller asked for progress. Never throws: every failure is an `isError`
-   * result naming the upstream and what went wrong.
+   * `ctx.progress` when the caller asked for progress, its input requests (either era) to
+   * `onInputRequired` (held-input-calls.ts). Never throws: every failure is an `isError` result
+   * naming the upstream and what went wrong.
    */
-  async call(name: string, args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>): Promise<ToolResultInit> {
+  async call(name: string, args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>, onInputRequired?: CallToolOptions['onInputRequired']): Promise<ToolResultInit> {
     if (this.#closed) return failure(`Upstream ${this.label} is closed (the proxy is shutting down).`);
     const started = Date.now();
     const release = await this.#acquire(ctx.signal);
@@ -237,6 +241,7 @@ export class Upstream {
           signal: ctx.signal,
           timeoutMs: remaining,
           ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),
+          ...(onInputRequired !== undefined ? { onInputRequired } : {}),
         });
         return this.#adopt(name, result);
       } catch (error) {
@@ -282,7 +287,7 @@ export class Upstream {
       case 'http':
         return failure(`Upstream ${this.label} answered ${name} with HTTP ${String(error.httpStatus)}: ${excerpt(error.message)}`);
       case 'input_required':
-        return failure(`Upstream ${this.label} asked for input (elicitation, sampling or roots) during ${name}; the proxy does not pass input requests through.`);
+        return failure(`Upstream ${this.label} asked for input during ${name} that could not be answered: ${excerpt(error.message)}`);
       default:
         return failure(`Call to upstream ${this.label} (${name}) failed (${error.kind}): ${excerpt(error.message)}`);
     }

@@ -145,11 +145,16 @@ describe('proxy in front of an SDK v1 server over HTTP', () => {
     assert.match(textOf(result), /upstream disk on fire/);
   });
 
-  it('an upstream that wants input mid-call: the proxy declares no elicitation capability, so the upstream refuses itself, an isError result', async () => {
-    const result = await client.callTool('files__confirm', {});
-    assert.equal(result.isError, true);
-    assert.equal(textOf(result), 'Client does not support form elicitation.');
-    assert.ok(upstream.log.calls.some((c) => c.tool === 'confirm'), 'the call reached the upstream, which asked');
+  it("an upstream that wants input mid-call (2025 elicitation/create): the front's caller is asked and its answer goes back upstream", async () => {
+    const asked: unknown[] = [];
+    const result = await client.callTool('files__confirm', {}, { onInputRequired: (requests) => {
+      asked.push(...Object.values(requests).map((r) => [r.method, (r.params as { message?: string }).message]));
+      return Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { yes: true } }]));
+    } });
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+    assert.equal(textOf(result), 'answered accept');
+    assert.deepEqual(asked, [['elicitation/create', 'Really?']]);
+    assert.equal(upstream.log.calls.filter((c) => c.tool === 'confirm').length, 1, 'one upstream call, resumed with the answer');
   });
 
   it('passes progress through', async () => {
