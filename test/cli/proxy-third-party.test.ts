@@ -1,0 +1,105 @@
+/**
+ * `toolwright proxy` (a real child process) in front of third-party servers, called by third-party
+ * clients (issue 32 "Real parts"): a punkpeye `fastmcp` server over stdio (installed on demand in
+ * test-deps/fastmcp) and server-everything over stdio, behind approval and audit, called by MCP
+ * Inspector's CLI and the official SDK v1 client.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SERVERS } from '../client/fixtures/spawn-server.js';
+import { StdioChild } from '../fixtures/servers/stdio-child.js';
+import { runToEnd } from '../interop/child-process.js';
+import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
+import { testDeps, thirdPartyFile } from '../support/test-deps.js';
+import { until } from '../support/until.js';
+
+const FIXTURE = repoPath('test/compose/proxy/fixtures/fastmcp-upstream.mjs');
+
+interface InspectorAnswer { result?: Record<string, unknown>; error?: unknown }
+
+describe('toolwright proxy in front of fastmcp and server-everything, called by MCP Inspector and the SDK v1 client', () => {
+  let dir: string;
+  let child: StdioChild;
+  let url: string;
+  let auditPath: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tw-proxy-3p-'));
+    const fastmcp = testDeps('fastmcp').dir;
+    auditPath = join(dir, 'log', 'calls.jsonl');
+    const config = join(dir, 'proxy.json');
+    writeFileSync(config, JSON.stringify({
+      name: 'front',
+      upstreams: [
+        { prefix: 'fast', stdio: { command: process.execPath, args: [FIXTURE, fastmcp] }, transforms: [{ kind: 'require-approval', tool: 'purge', message: 'Purge the cache upstream?', approver: 'operator', timeoutMs: 300 }] },
+        { prefix: 'every', stdio: { command: process.execPath, args: [SERVERS.everything, 'stdio'] } },
+      ],
+      audit: { path: auditPath, key: join(dir, 'k', 'audit.key'), head: join(dir, 'k', 'calls.head'), includeArguments: true },
+    }));
+    child = new StdioChild(['proxy', '--config', config, '--http', '0']);
+    await child.until(() => /at http:\/\/127\.0\.0\.1:\d+\/mcp\n/.test(child.stderr), 'the listening line', 90_000);
+    url = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(child.stderr)![1]!;
+  });
+  after(async () => {
+    if (child !== undefined) {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** One Inspector CLI run against the front; its JSON answer line. */
+  async function inspector(args: string[]): Promise<InspectorAnswer> {
+    const launcher = thirdPartyFile('@modelcontextprotocol/inspector', 'clients/launcher/build/index.js');
+    const out = await runToEnd({ command: process.execPath, args: [launcher, '--cli', '--format', 'json', ...args, url], env: { MCP_CATALOG_PATH: join(dir, 'inspector-catalog.json'), MCP_INSPECTOR_SECRET_STORE: 'memory' }, cwd: REPO_ROOT }, 60_000);
+    const line = [out.stdout, out.stderr].flatMap((text) => text.split('\n')).find((l) => l.startsWith('{"result"') || l.startsWith('{"error"'));
+    assert.ok(line !== undefined, `no JSON answer from the Inspector CLI: ${out.stdout} ${out.stderr}`);
+    return JSON.parse(line) as InspectorAnswer;
+  }
+  /** The tool_call records of `tool` (arguments, outcome) once `count` are written (the log is batched: polled, bounded). */
+  async function audited(tool: string, count: number): Promise<unknown[][]> {
+    const records = () => readFileSync(auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.type === 'tool_call' && r.tool === tool);
+    await until(() => records().length >= count, `${count} audit record(s) of ${tool}`);
+    return records().map((r) => [r.arguments, r.outcome]);
+  }
+  const textOf = (result: Record<string, unknown> | undefined): string => ((result?.['content'] ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('');
+
+  it("MCP Inspector lists the front's tools from both upstreams and calls a fastmcp tool; the front's validator refuses bad arguments before fastmcp sees them", async () => {
+    const listed = await inspector(['--method', 'tools/list']);
+    const tools = (listed.result?.['tools'] as { name: string; annotations?: { destructiveHint?: boolean } }[]).map((t) => t.name);
+    for (const name of ['fast__add', 'fast__shout', 'fast__purge', 'every__echo']) assert.ok(tools.includes(name), `${name} in ${tools.join(', ')}`);
+    const sum = await inspector(['--method', 'tools/call', '--tool-name', 'fast__add', '--tool-args-json', JSON.stringify({ a: 2, b: 40 })]);
+    assert.equal(textOf(sum.result), '42', JSON.stringify(sum));
+    // fastmcp's zod schema, advertised as draft-07 JSON Schema, enforced by the front's engine.
+    const refused = await inspector(['--method', 'tools/call', '--tool-name', 'fast__add', '--tool-args-json', JSON.stringify({ a: 2.5, b: 1 })]);
+    assert.equal(refused.result?.['isError'], true, JSON.stringify(refused));
+    assert.equal(textOf(refused.result), 'Invalid arguments for tool fast__add:\n/a: expected integer, got number 2.5');
+    assert.deepEqual(await audited('fast__add', 2), [[{ a: 2, b: 40 }, 'respond'], [{ a: 2.5, b: 1 }, 'tool-error']]);
+  });
+
+  it('a destructive fastmcp tool behind approval: with no operator deciding, MCP Inspector gets the refusal and fastmcp never runs it', async () => {
+    const held = await inspector(['--method', 'tools/call', '--tool-name', 'fast__purge', '--tool-args-json', '{}']);
+    assert.equal(held.result?.['isError'], true, JSON.stringify(held));
+    assert.equal(textOf(held.result), 'No operator decided on the call of fast__purge within 300 ms; it was not executed.');
+    assert.deepEqual(await audited('fast__purge', 1), [[{}, 'tool-error']]);
+  });
+
+  it('the SDK v1 client calls fastmcp and server-everything through the same front', async () => {
+    const sdk = new Client({ name: 'sdk-v1-caller', version: '1.0.0' });
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const shouted = (await sdk.callTool({ name: 'fast__shout', arguments: { text: 'quiet' } })) as { content: { text: string }[] };
+      assert.equal(shouted.content[0]!.text, 'QUIET');
+      const echoed = (await sdk.callTool({ name: 'every__echo', arguments: { message: 'hi' } })) as { content: { text: string }[] };
+      assert.equal(echoed.content[0]!.text, 'Echo: hi');
+      assert.deepEqual(await audited('fast__shout', 1), [[{ text: 'quiet' }, 'respond']]);
+    } finally {
+      await sdk.close();
+    }
+  });
+});
