@@ -4,7 +4,7 @@
  * on calls in flight with a bounded queue; and every failure turned into an `isError` result that
  * says what happened, so a dead or hanging upstream never takes the front server down.
  */
-import { connect, McpClientError } from '../../client/index.js';
+import { connect, McpClientError, TASKS_EXTENSION } from '../../client/index.js';
 import type { CallToolOptions, ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
 import { isJsonObject } from '../../json/json-object.js';
 import { META } from '../../protocol/index.js';
@@ -85,6 +85,13 @@ export function isHttpTarget(target: UpstreamTarget): target is HttpUpstreamTarg
 /** The target's name in messages when no label is given. */
 export function describeTarget(target: UpstreamTarget): string {
   return isHttpTarget(target) ? target.url : [target.command, ...(target.args ?? [])].join(' ');
+}
+
+/** True for the -32021 a task-only tool answers a call that did not declare the tasks extension. */
+function asksForTasks(error: unknown): boolean {
+  if (!(error instanceof McpClientError) || error.kind !== 'rpc' || error.code !== -32021 || !isJsonObject(error.data)) return false;
+  const required = error.data['requiredCapabilities'];
+  return isJsonObject(required) && isJsonObject(required['extensions']) && isJsonObject(required['extensions'][TASKS_EXTENSION]);
 }
 
 function failure(text: string): ToolResultInit {
@@ -236,19 +243,52 @@ export class Upstream {
       if (typeof client === 'string') return failure(client);
       const wantsProgress = ctx.requestMeta[META.progressToken] !== undefined;
       const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
+      const options: CallToolOptions = {
+        signal: ctx.signal,
+        timeoutMs: remaining,
+        ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),
+        ...(onInputRequired !== undefined ? { onInputRequired } : {}),
+      };
       try {
-        const result = await client.callTool<JsonValue>(name, args, {
-          signal: ctx.signal,
-          timeoutMs: remaining,
-          ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),
-          ...(onInputRequired !== undefined ? { onInputRequired } : {}),
-        });
+        const result = await client.callTool<JsonValue>(name, args, options);
         return this.#adopt(name, result);
       } catch (error) {
+        // A tool that runs only as a task refuses before anything runs: call it again as one.
+        if (asksForTasks(error)) return await this.#callAsTask(client, name, args, options, ctx, started);
         return this.#explain(name, client, error);
       }
     } finally {
       release();
+    }
+  }
+
+  /**
+   * Calls `name` as an upstream task (the tasks extension declared on the call) and waits for its
+   * end within the call's `timeoutMs`: its progress goes to the caller, cancelling the front call
+   * (or the deadline) cancels the upstream task, its input requests go where the call's do.
+   */
+  async #callAsTask(client: McpClient, name: string, args: Record<string, unknown>, options: CallToolOptions, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>, started: number): Promise<ToolResultInit> {
+    const { onProgress, ...rest } = options;
+    const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), remaining);
+    const signal = AbortSignal.any([ctx.signal, deadline.signal]);
+    try {
+      const task = await client.callTool(name, args, { ...rest, signal, task: true });
+      const stopProgress = onProgress === undefined ? undefined : task.on('progress', onProgress);
+      const cancel = (): void => void task.cancel().catch(() => {});
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return this.#adopt(name, await task.result({ signal }));
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        stopProgress?.();
+      }
+    } catch (error) {
+      if (deadline.signal.aborted && !ctx.signal.aborted) return failure(`Upstream ${this.label} did not finish the task of ${name} within ${this.#options.timeoutMs} ms; the task was cancelled upstream.`);
+      return this.#explain(name, client, error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
