@@ -20,11 +20,14 @@ function mentionsRef(root: unknown): boolean {
     const value = stack.pop();
     if (typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
+      for (const item of value) if (typeof item === 'object' && item !== null) stack.push(item);
       continue;
     }
     if (Object.prototype.hasOwnProperty.call(value, '$ref')) return true;
-    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[key];
+      if (typeof member === 'object' && member !== null) stack.push(member);
+    }
   }
   return false;
 }
