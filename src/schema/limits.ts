@@ -37,7 +37,10 @@ export function assertSchemaLimits(schema: unknown, maxDepth: number, maxNodes: 
       continue;
     }
     // Pushed in reverse so entries are checked in document order (errors name the first offender).
-    for (const [key, child] of Object.entries(value).reverse()) {
+    const keys = Object.keys(value);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      const child: unknown = (value as Record<string, unknown>)[key];
       const holder = isSchema ? SUBSCHEMA_KEYWORDS['2019-09'].get(key) ?? (key === 'prefixItems' ? 'list' : undefined) : undefined;
       if (!scalarsCanFail && holder === undefined && (child === null || typeof child !== 'object')) continue;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
