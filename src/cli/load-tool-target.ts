@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { connect, McpClientError } from '../client/index.js';
+import { McpClientError } from '../client/client-error.js';
 import type { ConnectTarget, OAuthClient } from '../client/index.js';
 import { importModule, ModuleImportError } from './import-module.js';
 import { InputError } from '../errors/toolwright-error.js';
@@ -136,6 +136,8 @@ async function listThroughClient(target: ConnectTarget, label: string, options: 
   // clientInfo is left out: the loader only reads the catalogue and has always sent the bare required _meta.
   // Roots, elicitation and sampling are declared because servers hide tools from clients without them
   // (server-everything does); the loader offers no roots and answers no other request.
+  // The MCP client is loaded only for URL and stdio targets: a file target (the common case in CI) does not pay its start-up.
+  const { connect } = await import('../client/mcp-client.js');
   const client = connect(target, {
     timeoutMs,
     maxPages: options.maxPages ?? 100,

@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { ParseArgsConfig } from 'node:util';
-import { createOAuthClient, defaultTokenCachePath, fileTokenStore } from '../client/index.js';
+// The OAuth modules themselves, not the client's index: every command that takes these options
+// would otherwise load the whole MCP client (connections, SSE, tasks) at start-up, used or not.
+import { createOAuthClient } from '../client/oauth/oauth-client.js';
+import { defaultTokenCachePath, fileTokenStore } from '../client/oauth/token-store.js';
 import type { AuthorizationRequest, OAuthClient } from '../client/index.js';
 import { UsageError } from './usage-error.js';
 

@@ -19,9 +19,14 @@ export function schemaVisits(schema: Record<string, unknown>): readonly SchemaVi
   return visits;
 }
 
-function requiredNames(schema: Record<string, unknown>): ReadonlySet<string> {
-  const required = schema.required;
-  return new Set(Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : []);
+function requiredSet(schema: Record<string, unknown>, known: Map<object, ReadonlySet<string>>): ReadonlySet<string> {
+  let names = known.get(schema);
+  if (names === undefined) {
+    const required = schema.required;
+    names = new Set(Array.isArray(required) ? required.filter((n): n is string => typeof n === 'string') : []);
+    known.set(schema, names);
+  }
+  return names;
 }
 
 /**
@@ -35,6 +40,8 @@ function collectParams(inputSchema: unknown): ParamInfo[] {
   const params: ParamInfo[] = [];
   // Map schema pointer (inside inputSchema) -> the parameter that owns that schema node.
   const owner = new Map<string, ParamInfo | undefined>([['', undefined]]);
+  // Each object's `required` list as a set once, not once per property.
+  const requiredOf = new Map<object, ReadonlySet<string>>();
   // A node whose parent owns no parameter is not descended into (its pointer never becomes an owner).
   for (const node of schemaVisits(inputSchema)) {
     if (node.parent === undefined) continue;
@@ -49,7 +56,7 @@ function collectParams(inputSchema: unknown): ParamInfo[] {
         pointer: `/inputSchema${node.pointer}`,
         schema: node.schema,
         level: (parentParam?.level ?? 0) + 1,
-        required: isJsonObject(parentSchema) && requiredNames(parentSchema).has(name),
+        required: isJsonObject(parentSchema) && requiredSet(parentSchema, requiredOf).has(name),
         parent: parentParam,
       };
       params.push(info);

@@ -5,6 +5,7 @@
  * the linter all use this module.
  */
 import { dialectOfUri, walkSchema } from '../schema/index.js';
+import { hasMemberNamed } from '../json/has-member.js';
 
 /** The JSON Schema keyword that asks clients to mirror a property into `Mcp-Param-{Name}`. */
 export const X_MCP_HEADER = 'x-mcp-header';
@@ -97,6 +98,8 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderScan {
   const annotations: HeaderAnnotation[] = [];
   const problems: HeaderAnnotationProblem[] = [];
   if (typeof inputSchema !== 'object' || inputSchema === null) return { annotations, problems };
+  // Most schemas carry no annotation anywhere; only those that do pay for the pointer-tracking walk.
+  if (!hasMemberNamed(inputSchema, X_MCP_HEADER)) return { annotations, problems };
   const seen = new Map<string, string>();
   const declared = (inputSchema as { $schema?: unknown }).$schema;
   const dialect = (typeof declared === 'string' ? dialectOfUri(declared) : undefined) ?? '2020-12';

@@ -25,13 +25,24 @@ export function assertSchemaLimits(schema: unknown, maxDepth: number, maxNodes: 
       if (schemaDepth > maxDepth) throw new SchemaCompileError(pointer, `schema nesting depth exceeds maxDepth ${maxDepth}`);
       if (++nodes > maxNodes) throw new SchemaCompileError(pointer, `schema has more than maxNodes ${maxNodes} subschemas`);
     }
+    // A scalar member can only fail the JSON depth check, and only this close to the limit; elsewhere
+    // scalars (most of a schema: descriptions, types, bounds, enum values) are not pushed, nor their pointers built.
+    const scalarsCanFail = jsonDepth + 2 > maxJsonDepth;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${pointer}/${i}`, jsonDepth + 1, schemaDepth >= 0 ? schemaDepth : -1]);
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        if (!scalarsCanFail && (item === null || typeof item !== 'object')) continue;
+        stack.push([item, `${pointer}/${i}`, jsonDepth + 1, schemaDepth >= 0 ? schemaDepth : -1]);
+      }
       continue;
     }
     // Pushed in reverse so entries are checked in document order (errors name the first offender).
-    for (const [key, child] of Object.entries(value).reverse()) {
+    const keys = Object.keys(value);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      const child: unknown = (value as Record<string, unknown>)[key];
       const holder = isSchema ? SUBSCHEMA_KEYWORDS['2019-09'].get(key) ?? (key === 'prefixItems' ? 'list' : undefined) : undefined;
+      if (!scalarsCanFail && holder === undefined && (child === null || typeof child !== 'object')) continue;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       if (holder === undefined) {
         stack.push([child, childPointer, jsonDepth + 1, -1]);

@@ -1,3 +1,4 @@
+import { hasMemberNamed } from '../json/has-member.js';
 import { SchemaCompileError } from './compile-error.js';
 import { resolvePointer } from './pointer.js';
 import { walkSchema } from './walk.js';
@@ -9,28 +10,9 @@ import type { Dialect } from './types.js';
  * reference. References into embedded resources and to other documents are checked by the engine
  * that resolves them.
  */
-/**
- * True when some object in the document has a `$ref` member. Most tool schemas have none, and this
- * plain scan costs far less than the pointer-tracking walk below (measured on a 1,000-tool lint).
- * Iterative: `const`/`default` values may nest deeper than the schema depth limit.
- */
-function mentionsRef(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    if (Object.prototype.hasOwnProperty.call(value, '$ref')) return true;
-    for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
-  }
-  return false;
-}
-
 export function assertLocalRefsResolve(root: object | boolean, dialect: Dialect): void {
-  if (!mentionsRef(root)) return;
+  // Most tool schemas have no $ref at all; the plain scan costs far less than the walk below.
+  if (!hasMemberNamed(root, '$ref')) return;
   const refs: Array<[string, string]> = [];
   const anchors = new Set<string>();
   let embedded = false;

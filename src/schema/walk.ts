@@ -39,6 +39,18 @@ function isSchema(value: unknown): value is object | boolean {
   return typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value));
 }
 
+// The walk runs several times per tool in a lint of thousands of tools, mostly before V8 has
+// optimised it: the keyword table as plain arrays (with each keyword's pointer suffix made once)
+// is much cheaper to scan per node than iterating the Map.
+interface KeywordEntry { keyword: string; holder: Holder; suffix: string }
+const KEYWORD_TABLES: Readonly<Record<Dialect, readonly KeywordEntry[]>> = {
+  '2020-12': keywordTable('2020-12'), '2019-09': keywordTable('2019-09'), 'draft-07': keywordTable('draft-07'),
+};
+function keywordTable(dialect: Dialect): KeywordEntry[] {
+  return [...SUBSCHEMA_KEYWORDS[dialect]].map(([keyword, holder]) => ({ keyword, holder, suffix: `/${escapePointerToken(keyword)}` }));
+}
+const hasOwn = Object.prototype.hasOwnProperty;
+
 interface Pending { visit: SchemaVisit; dialect: Dialect }
 
 /**
@@ -56,28 +68,35 @@ export function walkSchema(root: object | boolean, visit: (node: SchemaVisit) =>
   const declared = typeof root === 'object' && root !== null && typeof (root as { $schema?: unknown }).$schema === 'string'
     ? dialectOfUri((root as { $schema: string }).$schema) : undefined;
   const stack: Pending[] = [{ visit: { schema: root, pointer: '', keyword: undefined, depth: 0, parent: undefined }, dialect: options?.dialect ?? declared ?? '2020-12' }];
+  const children: SchemaVisit[] = [];
   while (stack.length > 0) {
     const { visit: node, dialect: inherited } = stack.pop()!;
     if (visit(node) === 'skip' || typeof node.schema === 'boolean') continue;
     const schema = node.schema as Record<string, unknown>;
     let dialect = inherited;
     if (node.depth > 0 && typeof schema.$schema === 'string') dialect = dialectOfUri(schema.$schema) ?? dialect;
-    const children: SchemaVisit[] = [];
-    const add = (value: unknown, pointer: string, keyword: string): void => {
-      if (isSchema(value)) children.push({ schema: value, pointer, keyword, depth: node.depth + 1, parent: node });
-    };
-    for (const [keyword, holder] of SUBSCHEMA_KEYWORDS[dialect]) {
-      if (!Object.prototype.hasOwnProperty.call(schema, keyword)) continue;
+    const depth = node.depth + 1;
+    children.length = 0;
+    const table = KEYWORD_TABLES[dialect];
+    for (let k = 0; k < table.length; k++) {
+      const { keyword, holder, suffix } = table[k]!;
+      if (!hasOwn.call(schema, keyword)) continue;
       const value = schema[keyword];
-      const base = `${node.pointer}/${escapePointerToken(keyword)}`;
+      const base = node.pointer + suffix;
       if (holder === 'one' || (holder === 'one-or-list' && !Array.isArray(value))) {
-        add(value, base, keyword);
+        if (isSchema(value)) children.push({ schema: value, pointer: base, keyword, depth, parent: node });
       } else if (holder === 'list' || holder === 'one-or-list') {
-        if (Array.isArray(value)) value.forEach((item, index) => add(item, `${base}/${index}`, keyword));
+        if (Array.isArray(value)) {
+          for (let index = 0; index < value.length; index++) {
+            const item: unknown = value[index];
+            if (isSchema(item)) children.push({ schema: item, pointer: `${base}/${index}`, keyword, depth, parent: node });
+          }
+        }
       } else if (isSchema(value) && typeof value === 'object') {
-        for (const [name, sub] of Object.entries(value)) {
+        for (const name of Object.keys(value)) {
           // draft-07 "dependencies" maps a name to a schema or to a list of required names; only the former descends.
-          add(sub, `${base}/${escapePointerToken(name)}`, keyword);
+          const sub: unknown = (value as Record<string, unknown>)[name];
+          if (isSchema(sub)) children.push({ schema: sub, pointer: `${base}/${escapePointerToken(name)}`, keyword, depth, parent: node });
         }
       }
     }

@@ -23,12 +23,6 @@ function outputProperties(tool: ToolView): Set<string> {
   return new Set(isJsonObject(schema) && isJsonObject(schema.properties) ? Object.keys(schema.properties) : []);
 }
 
-function schemaPropertyNames(tool: ToolView): Set<string> {
-  const names = new Set(tool.params.map((p) => p.name));
-  for (const name of outputProperties(tool)) names.add(name);
-  return names;
-}
-
 /**
  * A tool that needs another tool first says so, and names a tool that exists (seed guide §5.2:
  * "抓取前通常需要先调用move_arm_to_pose"). By default: a required `<thing>_id` parameter that another
@@ -47,8 +41,25 @@ export const prerequisiteTool: LintRule = {
   checkCatalog(catalog, ctx) {
     const checkNamed = ctx.options.checkNamedTools === true;
     const names = new Set(catalog.tools.map((t) => t.name));
+    // Each tool's output properties once (not once per pair of tools), and the producers of each
+    // id parameter once per parameter name: a 1,000-tool catalog with a common `plan_id` would
+    // otherwise build a million sets.
+    const outputs = new Map(catalog.tools.map((tool) => [tool, outputProperties(tool)]));
     const allProperties = new Set<string>();
-    for (const tool of catalog.tools) for (const name of schemaPropertyNames(tool)) allProperties.add(name);
+    for (const tool of catalog.tools) {
+      for (const param of tool.params) allProperties.add(param.name);
+      for (const name of outputs.get(tool)!) allProperties.add(name);
+    }
+    const producersOf = new Map<string, readonly ToolView[]>();
+    const producersFor = (paramName: string, stem: string): readonly ToolView[] => {
+      let producers = producersOf.get(paramName);
+      if (producers === undefined) {
+        const lowerStem = stem.toLowerCase();
+        producers = catalog.tools.filter((other) => outputs.get(other)!.has(paramName) || (PRODUCER_VERB.test(other.name) && other.name.toLowerCase().includes(lowerStem)));
+        producersOf.set(paramName, producers);
+      }
+      return producers;
+    };
     for (const tool of catalog.tools) {
       for (const match of checkNamed ? tool.description.matchAll(PREREQUISITE_MENTION) : []) {
         const named = match.slice(1).find((m) => m !== undefined) ?? '';
@@ -64,8 +75,7 @@ export const prerequisiteTool: LintRule = {
       for (const param of tool.topLevel) {
         const stem = ID_PARAM.exec(param.name)?.[1];
         if (stem === undefined || !param.required || !schemaTypes(param.schema).some((t) => t === 'string' || t === 'integer')) continue;
-        const producers = catalog.tools.filter((other) => other !== tool
-          && (outputProperties(other).has(param.name) || (PRODUCER_VERB.test(other.name) && other.name.toLowerCase().includes(stem.toLowerCase()))));
+        const producers = producersFor(param.name, stem).filter((other) => other !== tool);
         if (producers.length === 0 || producers.some((p) => tool.description.includes(p.name))) continue;
         ctx.report({
           tool,

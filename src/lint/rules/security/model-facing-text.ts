@@ -25,14 +25,18 @@ export function modelFacingText(tool: WireTool): readonly TextSite[] {
   add('/title', tool.title);
   add('/description', tool.description);
   if (isJsonObject(tool.annotations)) add('/annotations/title', tool.annotations.title);
+  // The pointer is built only for a text that is there (most nodes have no title, default or const).
+  const addChild = (pointer: string, value: unknown, ...tokens: (string | number)[]): void => {
+    if (typeof value === 'string' && value.length > 0) sites.push({ pointer: childPointer(pointer, ...tokens), text: value });
+  };
   forEachSchemaNode(tool, ({ schema, pointer }) => {
-    add(childPointer(pointer, 'description'), schema.description);
-    add(childPointer(pointer, 'title'), schema.title);
-    add(childPointer(pointer, 'default'), schema.default);
-    add(childPointer(pointer, 'const'), schema.const);
-    if (Array.isArray(schema.enum)) schema.enum.forEach((v, i) => add(childPointer(pointer, 'enum', i), v));
-    if (Array.isArray(schema.examples)) schema.examples.forEach((v, i) => add(childPointer(pointer, 'examples', i), v));
-    if (isJsonObject(schema.properties)) for (const name of Object.keys(schema.properties)) add(childPointer(pointer, 'properties', name), name);
+    addChild(pointer, schema.description, 'description');
+    addChild(pointer, schema.title, 'title');
+    addChild(pointer, schema.default, 'default');
+    addChild(pointer, schema.const, 'const');
+    if (Array.isArray(schema.enum)) schema.enum.forEach((v, i) => addChild(pointer, v, 'enum', i));
+    if (Array.isArray(schema.examples)) schema.examples.forEach((v, i) => addChild(pointer, v, 'examples', i));
+    if (isJsonObject(schema.properties)) for (const name of Object.keys(schema.properties)) addChild(pointer, name, 'properties', name);
   });
   sitesOf.set(tool, { all: sites, prose: sites.filter((site) => PROSE_POINTER.test(site.pointer)) });
   return sites;
