@@ -7,6 +7,7 @@ import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, S
 import { SseReader } from './sse-reader.js';
 import { readBodyText } from '../protocol/bounded-body.js';
 import type { OAuthClient } from './oauth/oauth-client.js';
+import { createNodeFetch } from './node-fetch.js';
 import { refusalResponse } from './refusals.js';
 
 /** Streamable HTTP target. */
@@ -14,7 +15,7 @@ export interface HttpTarget {
   url: string | URL;
   /** Sent on every request (e.g. `Authorization: Bearer ...`, R-89). */
   headers?: Record<string, string>;
-  /** A fetch implementation (default: the global one). */
+  /** A fetch implementation (default: node:http with a keep-alive pool of the connection's own, see node-fetch.ts). */
   fetch?: typeof fetch;
   /** Largest JSON body or single SSE event accepted, in bytes (default 16 MiB); more is a protocol error. */
   maxMessageBytes?: number;
@@ -66,7 +67,9 @@ function networkReason(error: unknown): string {
 export function createHttpConnection(target: HttpTarget): Connection {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpClientError('usage', `unsupported URL scheme ${url.protocol} (use http: or https:)`);
-  const doFetch = target.oauth === undefined ? target.fetch ?? fetch : target.oauth.wrapFetch(target.fetch ?? fetch);
+  const pool = target.fetch === undefined ? createNodeFetch() : undefined;
+  const baseFetch: typeof fetch = target.fetch ?? pool?.fetch ?? fetch;
+  const doFetch = target.oauth === undefined ? baseFetch : target.oauth.wrapFetch(baseFetch);
   const maxBytes = target.maxMessageBytes ?? 16 * 1024 * 1024;
   const fixedHeaders = { ...(target.headers ?? {}) };
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
@@ -361,6 +364,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
           .then((response) => response.body?.cancel())
           .catch(() => {});
       }
+      // The pool's idle keep-alive sockets go with the connection.
+      pool?.close();
     },
   };
 }
