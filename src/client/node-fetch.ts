@@ -18,10 +18,13 @@ import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:h
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { readBodyText } from '../protocol/bounded-body.js';
 
 /** A fetch over node:http with its own connection pool; `close()` ends the pool's idle sockets. */
 export interface NodeFetch {
   fetch: typeof fetch;
+  /** The same request path, answering with an {@link HttpAnswer} instead of a `Response`. */
+  answer(input: URL, init: RequestInit): Promise<HttpAnswer>;
   close(): void;
 }
 
@@ -63,7 +66,10 @@ function webStreamOf(source: Readable): ReadableStream<Uint8Array> {
         });
         source.on('error', fail);
         // A destroyed socket (abort, peer reset) may close the stream without 'end' or 'error': the body broke off.
-        source.once('close', () => fail(source.errored ?? new Error('the response body was cut off')));
+        // (The Error is made only then: capturing its stack on every close was a visible share of a call.)
+        source.once('close', () => {
+          if (!ended) fail(source.errored ?? new Error('the response body was cut off'));
+        });
       },
       pull() {
         source.resume();
@@ -90,6 +96,77 @@ function responseOf(res: IncomingMessage, method: string): Response {
 }
 
 /**
+ * An HTTP answer as http-connection.ts reads it, whichever path carried it: node:http hands the body
+ * over without building a `Response`, `Headers` and a web stream per answer (on Node 20 each web
+ * stream is made transferable, which alone cost more than the rest of reading a small JSON answer).
+ */
+export interface HttpAnswer {
+  readonly status: number;
+  /** A response header (lower-case name), or undefined. */
+  header(name: string): string | undefined;
+  /** The body as a web stream (how an event stream is read); null when the answer has none. Read the body once, by this or `text`. */
+  stream(): ReadableStream<Uint8Array> | null;
+  /** The whole body as UTF-8 text, or undefined as soon as it exceeds `maxBytes` (the rest is not read); rejects when the body breaks off. */
+  text(maxBytes: number): Promise<string | undefined>;
+}
+
+/** A fetch `Response` read as an {@link HttpAnswer}. */
+export function answerOfResponse(response: Response): HttpAnswer {
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name) ?? undefined,
+    stream: () => response.body,
+    text: (maxBytes) => readBodyText(response, maxBytes),
+  };
+}
+
+/** The decoded body as text, bounded: undefined once over `maxBytes`, rejected when it breaks off. */
+function readText(source: Readable, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    source.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        settled = true;
+        resolve(undefined);
+        source.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    source.once('end', () => {
+      settled = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    source.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    // Closed before its end: the body was cut off (abort, peer reset). The Error is made only then.
+    source.once('close', () => {
+      if (!settled) reject(source.errored ?? new Error('the response body was cut off'));
+    });
+  });
+}
+
+/** A node response as an {@link HttpAnswer}. */
+function answerOf(res: IncomingMessage, method: string): HttpAnswer {
+  const noBody = NULL_BODY.has(res.statusCode ?? 0) || method === 'HEAD';
+  if (noBody) res.resume();
+  return {
+    status: res.statusCode ?? 0,
+    header: (name) => {
+      const value = res.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    stream: () => (noBody ? null : webStreamOf(decoded(res))),
+    text: (maxBytes) => (noBody ? Promise.resolve('') : readText(decoded(res), maxBytes)),
+  };
+}
+
+/**
  * Was `req` written on a pooled socket that the server closed before any byte of an answer came
  * back? Then the server never took the request, and sending it again cannot run anything twice.
  */
@@ -104,11 +181,15 @@ export function createNodeFetch(): NodeFetch {
   // Unlimited sockets per origin, as the global fetch allows: the callers bound their own concurrency.
   const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
-  const nodeFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  /**
+   * Sends one request; `build` makes the answer from the node response, `viaFetch` is the global
+   * fetch's answer for what this path does not carry (and for a redirect).
+   */
+  function request<T>(input: string | URL | Request, init: RequestInit, build: (res: IncomingMessage, method: string) => T, viaFetch: () => Promise<T>): Promise<T> {
     const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
     const body = init.body;
     if (url === undefined || (body !== undefined && body !== null && typeof body !== 'string') || (init.redirect !== undefined && init.redirect !== 'follow') || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      return fetch(input, init);
+      return viaFetch();
     }
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -124,8 +205,8 @@ export function createNodeFetch(): NodeFetch {
     const send = protocol === 'https:' ? httpsRequest : httpRequest;
 
     /** One attempt; `pooled` false is the one resend, on a socket of its own. */
-    const attempt = (pooled: boolean): Promise<Response> =>
-      new Promise<Response>((resolve, reject) => {
+    const attempt = (pooled: boolean): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
         let answered = false;
         let failed = false;
         let bytesReadBefore: number | undefined;
@@ -141,7 +222,7 @@ export function createNodeFetch(): NodeFetch {
             // The server did not take the request here: the global fetch sends it again and follows the redirect as fetch does.
             done();
             res.resume();
-            resolve(fetch(input, init));
+            resolve(viaFetch());
             return;
           }
           // Aborting later destroys the socket, which breaks the body off (how a request is cancelled over HTTP).
@@ -151,7 +232,7 @@ export function createNodeFetch(): NodeFetch {
             signal.addEventListener('abort', cut, { once: true });
             res.once('close', () => signal.removeEventListener('abort', cut));
           }
-          resolve(responseOf(res, method));
+          resolve(build(res, method));
         });
         // What the socket had read before this request: a later count above it means an answer began.
         req.once('socket', (socket) => {
@@ -172,10 +253,11 @@ export function createNodeFetch(): NodeFetch {
       });
 
     return attempt(true);
-  };
+  }
 
   return {
-    fetch: nodeFetch,
+    fetch: (input, init = {}) => request(input, init, responseOf, () => fetch(input, init)),
+    answer: (input, init) => request(input, init, answerOf, async () => answerOfResponse(await fetch(input, init))),
     close() {
       agents['http:'].destroy();
       agents['https:'].destroy();
