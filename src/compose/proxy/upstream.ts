@@ -96,12 +96,22 @@ function isContentBlock(value: unknown): value is ContentBlock {
   return value.type !== 'text' || typeof value.text === 'string';
 }
 
+/** One client to the upstream and the calls it carries. */
+interface Live {
+  readonly client: McpClient;
+  calls: number;
+  /** Failed as a whole: no new call gets it, and it is closed once its last call is done. */
+  retired: boolean;
+}
+
 /** A connected upstream; see the module comment. Made by `toolsFromUpstream`. */
 export class Upstream {
   readonly label: string;
   readonly #target: UpstreamTarget;
   readonly #options: Resolved;
-  #client: McpClient | undefined;
+  #live: Live | undefined;
+  /** Retired clients whose calls are still running (closed with the upstream if it closes first). */
+  readonly #retired = new Set<Live>();
   readonly #reconnects: number[] = [];
   #active = 0;
   readonly #queue: (() => void)[] = [];
@@ -126,18 +136,18 @@ export class Upstream {
       maxMessageBytes: positive('maxMessageBytes', options.maxMessageBytes, 4 * 1024 * 1024),
       era: options.era ?? 'auto',
     };
-    this.#client = this.#connect();
+    this.#live = this.#connect();
   }
 
   /** The era the upstream speaks, once known. */
   get era(): ProtocolEra | undefined {
-    return this.#client?.era;
+    return this.#live?.client.era;
   }
 
-  #connect(): McpClient {
+  #connect(): Live {
     const target = this.#target;
     const bytes = this.#options.maxMessageBytes;
-    return connect(
+    const client = connect(
       isHttpTarget(target)
         ? { url: target.url, headers: { ...target.headers }, maxMessageBytes: bytes }
         : { command: target.command, args: [...(target.args ?? [])], ...(target.env !== undefined ? { env: { ...target.env } } : {}), ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), stderr: 'capture', maxMessageBytes: bytes, label: `upstream ${JSON.stringify(this.label)}` },
@@ -152,28 +162,29 @@ export class Upstream {
         onWarning: (warning) => void this.warnings.push(warning),
       },
     );
+    return { client, calls: 0, retired: false };
   }
 
   /** The current client, or a new one when the last died and the reconnect budget allows; else why not. */
-  #current(): McpClient | string {
+  #current(): Live | string {
     if (this.#closed) return `Upstream ${this.label} is closed (the proxy is shutting down).`;
-    if (this.#client !== undefined) return this.#client;
+    if (this.#live !== undefined) return this.#live;
     const now = Date.now();
     while (this.#reconnects.length > 0 && this.#reconnects[0]! <= now - this.#options.reconnectWindowMs) this.#reconnects.shift();
     if (this.#reconnects.length >= this.#options.maxReconnects) {
       return `Upstream ${this.label} is down: it was reconnected ${this.#reconnects.length} time(s) in the last ${this.#options.reconnectWindowMs} ms (the limit), so no call is sent until that window has passed.`;
     }
     this.#reconnects.push(now);
-    this.#client = this.#connect();
-    return this.#client;
+    this.#live = this.#connect();
+    return this.#live;
   }
 
   /** Every tool the upstream lists (all pages); at setup. */
   async listTools(): Promise<ToolListing> {
-    const client = this.#current();
-    if (typeof client === 'string') throw new ProxyError('upstream_unavailable', client);
+    const live = this.#current();
+    if (typeof live === 'string') throw new ProxyError('upstream_unavailable', live);
     try {
-      return await client.listTools({ refresh: true });
+      return await live.client.listTools({ refresh: true });
     } catch (error) {
       throw new ProxyError('upstream_unavailable', `upstream ${this.label}: tools/list failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -222,22 +233,28 @@ export class Upstream {
     const started = Date.now();
     const release = await this.#acquire(ctx.signal);
     if (typeof release === 'string') return failure(release);
+    const live = this.#current();
+    if (typeof live === 'string') {
+      release();
+      return failure(live);
+    }
+    live.calls++;
     try {
-      const client = this.#current();
-      if (typeof client === 'string') return failure(client);
       const wantsProgress = ctx.requestMeta[META.progressToken] !== undefined;
       const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
       try {
-        const result = await client.callTool<JsonValue>(name, args, {
+        const result = await live.client.callTool<JsonValue>(name, args, {
           signal: ctx.signal,
           timeoutMs: remaining,
           ...(wantsProgress ? { onProgress: (update) => ctx.progress(update.progress, update.total, update.message) } : {}),
         });
         return this.#adopt(name, result);
       } catch (error) {
-        return this.#explain(name, client, error);
+        return this.#explain(name, live, error);
       }
     } finally {
+      live.calls--;
+      if (live.retired && live.calls === 0 && this.#retired.delete(live)) void live.client.close().catch(() => {});
       release();
     }
   }
@@ -253,13 +270,17 @@ export class Upstream {
     };
   }
 
-  #explain(name: string, client: McpClient, error: unknown): ToolResultInit {
+  #explain(name: string, live: Live, error: unknown): ToolResultInit {
     if (!(error instanceof McpClientError)) return failure(`Call to upstream ${this.label} (${name}) failed: ${error instanceof Error ? error.message : String(error)}`);
     // A connection that failed as a whole is replaced for the next call (never is this call retried: it may have run).
+    // Over HTTP it is closed when its last call is done, not now: one request's failure says nothing of the
+    // others in flight, and closing would fail them all ("the client was closed"). A stdio child is one pipe: closed now.
     if (error.kind === 'transport' || error.kind === 'closed' || (error.kind === 'protocol' && error.method === undefined)) {
-      if (this.#client === client && !this.#closed) {
-        this.#client = undefined;
-        void client.close().catch(() => {});
+      if (this.#live === live && !this.#closed) {
+        this.#live = undefined;
+        live.retired = true;
+        if (isHttpTarget(this.#target)) this.#retired.add(live);
+        else void live.client.close().catch(() => {});
       }
     }
     switch (error.kind) {
@@ -286,9 +307,10 @@ export class Upstream {
   /** Closes the connection (a stdio child is stopped); later calls get an error result. */
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client;
-    this.#client = undefined;
+    const clients = [...(this.#live !== undefined ? [this.#live] : []), ...this.#retired].map((live) => live.client);
+    this.#live = undefined;
+    this.#retired.clear();
     for (const grant of this.#queue.splice(0)) grant();
-    await client?.close().catch(() => {});
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }
 }
