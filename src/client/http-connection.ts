@@ -5,8 +5,9 @@ import { McpClientError } from './client-error.js';
 import { errorForServerRequest } from './connection.js';
 import type { Connection, ConnectionHandlers, LegacySession, ReceivedResponse, SendOptions, ServerRequestHandler } from './connection.js';
 import { SseReader } from './sse-reader.js';
-import { readBodyText } from '../protocol/bounded-body.js';
 import type { OAuthClient } from './oauth/oauth-client.js';
+import { answerOfResponse, createNodeFetch } from './node-fetch.js';
+import type { HttpAnswer } from './node-fetch.js';
 import { refusalResponse } from './refusals.js';
 
 /** Streamable HTTP target. */
@@ -14,7 +15,7 @@ export interface HttpTarget {
   url: string | URL;
   /** Sent on every request (e.g. `Authorization: Bearer ...`, R-89). */
   headers?: Record<string, string>;
-  /** A fetch implementation (default: the global one). */
+  /** A fetch implementation (default: node:http with a keep-alive pool of the connection's own, see node-fetch.ts). */
   fetch?: typeof fetch;
   /** Largest JSON body or single SSE event accepted, in bytes (default 16 MiB); more is a protocol error. */
   maxMessageBytes?: number;
@@ -66,7 +67,11 @@ function networkReason(error: unknown): string {
 export function createHttpConnection(target: HttpTarget): Connection {
   const url = new URL(target.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpClientError('usage', `unsupported URL scheme ${url.protocol} (use http: or https:)`);
-  const doFetch = target.oauth === undefined ? target.fetch ?? fetch : target.oauth.wrapFetch(target.fetch ?? fetch);
+  const pool = target.fetch === undefined ? createNodeFetch() : undefined;
+  const baseFetch: typeof fetch = target.fetch ?? pool?.fetch ?? fetch;
+  const doFetch = target.oauth === undefined ? baseFetch : target.oauth.wrapFetch(baseFetch);
+  // A request's answer: straight from the pool when nothing wraps the fetch (no Response built), else from the fetch in use.
+  const ask = pool !== undefined && target.oauth === undefined ? pool.answer : async (input: URL, init: RequestInit): Promise<HttpAnswer> => answerOfResponse(await doFetch(input, init));
   const maxBytes = target.maxMessageBytes ?? 16 * 1024 * 1024;
   const fixedHeaders = { ...(target.headers ?? {}) };
   const authorization = Object.entries(fixedHeaders).filter(([name]) => ['authorization', 'cookie'].includes(name.toLowerCase())).map(([n, v]) => `${n.toLowerCase()}=${v}`).join('\n');
@@ -128,9 +133,9 @@ export function createHttpConnection(target: HttpTarget): Connection {
       throw options.signal.reason;
     };
     try {
-      let response: Response;
+      let response: HttpAnswer;
       try {
-        response = await doFetch(url, {
+        response = await ask(url, {
           method: 'POST',
           headers: { ...fixedHeaders, ...options.headers, ...sessionHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body: JSON.stringify(request),
@@ -143,12 +148,11 @@ export function createHttpConnection(target: HttpTarget): Connection {
         throw new McpClientError('transport', `cannot reach ${url.href}: ${networkReason(error)}`, { method: request.method, cause: error });
       }
       const status = response.status;
-      const sessionId = response.headers.get('mcp-session-id') ?? undefined;
+      const sessionId = response.header('mcp-session-id');
       const withSession = (received: ReceivedResponse): ReceivedResponse => (sessionId === undefined ? received : { ...received, sessionId });
-      const type = (response.headers.get('content-type') ?? '').toLowerCase();
-      if (type.startsWith('text/event-stream') && response.body !== null) {
-        return withSession(await readStream(response.body, request, options, status, controller.signal, aborted));
-      }
+      const type = (response.header('content-type') ?? '').toLowerCase();
+      const stream = type.startsWith('text/event-stream') ? response.stream() : null;
+      if (stream !== null) return withSession(await readStream(stream, request, options, status, controller.signal, aborted));
       let text: string;
       try {
         text = await readBounded(response, request.method, status);
@@ -176,8 +180,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
     }
   }
 
-  async function readBounded(response: Response, method: string, status: number): Promise<string> {
-    const text = await readBodyText(response, maxBytes);
+  async function readBounded(response: HttpAnswer, method: string, status: number): Promise<string> {
+    const text = await response.text(maxBytes);
     if (text === undefined) throw new McpClientError('protocol', `${method}: the response body exceeds ${maxBytes} bytes`, { method, httpStatus: status });
     return text;
   }
@@ -361,6 +365,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
           .then((response) => response.body?.cancel())
           .catch(() => {});
       }
+      // The pool's idle keep-alive sockets go with the connection.
+      pool?.close();
     },
   };
 }

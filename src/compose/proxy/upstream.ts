@@ -108,12 +108,22 @@ function isContentBlock(value: unknown): value is ContentBlock {
   return value.type !== 'text' || typeof value.text === 'string';
 }
 
+/** One client to the upstream and the calls it carries. */
+interface Live {
+  readonly client: McpClient;
+  calls: number;
+  /** Failed as a whole: no new call gets it, and it is closed once its last call is done. */
+  retired: boolean;
+}
+
 /** A connected upstream; see the module comment. Made by `toolsFromUpstream`. */
 export class Upstream {
   readonly label: string;
   readonly #target: UpstreamTarget;
   readonly #options: Resolved;
-  #client: McpClient | undefined;
+  #live: Live | undefined;
+  /** Retired clients whose calls are still running (closed with the upstream if it closes first). */
+  readonly #retired = new Set<Live>();
   readonly #reconnects: number[] = [];
   #active = 0;
   readonly #queue: (() => void)[] = [];
@@ -138,18 +148,18 @@ export class Upstream {
       maxMessageBytes: positive('maxMessageBytes', options.maxMessageBytes, 4 * 1024 * 1024),
       era: options.era ?? 'auto',
     };
-    this.#client = this.#connect();
+    this.#live = this.#connect();
   }
 
   /** The era the upstream speaks, once known. */
   get era(): ProtocolEra | undefined {
-    return this.#client?.era;
+    return this.#live?.client.era;
   }
 
-  #connect(): McpClient {
+  #connect(): Live {
     const target = this.#target;
     const bytes = this.#options.maxMessageBytes;
-    return connect(
+    const client = connect(
       isHttpTarget(target)
         ? { url: target.url, headers: { ...target.headers }, maxMessageBytes: bytes, ...(target.oauth !== undefined ? { oauth: target.oauth } : {}) }
         : { command: target.command, args: [...(target.args ?? [])], ...(target.env !== undefined ? { env: { ...target.env } } : {}), ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), stderr: 'capture', maxMessageBytes: bytes, label: `upstream ${JSON.stringify(this.label)}` },
@@ -167,28 +177,29 @@ export class Upstream {
         onWarning: (warning) => void this.warnings.push(warning),
       },
     );
+    return { client, calls: 0, retired: false };
   }
 
   /** The current client, or a new one when the last died and the reconnect budget allows; else why not. */
-  #current(): McpClient | string {
+  #current(): Live | string {
     if (this.#closed) return `Upstream ${this.label} is closed (the proxy is shutting down).`;
-    if (this.#client !== undefined) return this.#client;
+    if (this.#live !== undefined) return this.#live;
     const now = Date.now();
     while (this.#reconnects.length > 0 && this.#reconnects[0]! <= now - this.#options.reconnectWindowMs) this.#reconnects.shift();
     if (this.#reconnects.length >= this.#options.maxReconnects) {
       return `Upstream ${this.label} is down: it was reconnected ${this.#reconnects.length} time(s) in the last ${this.#options.reconnectWindowMs} ms (the limit), so no call is sent until that window has passed.`;
     }
     this.#reconnects.push(now);
-    this.#client = this.#connect();
-    return this.#client;
+    this.#live = this.#connect();
+    return this.#live;
   }
 
   /** Every tool the upstream lists (all pages); at setup. */
   async listTools(): Promise<ToolListing> {
-    const client = this.#current();
-    if (typeof client === 'string') throw new ProxyError('upstream_unavailable', client);
+    const live = this.#current();
+    if (typeof live === 'string') throw new ProxyError('upstream_unavailable', live);
     try {
-      return await client.listTools({ refresh: true });
+      return await live.client.listTools({ refresh: true });
     } catch (error) {
       throw new ProxyError('upstream_unavailable', `upstream ${this.label}: tools/list failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -238,9 +249,13 @@ export class Upstream {
     const started = Date.now();
     const release = await this.#acquire(ctx.signal);
     if (typeof release === 'string') return failure(release);
+    const live = this.#current();
+    if (typeof live === 'string') {
+      release();
+      return failure(live);
+    }
+    live.calls++;
     try {
-      const client = this.#current();
-      if (typeof client === 'string') return failure(client);
       const wantsProgress = ctx.requestMeta[META.progressToken] !== undefined;
       const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
       const options: CallToolOptions = {
@@ -250,14 +265,16 @@ export class Upstream {
         ...(onInputRequired !== undefined ? { onInputRequired } : {}),
       };
       try {
-        const result = await client.callTool<JsonValue>(name, args, options);
+        const result = await live.client.callTool<JsonValue>(name, args, options);
         return this.#adopt(name, result);
       } catch (error) {
         // A tool that runs only as a task refuses before anything runs: call it again as one.
-        if (asksForTasks(error)) return await this.#callAsTask(client, name, args, options, ctx, started);
-        return this.#explain(name, client, error);
+        if (asksForTasks(error)) return await this.#callAsTask(live, name, args, options, ctx, started);
+        return this.#explain(name, live, error);
       }
     } finally {
+      live.calls--;
+      if (live.retired && live.calls === 0 && this.#retired.delete(live)) void live.client.close().catch(() => {});
       release();
     }
   }
@@ -267,14 +284,14 @@ export class Upstream {
    * end within the call's `timeoutMs`: its progress goes to the caller, cancelling the front call
    * (or the deadline) cancels the upstream task, its input requests go where the call's do.
    */
-  async #callAsTask(client: McpClient, name: string, args: Record<string, unknown>, options: CallToolOptions, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>, started: number): Promise<ToolResultInit> {
+  async #callAsTask(live: Live, name: string, args: Record<string, unknown>, options: CallToolOptions, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>, started: number): Promise<ToolResultInit> {
     const { onProgress, ...rest } = options;
     const remaining = Math.max(1, this.#options.timeoutMs - (Date.now() - started));
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), remaining);
     const signal = AbortSignal.any([ctx.signal, deadline.signal]);
     try {
-      const task = await client.callTool(name, args, { ...rest, signal, task: true });
+      const task = await live.client.callTool(name, args, { ...rest, signal, task: true });
       const stopProgress = onProgress === undefined ? undefined : task.on('progress', onProgress);
       const cancel = (): void => void task.cancel().catch(() => {});
       signal.addEventListener('abort', cancel, { once: true });
@@ -286,7 +303,7 @@ export class Upstream {
       }
     } catch (error) {
       if (deadline.signal.aborted && !ctx.signal.aborted) return failure(`Upstream ${this.label} did not finish the task of ${name} within ${this.#options.timeoutMs} ms; the task was cancelled upstream.`);
-      return this.#explain(name, client, error);
+      return this.#explain(name, live, error);
     } finally {
       clearTimeout(timer);
     }
@@ -303,13 +320,17 @@ export class Upstream {
     };
   }
 
-  #explain(name: string, client: McpClient, error: unknown): ToolResultInit {
+  #explain(name: string, live: Live, error: unknown): ToolResultInit {
     if (!(error instanceof McpClientError)) return failure(`Call to upstream ${this.label} (${name}) failed: ${error instanceof Error ? error.message : String(error)}`);
     // A connection that failed as a whole is replaced for the next call (never is this call retried: it may have run).
+    // Over HTTP it is closed when its last call is done, not now: one request's failure says nothing of the
+    // others in flight, and closing would fail them all ("the client was closed"). A stdio child is one pipe: closed now.
     if (error.kind === 'transport' || error.kind === 'closed' || (error.kind === 'protocol' && error.method === undefined)) {
-      if (this.#client === client && !this.#closed) {
-        this.#client = undefined;
-        void client.close().catch(() => {});
+      if (this.#live === live && !this.#closed) {
+        this.#live = undefined;
+        live.retired = true;
+        if (isHttpTarget(this.#target)) this.#retired.add(live);
+        else void live.client.close().catch(() => {});
       }
     }
     switch (error.kind) {
@@ -336,9 +357,10 @@ export class Upstream {
   /** Closes the connection (a stdio child is stopped); later calls get an error result. */
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client;
-    this.#client = undefined;
+    const clients = [...(this.#live !== undefined ? [this.#live] : []), ...this.#retired].map((live) => live.client);
+    this.#live = undefined;
+    this.#retired.clear();
     for (const grant of this.#queue.splice(0)) grant();
-    await client?.close().catch(() => {});
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }
 }
