@@ -87,7 +87,7 @@ export interface UpstreamTools {
  *
  * const everything = await toolsFromUpstream({ command: 'npx', args: ['@modelcontextprotocol/server-everything'] }, { prefix: 'every' });
  * // Mounted: its tools follow the upstream's list changes; its resources and prompts are served too.
- * const server = createServer({ name: 'front', version: '1.0.0', mount: [everything.mount] });
+ * const server = createServer({ name: 'front', version: '1.0.0', tools: [], mount: [everything.mount] });
  * ```
  */
 export async function toolsFromUpstream(target: UpstreamTarget, options: UpstreamToolsOptions = {}): Promise<UpstreamTools> {

@@ -16,6 +16,11 @@ import { toolsFromUpstream } from '../../../src/compose/index.js';
 import type { UpstreamTools } from '../../../src/compose/index.js';
 import { until } from '../../support/until.js';
 import { rpc, standardHeaders } from '../../fixtures/servers/raw-http.js';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { handleSessionRequest, readJsonBody } from '../../support/sdk-http-sessions.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/changing-upstream.mjs', import.meta.url));
 
@@ -42,8 +47,9 @@ async function rig(options: { minRelistIntervalMs?: number; own?: Tool[]; maxDes
   const response = await fetch(listener.url, { method: 'POST', headers: standardHeaders(message), body: JSON.stringify(message), signal: stopListening.signal });
   const listening = (async () => {
     let buffered = '';
-    for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) {
-      buffered += chunk;
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffered += read.value;
       for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
@@ -183,6 +189,96 @@ describe('proxy: the upstream tool list changes', () => {
       assert.equal(await r.text('c__ping'), 'pong');
     } finally {
       await r.close();
+    }
+  });
+});
+
+describe('proxy: a modern Toolwright upstream over HTTP changes its tools', () => {
+  it('the proxy hears it on a subscriptions/listen stream, and the change reaches the front through two mounts', async () => {
+    const echo = (name: string): Tool => defineTool({ name, description: `The ${name} tool.`, inputSchema: { type: 'object' }, run: () => `I am ${name}` });
+    // The upstream mounts a catalog whose tools the test changes: an in-process mount that changes after start.
+    let current: Tool[] = [echo('alpha')];
+    const listeners = new Set<(kind: 'tools' | 'prompts' | 'resources') => void>();
+    const dynamic = {
+      get tools() { return current; },
+      resources: [], prompts: [], listChanged: ['tools' as const],
+      onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void) {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+    };
+    const upstream = createServer({ name: 'up', version: '1.0.0', tools: [], mount: [{ prefix: 'dyn', server: { name: 'dyn', mountable: dynamic }, minChangeIntervalMs: 0 }], logger: { error: () => undefined } });
+    const upstreamListener = await upstream.listen({ port: 0 });
+    const proxied = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'm', minRelistIntervalMs: 0 });
+    const front = createServer({ name: 'front', version: '1.0.0', tools: [], mount: [proxied.mount], logger: { error: () => undefined } });
+    const frontListener = await front.listen({ port: 0 });
+    const caller = connect(frontListener.url, { onWarning: () => {} });
+    try {
+      assert.equal(proxied.era, 'modern');
+      assert.deepEqual(front.tools.map((t) => t.name), ['m__dyn__alpha']);
+      current = [echo('alpha'), echo('beta')];
+      for (const listener of listeners) listener('tools');
+      assert.deepEqual(upstream.tools.map((t) => t.name), ['dyn__alpha', 'dyn__beta'], 'the upstream recompiled its mount at once');
+      await until(() => front.tools.some((t) => t.name === 'm__dyn__beta'), 'the front serving the new tool');
+      assert.equal(proxied.relists, 1);
+      const result = await caller.callTool('m__dyn__beta', {});
+      assert.deepEqual(result.content, [{ type: 'text', text: 'I am beta' }]);
+    } finally {
+      await caller.close();
+      await frontListener.close();
+      await front.close();
+      await proxied.close();
+      await upstreamListener.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('proxy: an official SDK v1 server over HTTP adds a tool', () => {
+  it('the proxy hears its list_changed on the session GET stream; the front serves and calls the new tool', async () => {
+    const sdkServers: SdkMcpServer[] = [];
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const http = createHttpServer((req, res) => {
+      void (async () => {
+        const parsed = req.method === 'POST' ? await readJsonBody(req) : undefined;
+        await handleSessionRequest(sessions, req, res, parsed, (transport) => {
+          const sdk = new SdkMcpServer({ name: 'sdk-v1-changing', version: '1.0.0' });
+          sdk.registerTool('ping', { description: 'Answers pong.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+          sdkServers.push(sdk);
+          return sdk.connect(transport);
+        });
+      })().catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end(String(error));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const proxied = await toolsFromUpstream({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }, { prefix: 's', minRelistIntervalMs: 0 });
+    const front = createServer({ name: 'front', version: '1.0.0', tools: [], mount: [proxied.mount], logger: { error: () => undefined } });
+    const frontListener = await front.listen({ port: 0 });
+    const caller = connect(frontListener.url, { onWarning: () => {} });
+    try {
+      assert.equal(proxied.era, 'legacy');
+      assert.deepEqual(front.tools.map((t) => t.name), ['s__ping']);
+      // The SDK sends tools/list_changed to its session when a tool is registered after connect, on the
+      // session's GET stream; one sent before that stream is open is lost, so it is sent again until heard.
+      // (The era probe made an McpServer too: the tool is added to each.)
+      for (const sdk of sdkServers) sdk.registerTool('fresh', { description: 'Added later.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'fresh from the SDK' }] }));
+      await until(() => {
+        if (front.tools.some((t) => t.name === 's__fresh')) return true;
+        for (const sdk of sdkServers) if (sdk.isConnected()) sdk.sendToolListChanged();
+        return false;
+      }, 'the front serving the new tool', { intervalMs: 100 });
+      assert.ok(proxied.relists >= 1);
+      const result = await caller.callTool('s__fresh', {});
+      assert.deepEqual(result.content, [{ type: 'text', text: 'fresh from the SDK' }]);
+    } finally {
+      await caller.close();
+      await frontListener.close();
+      await front.close();
+      await proxied.close();
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
     }
   });
 });
