@@ -48,8 +48,9 @@ export interface MountOption {
 
 /** A mounted tool left out when its mount's tool list changed (see `MountOption.onRefused`). */
 export interface MountRefusal {
-  /** The name it would have had on this server. */
+  /** The name it would have had on this server (`*`: all of the mount's tools, when its transform threw). */
   readonly tool: string;
+  /** Why, e.g. `the name is already served by this server`. */
   readonly reason: string;
 }
 
