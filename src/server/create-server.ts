@@ -220,7 +220,7 @@ export function createServer(options: ServerOptions): McpServer {
     canAuthorize: options.authorize !== undefined,
     use: options.use,
     hasTasks: config.hasTasks,
-    gatesTools: features.views.gates('tools'),
+    visibility: new Set(config.registered.flatMap((r) => (r.tool.visibleTo !== undefined ? [r.tool.visibleTo] : []))),
     middleware: new Set(config.middleware),
     report: (message, detail) => logger.error(message, detail),
   };

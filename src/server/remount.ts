@@ -4,6 +4,7 @@
  * new one is checked and compiled as at start, and createServer swaps its list whole. Nothing here
  * throws: a tool that cannot join is left out and reported, and the server goes on serving.
  */
+import type { VisibleTo } from './catalog-view.js';
 import type { Middleware } from './middleware/middleware.js';
 import { remountTools } from './mount.js';
 import type { MountRefusal, MountSource } from './mount.js';
@@ -19,8 +20,11 @@ export interface RemountRules {
   readonly use: readonly Middleware[] | undefined;
   /** Whether the tasks extension is on (a tool that runs as a task needs it declared at start). */
   readonly hasTasks: boolean;
-  /** Whether any tool had `visibleTo` at start (per-caller tool lists are built only then). */
-  readonly gatesTools: boolean;
+  /**
+   * The `visibleTo` predicates of the tools at start: per-caller tool lists are cached by a key made
+   * of these, so a tool with another predicate would be shown from a cache keyed without it.
+   */
+  readonly visibility: ReadonlySet<VisibleTo>;
   /** The middleware opened when serving started; a tool bringing other middleware cannot join later. */
   readonly middleware: ReadonlySet<Middleware>;
   /** Where a refusal goes when its mount has no `onRefused`. */
@@ -30,7 +34,7 @@ export interface RemountRules {
 /** Why a tool that is fine at start cannot join a running server, or undefined. */
 function lateProblem(tool: RegisteredTool['tool'], rules: RemountRules): string | undefined {
   if (tool.task !== undefined && !rules.hasTasks) return 'it runs as a task, and this server did not declare the tasks extension at start';
-  if (tool.visibleTo !== undefined && !rules.gatesTools) return 'it has visibleTo, and this server builds per-caller tool lists only when a tool has visibleTo at start';
+  if (tool.visibleTo !== undefined && !rules.visibility.has(tool.visibleTo)) return 'it has a visibleTo that no tool had at start (per-caller tool lists are keyed on those)';
   const unopened = tool.use.find((m) => !rules.middleware.has(m));
   if (unopened !== undefined) return 'it brings its own middleware, which is opened only at start';
   return undefined;

@@ -78,7 +78,7 @@ describe('mount: a mounted tool list that changes after start', () => {
         { tool: 'dyn__taken', reason: 'the name is already served by this server' },
         { tool: `dyn__${'n'.repeat(126)}`, reason: 'the name breaks the tool-name rule (1 to 128 of A-Z a-z 0-9 _ . -)' },
         { tool: 'dyn__tasked', reason: 'it runs as a task, and this server did not declare the tasks extension at start' },
-        { tool: 'dyn__hidden', reason: 'it has visibleTo, and this server builds per-caller tool lists only when a tool has visibleTo at start' },
+        { tool: 'dyn__hidden', reason: 'it has a visibleTo that no tool had at start (per-caller tool lists are keyed on those)' },
       ]);
     } finally {
       await front.close();
@@ -108,6 +108,24 @@ describe('mount: a mounted tool list that changes after start', () => {
       fail = false;
       catalog.set([echo('alpha'), echo('beta')]);
       await until(() => front.tools.length === 3, 'the next change serving the mount again');
+    } finally {
+      await caller.close();
+      await listener.close();
+      await front.close();
+    }
+  });
+
+  it('a new tool with a visibleTo predicate a tool had at start joins, and each caller\'s list still judges it', async () => {
+    const hidden = (): boolean => false;
+    const catalog = changing([echo('secret', { visibleTo: hidden })]);
+    const front = createServer({ name: 'front', version: '1.0.0', tools: [echo('own')], mount: [mountOf(catalog, [])] });
+    const listener = await front.listen({ port: 0 });
+    const caller = connect(listener.url, { onWarning: () => {} });
+    try {
+      assert.deepEqual(((await caller.request('tools/list')).tools as { name: string }[]).map((t) => t.name), ['own']);
+      catalog.set([echo('secret2', { visibleTo: hidden }), echo('open')]);
+      assert.deepEqual(front.tools.map((t) => t.name), ['own', 'dyn__secret2', 'dyn__open'], 'the full catalog has it');
+      assert.deepEqual(((await caller.request('tools/list')).tools as { name: string }[]).map((t) => t.name), ['own', 'dyn__open'], 'the caller\'s view does not');
     } finally {
       await caller.close();
       await listener.close();
