@@ -82,7 +82,7 @@ describe('proxy: the upstream tool list changes', () => {
   it('a tool the upstream adds appears on the front, the caller hears list_changed, and a call reaches it', async () => {
     const r = await rig();
     try {
-      assert.deepEqual(await r.names(), ['c__ping', 'c__grow', 'c__shrink', 'c__storm', 'c__break_list', 'c__add_hostile', 'c__list_count']);
+      assert.deepEqual(await r.names(), ['c__ping', 'c__grow', 'c__shrink', 'c__storm', 'c__break_list', 'c__add_hostile', 'c__list_count', 'c__crash']);
       assert.equal(await r.text('c__grow', { name: 'fresh' }), 'grew fresh');
       await until(() => changes(r) === 1, 'the caller hearing tools/list_changed');
       assert.ok((await r.names()).includes('c__fresh'));
@@ -169,7 +169,23 @@ describe('proxy: the upstream tool list changes', () => {
       assert.match(r.proxied.problems.find((p) => p.tool === 'deep')!.message, /maxDepth 64/);
       const names = await r.names();
       assert.equal(names.includes('c__huge') || names.includes('c__deep'), false);
-      assert.equal(names.length, 7);
+      assert.equal(names.length, 8);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('after the upstream died and the next call reconnected, its tools are listed again (they may have changed meanwhile)', async () => {
+    const r = await rig();
+    try {
+      const crashed = await r.caller.callTool('c__crash', {});
+      assert.equal(crashed.isError, true);
+      assert.match((crashed.content[0] as { text: string }).text, /^Upstream c failed during crash: .*the next call reconnects\.$/s);
+      assert.equal(r.proxied.relists, 0);
+      assert.equal(await r.text('c__ping'), 'pong');
+      await until(() => r.proxied.relists === 1, 'the re-list after the reconnect');
+      await until(() => changes(r) === 1, 'the caller hearing tools/list_changed');
+      assert.equal(r.proxied.problems.some((p) => p.code === 'relist-failed'), false);
     } finally {
       await r.close();
     }
