@@ -29,6 +29,11 @@ import { buildRoutes } from './routes/route-list.js';
 import { routeTable } from './routes/route.js';
 import { forwardListChanges } from './mount.js';
 import type { MountableCatalog } from './mount.js';
+import { remountRegistered } from './remount.js';
+import type { RemountRules } from './remount.js';
+import { resolveSearchSurface } from './search/search-surface.js';
+import type { SearchSurface } from './search/search-surface.js';
+import type { RegisteredTool } from './tool-registry.js';
 import { resolveServerConfig } from './server-config.js';
 import { createServerLifecycle } from './server-lifecycle.js';
 import type { EraChoice, ServerOptions } from './server-options.js';
@@ -96,7 +101,7 @@ export interface McpServer extends MessageDispatcher, ChangeNotifier {
  */
 export function createServer(options: ServerOptions): McpServer {
   const config = resolveServerConfig(options);
-  const { registered, store, logger, clock, features, resultMeta, ttlMs, cacheScope } = config;
+  const { store, logger, clock, features, resultMeta, ttlMs, cacheScope } = config;
   const approvals = createApprovalQueue({
     store, clock, maxTimeoutMs: config.approvalTtlMs,
     onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),
@@ -119,40 +124,46 @@ export function createServer(options: ServerOptions): McpServer {
   if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
   if (options.instructions !== undefined) discover.instructions = options.instructions;
-  const descriptors = registered.map((t) => t.descriptor);
-  const routes = buildRoutes({
-    discover,
-    tools: registered,
-    listed: config.search?.listed,
-    toolList: { pageSize: config.pageSize, ttlMs, cacheScope, resultMeta },
-    features,
-    featureEnv: { ttlMs, cacheScope, signer: config.signer, store, inputTtlMs: config.approvalTtlMs, challenge: config.approverTrust.challenge, approverTrust: config.approverTrust, logger },
-    tasks,
-  });
-
-  const pipeline = createPipeline({
-    tools: registered,
-    views: features.views,
-    routes: routeTable(routes),
-    resultMeta,
-    authorize: options.authorize,
-    resourceMetadataUrl: options.resourceMetadataUrl,
-    onStageEvent: options.onStageEvent,
-    logger,
-    signer: config.signer,
-    approvalTtlMs: config.approvalTtlMs,
-    store,
-    approverTrust: config.approverTrust,
-    approvals,
-    tasks,
-    search: config.search,
-  });
-  const lifecycle = createServerLifecycle(registered, config.middleware, logger);
+  // The tool list, its routes and the pipeline reading them are replaced together when a mount's tools change (remount.ts).
+  let registered = config.registered;
+  let descriptors = Object.freeze(registered.map((t) => t.descriptor));
+  let search = config.search;
+  const pipelineFor = (tools: readonly RegisteredTool[], surface: SearchSurface | undefined): ((message: InboundMessage) => Promise<Reply>) => {
+    const routes = buildRoutes({
+      discover,
+      tools,
+      listed: surface?.listed,
+      toolList: { pageSize: config.pageSize, ttlMs, cacheScope, resultMeta },
+      features,
+      featureEnv: { ttlMs, cacheScope, signer: config.signer, store, inputTtlMs: config.approvalTtlMs, challenge: config.approverTrust.challenge, approverTrust: config.approverTrust, logger },
+      tasks,
+    });
+    return createPipeline({
+      tools,
+      views: features.views,
+      routes: routeTable(routes),
+      resultMeta,
+      authorize: options.authorize,
+      resourceMetadataUrl: options.resourceMetadataUrl,
+      onStageEvent: options.onStageEvent,
+      logger,
+      signer: config.signer,
+      approvalTtlMs: config.approvalTtlMs,
+      store,
+      approverTrust: config.approverTrust,
+      approvals,
+      tasks,
+      search: surface,
+    });
+  };
+  let pipeline = pipelineFor(registered, search);
+  const lifecycle = createServerLifecycle(config.registered, config.middleware, logger);
 
   // Dual era: the era routers (era-router/) send 2025 sessions to legacy/, which translates them onto the same pipeline.
   // The pipeline's first answer starts the background validator build; then the entry is the pipeline itself.
+  const current = (message: InboundMessage): Promise<Reply> => pipeline(message);
   let modernEntry = (message: InboundMessage): Promise<Reply> => {
-    modernEntry = pipeline;
+    modernEntry = current;
     const reply = pipeline(message);
     reply.then(lifecycle.startWarming, lifecycle.startWarming);
     return reply;
@@ -187,7 +198,9 @@ export function createServer(options: ServerOptions): McpServer {
 
   const changeListeners = new Set<(kind: ListChangedKind) => void>();
   const mountable: MountableCatalog = Object.freeze({
-    tools: Object.freeze(registered.map((r) => r.tool)),
+    get tools() {
+      return Object.freeze(registered.map((r) => r.tool));
+    },
     resources: Object.freeze([...features.catalog.resources.values(), ...features.catalog.templates]),
     prompts: Object.freeze([...features.catalog.prompts.values()]),
     listChanged: Object.freeze([...features.announced.listChanged]),
@@ -201,14 +214,44 @@ export function createServer(options: ServerOptions): McpServer {
     for (const listener of changeListeners) listener(kind);
     return sent;
   };
-  // A mounted server's list changes reach this server's callers (its views judge each caller's list), at a bounded rate.
-  const stopForwarding = forwardListChanges(config.mounts.sources, notifyListChanged);
+  const remountRules: RemountRules = {
+    own: config.registered.slice(0, config.registered.length - config.mounts.tools.length),
+    sources: config.mounts.sources,
+    canAuthorize: options.authorize !== undefined,
+    use: options.use,
+    hasTasks: config.hasTasks,
+    visibility: new Set(config.registered.flatMap((r) => (r.tool.visibleTo !== undefined ? [r.tool.visibleTo] : []))),
+    middleware: new Set(config.middleware),
+    report: (message, detail) => logger.error(message, detail),
+  };
+  /** A mount's tools changed: read them again, and serve the new list from the next message on. */
+  const remount = (): void => {
+    registered = remountRegistered(remountRules, registered);
+    descriptors = Object.freeze(registered.map((t) => t.descriptor));
+    search = resolveSearchSurface(options.search, registered, features.views, { canAuthorize: options.authorize !== undefined, use: options.use });
+    pipeline = pipelineFor(registered, search);
+    sessionWire.toolsChanged(descriptors);
+  };
+  // A mounted server's list changes reach this server's callers (its views judge each caller's list), at a
+  // bounded rate; a tools change recompiles the list first, so a caller that lists again sees the new one.
+  const stopForwarding = forwardListChanges(config.mounts.sources, (kind) => {
+    if (kind === 'tools') {
+      try {
+        remount();
+      } catch (error) {
+        logger.error('mounted tools could not be read again; the previous list is still served', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    notifyListChanged(kind);
+  });
 
   const server: McpServer = {
     name: config.serverInfo.name,
     version: config.serverInfo.version,
-    tools: Object.freeze(descriptors),
-    listToolDescriptors: () => server.tools,
+    get tools() {
+      return descriptors;
+    },
+    listToolDescriptors: () => descriptors,
     notifyListChanged,
     mountable,
     notifyResourceUpdated: (uri) => changes.notifyResourceUpdated(uri),

@@ -9,7 +9,7 @@ export { ServerDefinitionError } from './tool-registry.js';
 export { deriveTool } from './derive-tool.js';
 export type { ToolChanges } from './derive-tool.js';
 export { MountError } from './mount.js';
-export type { MountOption, MountableCatalog } from './mount.js';
+export type { MountOption, MountableCatalog, MountRefusal } from './mount.js';
 export type { SearchOptions } from './search/search-options.js';
 export type { SearchAnswer } from './search/search-tools.js';
 export { OUTCOMES } from './outcomes.js';

@@ -38,6 +38,31 @@ export interface MountOption {
   readonly transform?: (tools: readonly Tool[]) => readonly Tool[];
   /** Least time between two forwarded `list_changed` of one kind from this mount (default 250 ms). */
   readonly minChangeIntervalMs?: number;
+  /**
+   * Told of each tool of this mount left out when its tool list changes after start (a name another
+   * source already serves, or one the prefix makes invalid); the rest of the new list is served.
+   * Default: the server's `logger.error`.
+   */
+  readonly onRefused?: (refusal: MountRefusal) => void;
+}
+
+/** A mounted tool left out when its mount's tool list changed (see `MountOption.onRefused`). */
+export interface MountRefusal {
+  /** The name it would have had on this server (`*`: all of the mount's tools, when its transform threw). */
+  readonly tool: string;
+  /** Why, e.g. `the name is already served by this server`. */
+  readonly reason: string;
+}
+
+/**
+ * Marks a mount whose tools and prompts already carry their names on this server (a proxied
+ * upstream, src/compose/proxy/): no prefix is put on, and its `prefix` only names it in messages.
+ * Internal: set only by `toolsFromUpstream`.
+ */
+export const NAMED_MOUNT: unique symbol = Symbol('toolwright.namedMount');
+
+function isNamedMount(entry: MountOption): boolean {
+  return (entry as { [NAMED_MOUNT]?: unknown })[NAMED_MOUNT] === true;
 }
 
 /** The mounts, resolved: what joins this server's catalog, and where changes come from. */
@@ -46,7 +71,20 @@ export interface ResolvedMounts {
   readonly resources: readonly (Resource | ResourceTemplate)[];
   readonly prompts: readonly Prompt[];
   readonly listChanged: ReadonlySet<ListChangedKind>;
-  readonly sources: readonly { readonly prefix: string; readonly catalog: MountableCatalog; readonly minIntervalMs: number }[];
+  readonly sources: readonly MountSource[];
+}
+
+/** One resolved mount, read again when its tools change. */
+export interface MountSource {
+  readonly prefix: string;
+  readonly catalog: MountableCatalog;
+  readonly minIntervalMs: number;
+  /** Names the mount in messages. */
+  readonly owner: string;
+  /** Its tools as this server serves them (the catalog's current tools, transformed and prefixed), each with its name before the prefix. */
+  shapeTools(): readonly { readonly original: string; readonly tool: Tool }[];
+  /** Where a tool left out at a list change is reported (`onRefused`), when given. */
+  readonly onRefused: ((refusal: MountRefusal) => void) | undefined;
 }
 
 /** Thrown by `createServer` for a bad mount: its position, prefix and the problem (both sides of a collision). */
@@ -106,23 +144,31 @@ export function resolveMounts(
     const at = `mount[${index}]`;
     const catalog = (entry as Partial<MountOption> | undefined)?.server?.mountable;
     if (catalog === undefined || !Array.isArray(catalog.tools)) throw new MountError(`${at}: server must be a Toolwright server (createServer)`);
-    const prefix = checkPrefix(entry.prefix, at);
+    const named = isNamedMount(entry);
+    const prefix = named ? String(entry.prefix) : checkPrefix(entry.prefix, at);
     const earlier = prefixes.get(prefix);
-    if (earlier !== undefined) throw new MountError(`${at}: prefix ${JSON.stringify(prefix)} is already used by mount[${earlier}]`);
-    prefixes.set(prefix, index);
-    const owner = `mount[${index}] (prefix ${JSON.stringify(prefix)}, server ${JSON.stringify(entry.server.name)})`;
+    if (!named && earlier !== undefined) throw new MountError(`${at}: prefix ${JSON.stringify(prefix)} is already used by mount[${earlier}]`);
+    if (!named) prefixes.set(prefix, index);
+    const owner = named ? `mount[${index}] (upstream ${JSON.stringify(entry.server.name)})` : `mount[${index}] (prefix ${JSON.stringify(prefix)}, server ${JSON.stringify(entry.server.name)})`;
     const minIntervalMs = entry.minChangeIntervalMs ?? 250;
     if (!Number.isInteger(minIntervalMs) || minIntervalMs < 0) throw new MountError(`${at}: minChangeIntervalMs must be a non-negative integer`);
     if (entry.transform !== undefined && typeof entry.transform !== 'function') throw new MountError(`${at}: transform must be a function (tools) => tools`);
-    const shaped = entry.transform === undefined ? catalog.tools : entry.transform(catalog.tools);
-    for (const tool of shaped) {
-      const name = prefixedName(prefix, tool.name);
-      if (!NAME.test(name)) throw new MountError(`${at}: tool ${JSON.stringify(tool.name)} would be named ${JSON.stringify(name)} (${name.length} characters), which breaks the tool-name rule (1 to 128 of A-Z a-z 0-9 _ . -)`);
-      tools.claim(name, owner, 'tool');
-      result.tools.push(deriveTool(tool, { descriptor: { ...tool.descriptor, name } }));
+    if (entry.onRefused !== undefined && typeof entry.onRefused !== 'function') throw new MountError(`${at}: onRefused must be a function`);
+    const nameOf = (name: string): string => (named ? name : prefixedName(prefix, name));
+    const shapeTools = (): { original: string; tool: Tool }[] => {
+      const shaped = entry.transform === undefined ? catalog.tools : entry.transform(catalog.tools);
+      return shaped.map((tool) => {
+        const name = nameOf(tool.name);
+        return { original: tool.name, tool: name === tool.name ? tool : deriveTool(tool, { descriptor: { ...tool.descriptor, name } }) };
+      });
+    };
+    for (const { original, tool } of shapeTools()) {
+      if (!NAME.test(tool.name)) throw new MountError(`${at}: tool ${JSON.stringify(original)} would be named ${JSON.stringify(tool.name)} (${tool.name.length} characters), which breaks the tool-name rule (1 to 128 of A-Z a-z 0-9 _ . -)`);
+      tools.claim(tool.name, owner, 'tool');
+      result.tools.push(tool);
     }
     for (const prompt of catalog.prompts) {
-      const name = prefixedName(prefix, prompt.name);
+      const name = nameOf(prompt.name);
       if (!NAME.test(name)) throw new MountError(`${at}: prompt ${JSON.stringify(prompt.name)} would be named ${JSON.stringify(name)}, which breaks the prompt-name rule (1 to 128 of A-Z a-z 0-9 _ . -)`);
       prompts.claim(name, owner, 'prompt');
       result.prompts.push(Object.freeze({ ...prompt, name, descriptor: Object.freeze({ ...prompt.descriptor, name }) }));
@@ -132,9 +178,40 @@ export function resolveMounts(
       result.resources.push(resource);
     }
     for (const kind of catalog.listChanged) result.listChanged.add(kind);
-    result.sources.push({ prefix, catalog, minIntervalMs });
+    result.sources.push({ prefix, catalog, minIntervalMs, owner, shapeTools, onRefused: entry.onRefused });
   });
   return result;
+}
+
+/**
+ * The mounted tools after a mount's list changed: every mount's current tools, transformed and
+ * prefixed, in mount order. Unlike at start, nothing throws: a tool whose name breaks the rule or
+ * is already taken (by this server's own tools or an earlier mount) is left out and reported to
+ * `refuse`, so one upstream's new list can never take the server down.
+ */
+export function remountTools(sources: readonly MountSource[], ownNames: Iterable<string>, refuse: (source: MountSource, refusal: MountRefusal) => void): { source: MountSource; tool: Tool }[] {
+  const taken = new Map<string, string>();
+  for (const name of ownNames) taken.set(name, 'this server');
+  const tools: { source: MountSource; tool: Tool }[] = [];
+  for (const source of sources) {
+    let shaped: readonly { readonly tool: Tool }[];
+    try {
+      shaped = source.shapeTools();
+    } catch (error) {
+      refuse(source, { tool: '*', reason: `its tools could not be shaped (transform failed: ${error instanceof Error ? error.message : String(error)}); none of them is served` });
+      continue;
+    }
+    for (const { tool } of shaped) {
+      const first = taken.get(tool.name);
+      if (!NAME.test(tool.name)) refuse(source, { tool: tool.name, reason: `the name breaks the tool-name rule (1 to 128 of A-Z a-z 0-9 _ . -)` });
+      else if (first !== undefined) refuse(source, { tool: tool.name, reason: `the name is already served by ${first}` });
+      else {
+        taken.set(tool.name, source.owner);
+        tools.push({ source, tool });
+      }
+    }
+  }
+  return tools;
 }
 
 function claimResource(uris: Owners, entry: Resource | ResourceTemplate | undefined, owner: string): void {
@@ -147,7 +224,7 @@ function claimResource(uris: Owners, entry: Resource | ResourceTemplate | undefi
  * mount and kind: a burst becomes one notification now and one at the end of the interval.
  * Returns the function that stops forwarding (unsubscribes, drops pending notifications).
  */
-export function forwardListChanges(sources: ResolvedMounts['sources'], notify: (kind: ListChangedKind) => void): () => void {
+export function forwardListChanges(sources: readonly MountSource[], notify: (kind: ListChangedKind) => void): () => void {
   const stops: (() => void)[] = [];
   for (const source of sources) {
     const last = new Map<ListChangedKind, number>();

@@ -68,7 +68,8 @@ export async function createProxyServer(config: unknown, options: ProxyServerOpt
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     const problems: ProxySourceProblem[] = upstreams.flatMap((u) => u.problems.map((p) => ({ source: u.label, kind: 'upstream' as const, ...p })));
-    const tools: Tool[] = upstreams.flatMap((u) => u.tools);
+    // Upstreams are mounted (their tool lists follow list_changed); their start-time names are checked with the rest here.
+    const tools: Tool[] = [];
     for (const entry of resolved.openapi) {
       const imported = await toolsFromOpenApi(entry.document, entry.options);
       problems.push(...imported.problems.map((p) => ({ source: entry.document, kind: 'openapi' as const, ...p })));
@@ -76,7 +77,7 @@ export async function createProxyServer(config: unknown, options: ProxyServerOpt
       tools.push(...transformed.map((t) => (entry.prefix === undefined ? t : deriveTool(t, { descriptor: { ...t.descriptor, name: prefixedName(entry.prefix, t.name) } }))));
     }
     const owners = new Map<string, number>();
-    for (const [index, tool] of tools.entries()) {
+    for (const [index, tool] of [...upstreams.flatMap((u) => u.tools), ...tools].entries()) {
       if (owners.has(tool.name)) throw new ProxyError('name_collision', `two proxied tools are both named "${tool.name}"; give their sources distinct prefixes or rename one`);
       owners.set(tool.name, index);
     }
@@ -87,7 +88,7 @@ export async function createProxyServer(config: unknown, options: ProxyServerOpt
       ...(resolved.rateLimit !== undefined ? [rateLimit(resolved.rateLimit)] : []),
       ...(options.server?.use ?? []),
     ];
-    const mount = [...(options.server?.mount ?? []), ...mounts];
+    const mount = [...(options.server?.mount ?? []), ...mounts, ...upstreams.map((u) => u.mount)];
     const server = createServer({ ...options.server, name: resolved.name, version: resolved.version, tools, use, ...(mount.length > 0 ? { mount } : {}) });
     return {
       server,

@@ -2,22 +2,19 @@
  * `toolsFromUpstream`: a remote MCP server's tools as ordinary local tools (`defineTool`), each of
  * whose `run` calls the upstream tool. Because they are ordinary tools, a call goes through the
  * whole local pipeline first (shape check on the ADVERTISED inputSchema, authorization, approval,
- * rate limit, audit, result budget) and only then upstream. docs/compose.md, "Proxy".
+ * rate limit, audit, result budget) and only then upstream. Mounted (`mount`), they follow the
+ * upstream's tool list changes and bring its resources and prompts. docs/compose.md, "Proxy".
  */
-import { isJsonObject } from '../../json/json-object.js';
-import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
-import { prefixedName } from '../../protocol/prefixed-name.js';
-import type { ToolAnnotations, ToolDescriptor } from '../../protocol/index.js';
-import { checkToolDefinition, defineTool, deriveTool } from '../../server/index.js';
-import type { Tool } from '../../server/index.js';
-import type { ToolHandlers } from '../../server/tool-types.js';
-import { isValidPrefix } from '../../server/mount.js';
-import { transformTools } from '../transforms.js';
+import type { MountOption, Prompt, Resource, ResourceTemplate, Tool } from '../../server/index.js';
+import { isValidPrefix, NAMED_MOUNT } from '../../server/mount.js';
 import type { ToolTransform } from '../transforms.js';
+import type { UpstreamToolProblem } from './adopt-tools.js';
 import { ProxyError } from './proxy-error.js';
-import { describeTarget, Upstream } from './upstream.js';
-import { HeldInputCalls } from './held-input-calls.js';
+import { UpstreamCatalog } from './upstream-catalog.js';
+import { describeTarget } from './upstream.js';
 import type { UpstreamOptions, UpstreamTarget } from './upstream.js';
+
+export type { UpstreamToolProblem, UpstreamToolProblemCode } from './adopt-tools.js';
 
 /** Options of {@link toolsFromUpstream}. */
 export interface UpstreamToolsOptions extends UpstreamOptions {
@@ -25,78 +22,49 @@ export interface UpstreamToolsOptions extends UpstreamOptions {
   prefix?: string;
   /** Applied in order to the upstream's tools, by their upstream names, before the prefix (see `transformTools`). */
   transforms?: readonly ToolTransform[];
-  /** Most tools taken from the upstream (default 1000); the rest are reported as `too-many`. */
+  /** Most tools taken from the upstream (default 1000), and most resources, templates and prompts each; the rest are reported as `too-many`. */
   maxTools?: number;
-  /** Largest descriptor (name, description, schemas, annotations as JSON) taken, in bytes (default 256 KiB). */
+  /** Largest descriptor (name, description, schemas, annotations as JSON) taken, in bytes (default 256 KiB); resources and prompts too. */
   maxDescriptorBytes?: number;
+  /**
+   * Least time between two re-lists of the upstream's tools after it says they changed, in ms
+   * (default 1000): a storm of `list_changed` costs one re-list now and one at the end of the interval.
+   */
+  minRelistIntervalMs?: number;
+  /** Take the upstream's resources, resource templates and prompts too (default true); they are served only through `mount`. */
+  features?: boolean;
 }
 
-/** Why an upstream tool was not taken. */
-export type UpstreamToolProblemCode =
-  /** The client dropped the entry as malformed (no name, bad `x-mcp-header`). */
-  | 'excluded'
-  /** The name breaks the tool-name rule (1-128 of `A-Z a-z 0-9 _ . -`), or does once prefixed. */
-  | 'invalid-name'
-  /** The descriptor is larger than `maxDescriptorBytes`. */
-  | 'too-large'
-  /** A schema does not compile (invalid, too deep, too many nodes, an unsafe pattern) or is not an object schema. */
-  | 'invalid-definition'
-  /** Past `maxTools`. */
-  | 'too-many';
-
-/** One upstream tool not taken, and why. */
-export interface UpstreamToolProblem {
-  /** The tool's upstream name, when it has a string one. */
-  tool: string | undefined;
-  code: UpstreamToolProblemCode;
-  message: string;
-}
-
-/** What {@link toolsFromUpstream} returns. */
+/** What {@link toolsFromUpstream} returns. The lists are the current ones: they change when the upstream's tool list does. */
 export interface UpstreamTools {
   /** One local tool per usable upstream tool (transformed, prefixed), in upstream order. */
-  tools: Tool[];
-  /** Every upstream tool that was not taken, and why. */
-  problems: UpstreamToolProblem[];
+  readonly tools: readonly Tool[];
+  /**
+   * Every upstream tool (resource, prompt) that was not taken, and why; the last re-list that
+   * failed (`relist-failed`); tools the front left out after a list change (`collision`).
+   */
+  readonly problems: readonly UpstreamToolProblem[];
   /** The local name of each tool and the upstream name it calls. */
-  names: { local: string; upstream: string }[];
+  readonly names: readonly { local: string; upstream: string }[];
+  /** The upstream's resources and resource templates (URIs kept, the mount rule), taken at start. */
+  readonly resources: readonly (Resource | ResourceTemplate)[];
+  /** The upstream's prompts, named `<prefix>__<name>`, taken at start. */
+  readonly prompts: readonly Prompt[];
+  /**
+   * The upstream as a mount: `createServer({ mount: [proxied.mount] })` serves its tools, resources
+   * and prompts, lists the tools again when the upstream sends `notifications/tools/list_changed`
+   * (at most once per `minRelistIntervalMs`), and tells the front's callers. A tool whose new name
+   * another source already serves is left out and reported in `problems` (`collision`).
+   */
+  readonly mount: MountOption;
+  /** Re-lists of the upstream's tools since start, after its list changes or a reconnect. */
+  readonly relists: number;
   /** The upstream as named in messages. */
   label: string;
   /** `modern` or `legacy`: the era the upstream turned out to speak. */
   era: 'modern' | 'legacy' | undefined;
   /** Closes the connection (stops a stdio child). Calls after it get an error result. */
   close(): Promise<void>;
-}
-
-/** The descriptor fields carried over: everything the model reads and the validator checks, nothing else. */
-function localDescriptor(raw: ToolDescriptor): { name: string; title?: string; description?: string; inputSchema: JsonObject; outputSchema?: JsonObject; annotations?: ToolAnnotations } {
-  return {
-    name: raw.name,
-    ...(typeof raw.title === 'string' ? { title: raw.title } : {}),
-    ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
-    inputSchema: raw.inputSchema as JsonObject,
-    ...(raw.outputSchema !== undefined ? { outputSchema: raw.outputSchema as JsonObject } : {}),
-    ...(isJsonObject(raw.annotations) ? { annotations: raw.annotations as ToolAnnotations } : {}),
-  };
-}
-
-/** Checks one listed tool; a tool made with `defineTool`, or the problem. */
-function adoptTool(raw: ToolDescriptor, held: HeldInputCalls, maxBytes: number): Tool | UpstreamToolProblem {
-  const name = raw.name;
-  const descriptor = localDescriptor(raw);
-  const size = Buffer.byteLength(JSON.stringify(descriptor) ?? '', 'utf8');
-  if (size > maxBytes) return { tool: name, code: 'too-large', message: `the descriptor is ${size} bytes, over maxDescriptorBytes ${maxBytes}` };
-  // Compiles both schemas with the engine's limits (depth, nodes, safe patterns) before anything is built.
-  const problems = checkToolDefinition(descriptor as ToolDescriptor);
-  if (problems.length > 0) {
-    const code = problems.every((p) => p.field === 'name') ? 'invalid-name' : 'invalid-definition';
-    return { tool: name, code, message: problems.map((p) => p.message).join('; ') };
-  }
-  try {
-    return defineTool({ ...descriptor, run: (args, ctx) => held.run(name, args, ctx) as never });
-  } catch (error) {
-    return { tool: name, code: 'invalid-definition', message: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /**
@@ -106,7 +74,8 @@ function adoptTool(raw: ToolDescriptor, held: HeldInputCalls, maxBytes: number):
  * prefix is given. Each tool's `run` calls the upstream tool with exactly the arguments the
  * pipeline passed, forwards cancellation and (when the caller asked for it) progress, and turns
  * every upstream failure into an `isError` result (see `Upstream` in upstream.ts). Upstream tools that
- * cannot be served are left out and reported in `problems`.
+ * cannot be served are left out and reported in `problems`. Mounted (`mount`), the tool list
+ * follows the upstream's `list_changed` and its resources and prompts are served too.
  *
  * @throws ProxyError `invalid_options` for bad options, `upstream_unavailable` when the upstream
  *   cannot be listed, `name_collision` when two tools would have one name. The connection is closed
@@ -117,7 +86,8 @@ function adoptTool(raw: ToolDescriptor, held: HeldInputCalls, maxBytes: number):
  * import { toolsFromUpstream } from 'toolwright/compose';
  *
  * const everything = await toolsFromUpstream({ command: 'npx', args: ['@modelcontextprotocol/server-everything'] }, { prefix: 'every' });
- * const server = createServer({ name: 'front', version: '1.0.0', tools: everything.tools });
+ * // Mounted: its tools follow the upstream's list changes; its resources and prompts are served too.
+ * const server = createServer({ name: 'front', version: '1.0.0', tools: [], mount: [everything.mount] });
  * ```
  */
 export async function toolsFromUpstream(target: UpstreamTarget, options: UpstreamToolsOptions = {}): Promise<UpstreamTools> {
@@ -128,70 +98,34 @@ export async function toolsFromUpstream(target: UpstreamTarget, options: Upstrea
   const maxBytes = options.maxDescriptorBytes ?? 256 * 1024;
   if (!Number.isInteger(maxTools) || maxTools < 1) throw new ProxyError('invalid_options', `maxTools must be a positive integer, got ${JSON.stringify(options.maxTools)}`);
   if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new ProxyError('invalid_options', `maxDescriptorBytes must be a positive integer, got ${JSON.stringify(options.maxDescriptorBytes)}`);
-  const upstream = new Upstream(target, { ...options, label: options.label ?? options.prefix ?? describeTarget(target) });
+  const minRelistIntervalMs = options.minRelistIntervalMs ?? 1000;
+  if (!Number.isInteger(minRelistIntervalMs) || minRelistIntervalMs < 0) throw new ProxyError('invalid_options', `minRelistIntervalMs must be a non-negative integer, got ${JSON.stringify(options.minRelistIntervalMs)}`);
+  const label = options.label ?? options.prefix ?? describeTarget(target);
+  const catalog = new UpstreamCatalog(target, { ...options, label }, {
+    prefix: options.prefix, transforms: options.transforms, maxTools, maxBytes, label, minRelistIntervalMs, features: options.features ?? true,
+  });
   try {
-    const listing = await upstream.listTools();
-    const held = new HeldInputCalls(upstream);
-    const problems: UpstreamToolProblem[] = listing.excluded.map((entry) => ({ tool: entry.name, code: 'excluded', message: entry.reason }));
-    const adopted: Tool[] = [];
-    const seen = new Set<string>();
-    for (const [index, raw] of listing.tools.entries()) {
-      if (seen.has(raw.name)) throw new ProxyError('name_collision', `upstream ${upstream.label} lists the tool "${raw.name}" more than once; a proxied name must call one tool`);
-      seen.add(raw.name);
-      if (index >= maxTools) {
-        problems.push({ tool: raw.name, code: 'too-many', message: `past maxTools ${maxTools}` });
-        continue;
-      }
-      const tool = adoptTool(raw, held, maxBytes);
-      if ('handlers' in tool) adopted.push(tool);
-      else problems.push(tool);
-    }
-    // Only a rename changes a name: follow them to know which upstream tool each local name calls.
-    const origin = new Map(adopted.map((tool) => [tool.name, tool.name]));
-    for (const transform of options.transforms ?? []) {
-      if (transform.kind !== 'rename') continue;
-      const from = origin.get(transform.tool);
-      if (from === undefined) continue;
-      origin.delete(transform.tool);
-      origin.set(transform.to, from);
-    }
-    const transformed = options.transforms === undefined ? adopted : transformTools(adopted, options.transforms);
-    const tools: Tool[] = [];
-    const names: { local: string; upstream: string }[] = [];
-    for (const tool of transformed) {
-      const local = prefixedName(options.prefix, tool.name);
-      const upstreamName = origin.get(tool.name) ?? tool.name;
-      if (local.length > 128) {
-        problems.push({ tool: upstreamName, code: 'invalid-name', message: `prefixed, the name "${local}" is ${local.length} characters, over the tool-name rule's 128` });
-        continue;
-      }
-      tools.push(deriveTool(tool, { descriptor: { ...tool.descriptor, name: local }, handlers: showUpstreamCall(tool.handlers, upstream.label, upstreamName) }));
-      names.push({ local, upstream: upstreamName });
-    }
-    return { tools, problems, names, label: upstream.label, era: upstream.era, close: () => upstream.close() };
+    await catalog.start();
   } catch (error) {
-    await upstream.close();
+    await catalog.close();
     throw error;
   }
-}
-
-
-/**
- * An approval of a proxied call (e.g. from `requireApproval`) shows the operator what goes upstream:
- * unless the approval gives its own `details`, they are the upstream, its tool name and the exact
- * arguments that will be sent (fixed and default arguments of transforms included). The digest
- * (tool name + canonical arguments) binds the approval to those arguments.
- */
-function showUpstreamCall(handlers: ToolHandlers, label: string, upstreamName: string): ToolHandlers {
-  const approval = handlers.approval;
-  if (approval === undefined) return handlers;
+  const mount = {
+    prefix: options.prefix ?? label,
+    server: { name: label, mountable: catalog },
+    onRefused: (refusal) => catalog.refused(refusal),
+    [NAMED_MOUNT]: true,
+  } as MountOption;
   return {
-    ...handlers,
-    approval: async (args, ctx) => {
-      const request = await approval(args, ctx);
-      if (request === null || request === undefined || request.details !== undefined) return request;
-      const details: JsonValue = { upstream: label, tool: upstreamName, arguments: args as JsonValue };
-      return { ...request, details };
-    },
+    get tools() { return catalog.tools; },
+    get problems() { return catalog.problems; },
+    get names() { return catalog.names; },
+    get resources() { return catalog.resources; },
+    get prompts() { return catalog.prompts; },
+    get relists() { return catalog.relists; },
+    mount,
+    label,
+    get era() { return catalog.upstream.era; },
+    close: () => catalog.close(),
   };
 }

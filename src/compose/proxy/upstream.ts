@@ -6,6 +6,7 @@
  */
 import { connect, McpClientError, TASKS_EXTENSION } from '../../client/index.js';
 import type { CallToolOptions, ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
+import type { JsonObject, JsonRpcNotification } from '../../protocol/json-rpc.js';
 import { isJsonObject } from '../../json/json-object.js';
 import { META } from '../../protocol/index.js';
 import type { CallToolResult, ContentBlock, JsonValue } from '../../protocol/index.js';
@@ -70,6 +71,19 @@ const EXCERPT = 500;
 /** How long the upstream's tool list (which the client reads to mirror x-mcp-header values) is reused between calls. */
 const LIST_REUSE_MS = 5 * 60_000;
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+/** A modern upstream's `subscriptions/listen` is held open for as long as setTimeout allows, and reopened when it ends. */
+const LISTEN_MS = 2 ** 31 - 1;
+/** Times a modern listen stream is reopened in a row when it fails at once (then the next reconnect or re-list tries again). */
+const LISTEN_RETRIES = 3;
+const LIST_KINDS = ['tools', 'prompts', 'resources'] as const;
+
+/** A list the upstream says changed. */
+export type UpstreamListKind = (typeof LIST_KINDS)[number];
+
+/** The list a `notifications/<kind>/list_changed` names, if any. */
+function changedList(notification: JsonRpcNotification): UpstreamListKind | undefined {
+  return LIST_KINDS.find((kind) => notification.method === `notifications/${kind}/list_changed`);
+}
 
 function positive(name: string, value: number | undefined, fallback: number, zeroOk = false): number {
   const chosen = value ?? fallback;
@@ -130,13 +144,20 @@ export class Upstream {
   #closed = false;
   /** Warnings the client gave (tools it excluded), for the proxy's problems. */
   readonly warnings: ClientWarning[] = [];
+  /** Told of the upstream's list changes, and of a new connection (its lists may have changed meanwhile). */
+  readonly #watch: ((kind: UpstreamListKind) => void) | undefined;
+  /** Clients whose modern `subscriptions/listen` stream is open (or opening). */
+  readonly #listening = new WeakSet<McpClient>();
+  readonly #stopListening = new AbortController();
 
-  constructor(target: UpstreamTarget, options: UpstreamOptions = {}) {
+  /** `watch`: follow the upstream's `list_changed` (legacy: notifications; modern: a `subscriptions/listen` stream). */
+  constructor(target: UpstreamTarget, options: UpstreamOptions = {}, watch?: (kind: UpstreamListKind) => void) {
     if (!isJsonObject(target) || (!('url' in target) && !('command' in target))) throw new ProxyError('invalid_options', 'an upstream needs { url, headers? } (Streamable HTTP) or { command, args?, env? } (stdio)');
     if (isHttpTarget(target) && (typeof target.url !== 'string' || !URL.canParse(target.url) || !/^https?:$/.test(new URL(target.url).protocol))) throw new ProxyError('invalid_options', `upstream url must be an http(s) URL, got ${JSON.stringify(target.url)}`);
     if (!isHttpTarget(target) && (typeof target.command !== 'string' || target.command.trim() === '')) throw new ProxyError('invalid_options', 'a stdio upstream needs a command');
     if (options.era !== undefined && !['auto', 'modern', 'legacy'].includes(options.era)) throw new ProxyError('invalid_options', `era must be "auto", "modern" or "legacy", got ${JSON.stringify(options.era)}`);
     this.#target = target;
+    this.#watch = watch;
     this.label = options.label ?? describeTarget(target);
     this.#options = {
       label: this.label,
@@ -172,12 +193,47 @@ export class Upstream {
         era: this.#options.era,
         // The front's pipeline checks structuredContent against the outputSchema it lists.
         validateOutput: false,
-        // The proxied tools are fixed at start: a call does not list the upstream again first.
+        // A call does not list the upstream again first: the proxy lists again when the upstream says its list changed.
         minListTtlMs: LIST_REUSE_MS,
-        onWarning: (warning) => void this.warnings.push(warning),
+        onWarning: (warning) => void this.#keepWarning(warning),
+        // Listening opens a legacy HTTP session's GET stream, where its list_changed arrive.
+        ...(this.#watch !== undefined ? { onNotification: (n: JsonRpcNotification) => this.#heard(n) } : {}),
       },
     );
     return { client, calls: 0, retired: false };
+  }
+
+  /** Bounded: an upstream that re-lists often must not grow the warnings without end. */
+  #keepWarning(warning: ClientWarning): void {
+    if (this.warnings.length < 1000) this.warnings.push(warning);
+  }
+
+  #heard(notification: JsonRpcNotification): void {
+    const kind = changedList(notification);
+    if (kind !== undefined && !this.#closed) this.#watch?.(kind);
+  }
+
+  /**
+   * A modern upstream sends list changes only on a `subscriptions/listen` stream: opens one for the
+   * current client once its era is known (after a listing), and reopens it when it ends, a few
+   * times in a row at most.
+   */
+  #listenIfModern(client: McpClient): void {
+    if (this.#watch === undefined || client.era !== 'modern' || this.#listening.has(client)) return;
+    this.#listening.add(client);
+    const params: JsonObject = { notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } };
+    void (async () => {
+      for (let failures = 0; failures < LISTEN_RETRIES && !this.#closed && this.#live?.client === client;) {
+        const opened = Date.now();
+        try {
+          await client.request('subscriptions/listen', params, { signal: this.#stopListening.signal, timeoutMs: LISTEN_MS, onNotification: (n) => this.#heard(n) });
+        } catch {
+          // Ended by close, a dead connection (the next call reconnects) or a refusal: counted below.
+        }
+        failures = Date.now() - opened < 1000 ? failures + 1 : 0;
+      }
+      this.#listening.delete(client);
+    })();
   }
 
   /** The current client, or a new one when the last died and the reconnect budget allows; else why not. */
@@ -191,6 +247,8 @@ export class Upstream {
     }
     this.#reconnects.push(now);
     this.#live = this.#connect();
+    // The lists may have changed while the upstream was away; listing them again also reopens a modern listen stream.
+    if (this.#watch !== undefined) queueMicrotask(() => this.#watch?.('tools'));
     return this.#live;
   }
 
@@ -199,9 +257,41 @@ export class Upstream {
     const live = this.#current();
     if (typeof live === 'string') throw new ProxyError('upstream_unavailable', live);
     try {
-      return await live.client.listTools({ refresh: true });
+      const listing = await live.client.listTools({ refresh: true });
+      this.#listenIfModern(live.client);
+      return listing;
     } catch (error) {
       throw new ProxyError('upstream_unavailable', `upstream ${this.label}: tools/list failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  /** What the upstream declares it serves (its `server/discover` or `initialize` answer). */
+  async capabilities(): Promise<JsonObject> {
+    const live = this.#current();
+    if (typeof live === 'string') throw new ProxyError('upstream_unavailable', live);
+    try {
+      return (await live.client.discover()).capabilities as JsonObject;
+    } catch (error) {
+      throw new ProxyError('upstream_unavailable', `upstream ${this.label}: its capabilities could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  /**
+   * Sends one request that is not a tool call (resources, prompts) with the per-call timeout.
+   * Throws ProxyError `upstream_unavailable` naming the upstream and method when it fails.
+   */
+  async request(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+    const live = this.#current();
+    if (typeof live === 'string') throw new ProxyError('upstream_unavailable', live);
+    live.calls++;
+    try {
+      return await live.client.request(method, params, { timeoutMs: this.#options.timeoutMs, ...(signal !== undefined ? { signal } : {}) });
+    } catch (error) {
+      if (error instanceof McpClientError && (error.kind === 'transport' || error.kind === 'closed')) this.#retire(live);
+      const why = error instanceof McpClientError && error.kind === 'rpc' ? `JSON-RPC error ${String(error.code)}: ${excerpt(error.serverMessage ?? error.message)}` : excerpt(error instanceof Error ? error.message : String(error));
+      throw new ProxyError('upstream_unavailable', `upstream ${this.label}: ${method} failed: ${why}`, { cause: error });
+    } finally {
+      this.#doneWith(live);
     }
   }
 
@@ -273,8 +363,7 @@ export class Upstream {
         return this.#explain(name, live, error);
       }
     } finally {
-      live.calls--;
-      if (live.retired && live.calls === 0 && this.#retired.delete(live)) void live.client.close().catch(() => {});
+      this.#doneWith(live);
       release();
     }
   }
@@ -320,19 +409,27 @@ export class Upstream {
     };
   }
 
+  /** The connection failed as a whole: the next call gets a new one; this one closes now (stdio) or after its last call (HTTP). */
+  #retire(live: Live): void {
+    if (this.#live !== live || this.#closed) return;
+    this.#live = undefined;
+    live.retired = true;
+    if (isHttpTarget(this.#target) && live.calls > 0) this.#retired.add(live);
+    else void live.client.close().catch(() => {});
+  }
+
+  /** One call or request on `live` is over: a retired HTTP client closes after its last. */
+  #doneWith(live: Live): void {
+    live.calls--;
+    if (live.retired && live.calls === 0 && this.#retired.delete(live)) void live.client.close().catch(() => {});
+  }
+
   #explain(name: string, live: Live, error: unknown): ToolResultInit {
     if (!(error instanceof McpClientError)) return failure(`Call to upstream ${this.label} (${name}) failed: ${error instanceof Error ? error.message : String(error)}`);
     // A connection that failed as a whole is replaced for the next call (never is this call retried: it may have run).
     // Over HTTP it is closed when its last call is done, not now: one request's failure says nothing of the
     // others in flight, and closing would fail them all ("the client was closed"). A stdio child is one pipe: closed now.
-    if (error.kind === 'transport' || error.kind === 'closed' || (error.kind === 'protocol' && error.method === undefined)) {
-      if (this.#live === live && !this.#closed) {
-        this.#live = undefined;
-        live.retired = true;
-        if (isHttpTarget(this.#target)) this.#retired.add(live);
-        else void live.client.close().catch(() => {});
-      }
-    }
+    if (error.kind === 'transport' || error.kind === 'closed' || (error.kind === 'protocol' && error.method === undefined)) this.#retire(live);
     switch (error.kind) {
       case 'rpc':
         return failure(`Upstream ${this.label} refused ${name}: JSON-RPC error ${String(error.code)}: ${excerpt(error.serverMessage ?? error.message)}`);
@@ -357,6 +454,7 @@ export class Upstream {
   /** Closes the connection (a stdio child is stopped); later calls get an error result. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopListening.abort();
     const clients = [...(this.#live !== undefined ? [this.#live] : []), ...this.#retired].map((live) => live.client);
     this.#live = undefined;
     this.#retired.clear();

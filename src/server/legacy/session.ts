@@ -171,7 +171,7 @@ function toLegacyNotification(n: JsonRpcNotification): JsonRpcNotification {
 /** Serves the messages of legacy sessions on top of the 2026-07-28 pipeline. */
 export class LegacySessionWire {
   readonly #modern: (message: InboundMessage) => Promise<Reply>;
-  readonly #info: LegacyServerInfo;
+  #info: LegacyServerInfo;
   readonly #settings: LegacySessionSettings;
   readonly #hub: SubscriptionHub;
   readonly #capabilities: JsonObject;
@@ -187,6 +187,12 @@ export class LegacySessionWire {
     this.#capabilities = legacyCapabilities(info.capabilities);
     const caps = info.capabilities;
     this.#listKinds = (['tools', 'prompts', 'resources'] as const).filter((k) => (caps[k] as { listChanged?: boolean } | undefined)?.listChanged === true);
+  }
+
+  /** The server's tool list changed (a mount's tools were read again): header annotations are found anew. */
+  toolsChanged(tools: readonly Readonly<ToolDescriptor>[]): void {
+    this.#info = { ...this.#info, tools };
+    this.#annotations = undefined;
   }
 
   #annotationsOf(tool: string): HeaderAnnotation[] | undefined {
