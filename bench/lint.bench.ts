@@ -1,4 +1,8 @@
-// Lint speed (issue 31 item 2) on a deterministic catalog of 1,000 tools (bench/lib/lint-catalog.ts):
+// Lint speed (issue 31 item 2) on a deterministic catalog of 1,000 tools (bench/lib/lint-catalog.ts).
+// The current source is compiled first into a temporary directory (`tsc -p tsconfig.build.json
+// --outDir`; `--cli <dist/cli/main.js>` measures a given build instead), and everything timed in a
+// fresh process runs that compiled JavaScript in plain node, as a user's process does (no tsx: its
+// loader hooks cost ~100 ms of a cold run, most of it while gpt-tokenizer loads):
 //   1. lintTools() in a fresh process, cold first run, default rules and `--provider all`: CPU
 //      (target < 500 ms with the default rules). 3 processes each, median.
 //   2. the token counter alone (gpt-tokenizer's o200k_base: load + first count) in a fresh
@@ -6,14 +10,12 @@
 //   3. lintTools() warm, in this process (5 runs).
 //   4. the compiled CLI as a user runs it, `node dist/cli/main.js lint <file> --format json`, in a
 //      fresh process: wall time, start-up included (target < 1,000 ms); 5 runs, also with
-//      `--provider all` and on an empty catalog. The current source is compiled into a temporary
-//      directory (`tsc -p tsconfig.build.json --outDir`); `--cli <main.js>` measures a given build.
+//      `--provider all` and on an empty catalog.
 // CPU time is printed beside wall time: on a shared machine wall time includes waiting for a core.
 // Results go to bench/results/lint.md (`--no-write` to skip); `--json` prints them as JSON last;
 // `--profile` also CPU-profiles one cold lintTools() process into bench/results/profile-lint.md.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,28 +25,6 @@ import { profileMarkdown, summariseProfile } from './lib/cpu-profile.js';
 const self = fileURLToPath(import.meta.url);
 const root = join(dirname(self), '..');
 const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
-
-if (process.argv[2] === '--cold-child') {
-  // Fresh process: the engine imported, then one timed lintTools() on the catalog file.
-  const { lintTools } = await import('../src/lint/engine.js');
-  const { parseLintConfig } = await import('../src/lint/config.js');
-  const { BUILTIN_RULES } = await import('../src/lint/rules/index.js');
-  const tools = (JSON.parse(readFileSync(process.argv[3]!, 'utf8')) as { tools: unknown[] }).tools;
-  const providers = process.argv[4] === 'all' ? { config: parseLintConfig({ rules: Object.fromEntries(BUILTIN_RULES.filter((r) => r.family === 'provider').map((r) => [r.id, { options: { providers: ['all'] } }])) }, BUILTIN_RULES) } : {};
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const result = lintTools(tools, providers);
-  process.stdout.write(JSON.stringify({ wallMs: performance.now() - t0, cpuMs: cpuMs(process.cpuUsage(c0)), findings: result.findings.length }));
-  process.exit(0);
-}
-if (process.argv[2] === '--tokenizer-child') {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const { countTokens } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: (text: string) => number };
-  countTokens('Grip force in newtons.');
-  process.stdout.write(JSON.stringify({ wallMs: performance.now() - t0, cpuMs: cpuMs(process.cpuUsage(c0)) }));
-  process.exit(0);
-}
 
 const TOOL_COUNT = 1000;
 const CPU_TARGET_MS = 500;
@@ -61,8 +41,40 @@ const emptyFile = join(dir, 'empty.json');
 writeFileSync(file, JSON.stringify({ tools }));
 writeFileSync(emptyFile, JSON.stringify({ tools: [] }));
 
-function child<T>(args: string[]): T {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', self, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/**
+ * The fresh-process measurements, as plain JavaScript run on the compiled build (`dist`, given as
+ * its first argument): `cold <catalog> [all]` imports the lint engine and times one lintTools();
+ * `tokenizer` loads gpt-tokenizer's o200k_base and counts once. Each prints one JSON line.
+ */
+const COLD_CHILD = `import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+const [dist, mode, file, providers] = process.argv.slice(2);
+const cpuMs = (u) => (u.user + u.system) / 1000;
+const c0 = process.cpuUsage();
+const t0 = performance.now();
+if (mode === 'tokenizer') {
+  createRequire(join(dist, 'lint', 'engine.js'))('gpt-tokenizer/encoding/o200k_base').countTokens('Grip force in newtons.');
+  process.stdout.write(JSON.stringify({ wallMs: performance.now() - t0, cpuMs: cpuMs(process.cpuUsage(c0)) }));
+} else {
+  const load = (path) => import(pathToFileURL(join(dist, path)).href);
+  const { lintTools } = await load('lint/engine.js');
+  const { parseLintConfig } = await load('lint/config.js');
+  const { BUILTIN_RULES } = await load('lint/rules/index.js');
+  const tools = JSON.parse(readFileSync(file, 'utf8')).tools;
+  const options = providers === 'all' ? { config: parseLintConfig({ rules: Object.fromEntries(BUILTIN_RULES.filter((r) => r.family === 'provider').map((r) => [r.id, { options: { providers: ['all'] } }])) }, BUILTIN_RULES) } : {};
+  const c1 = process.cpuUsage();
+  const t1 = performance.now();
+  const result = lintTools(tools, options);
+  process.stdout.write(JSON.stringify({ wallMs: performance.now() - t1, cpuMs: cpuMs(process.cpuUsage(c1)), findings: result.findings.length }));
+}
+`;
+const coldChild = join(dir, 'cold-child.mjs');
+writeFileSync(coldChild, COLD_CHILD);
+
+function child<T>(dist: string, args: string[], nodeFlags: string[] = []): T {
+  const run = spawnSync(process.execPath, [...nodeFlags, coldChild, dist, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) throw new Error(`bench child ${args[0]} failed (${run.status}): ${run.stderr}`);
   return JSON.parse(run.stdout) as T;
 }
@@ -98,24 +110,24 @@ try {
   const coldDefault: Cold[] = [];
   const coldAll: Cold[] = [];
   const tokenizer: Array<{ wallMs: number; cpuMs: number }> = [];
+  const main = process.argv.includes('--cli') ? process.argv[process.argv.indexOf('--cli') + 1]! : buildCli();
+  const dist = dirname(dirname(main));
   for (let r = 0; r < 3; r++) {
-    coldDefault.push(child<Cold>(['--cold-child', file]));
-    coldAll.push(child<Cold>(['--cold-child', file, 'all']));
-    tokenizer.push(child(['--tokenizer-child']));
+    coldDefault.push(child<Cold>(dist, ['cold', file]));
+    coldAll.push(child<Cold>(dist, ['cold', file, 'all']));
+    tokenizer.push(child(dist, ['tokenizer']));
   }
   if (process.argv.includes('--profile')) {
     const profileDir = join(dir, 'profile');
-    const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', self, '--cold-child', file], { cwd: root, encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`profiled child failed: ${run.stderr}`);
+    child<Cold>(dist, ['cold', file], ['--cpu-prof', '--cpu-prof-dir', profileDir]);
     const profile = join(profileDir, readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!);
-    writeFileSync(join(root, 'bench/results/profile-lint.md'), `# CPU profile: one fresh process importing the lint engine and running lintTools() once on 1,000 tools (default rules)\n\nWritten by \`npm run bench:lint -- --profile\`; the whole process, start-up and tsx included. Load average ${loadavg()[0]!.toFixed(2)}.\n\n${profileMarkdown('Self time', summariseProfile(profile, root, 25))}`);
+    writeFileSync(join(root, 'bench/results/profile-lint.md'), `# CPU profile: one fresh process importing the lint engine and running lintTools() once on 1,000 tools (default rules)\n\nWritten by \`npm run bench:lint -- --profile\`; the whole process (start-up included), running the compiled build in plain node. Load average ${loadavg()[0]!.toFixed(2)}.\n\n${profileMarkdown('Self time', summariseProfile(profile, root, 25))}`);
   }
   const { lintTools } = await import('../src/lint/engine.js');
   lintTools(tools);
   const warm: number[] = [];
   for (let r = 0; r < 5; r++) { const c0 = process.cpuUsage(); lintTools(tools); warm.push(cpuMs(process.cpuUsage(c0))); }
   loads.push(loadavg()[0]!);
-  const main = process.argv.includes('--cli') ? process.argv[process.argv.indexOf('--cli') + 1]! : buildCli();
   const cli: ProcessRun[] = []; const cliAll: ProcessRun[] = []; const cliEmpty: ProcessRun[] = [];
   for (let r = 0; r < 5; r++) {
     cli.push(runCompiled(main, file));
