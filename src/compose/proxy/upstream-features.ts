@@ -100,6 +100,14 @@ function described(raw: JsonObject): { title?: string; description?: string; mim
 export async function adoptFeatures(upstream: Upstream, capabilities: JsonObject, limits: Limits): Promise<AdoptedFeatures> {
   const out: AdoptedFeatures = { resources: [], prompts: [], problems: [] };
   const { maxEntries, maxBytes } = limits;
+  // A resource's or a template's read: the upstream's contents, or its failure named (a protocol error as it is).
+  const readUpstream = async (uri: string, signal: AbortSignal) => {
+    try {
+      return contentsOf(await upstream.request('resources/read', { uri }, signal), uri, upstream.label);
+    } catch (error) {
+      throw error instanceof ProtocolError ? error : relayed(error, `Reading ${uri} from upstream ${upstream.label} failed`, { uri });
+    }
+  };
   const refuse = (entry: UpstreamToolProblem['entry'], tool: unknown, code: UpstreamToolProblem['code'], message: string): void => {
     out.problems.push({ tool: typeof tool === 'string' ? tool : undefined, code, message, entry });
   };
@@ -115,13 +123,7 @@ export async function adoptFeatures(upstream: Upstream, capabilities: JsonObject
           const uri = raw.uri as string;
           out.resources.push(defineResource({
             uri, name: raw.name as string, ...described(raw),
-            read: async (ctx) => {
-              try {
-                return contentsOf(await upstream.request('resources/read', { uri }, ctx.signal), uri, upstream.label);
-              } catch (error) {
-                throw error instanceof ProtocolError ? error : relayed(error, `Reading ${uri} from upstream ${upstream.label} failed`, { uri });
-              }
-            },
+            read: (ctx) => readUpstream(uri, ctx.signal),
           }));
         } catch (error) {
           refuse('resource', raw.uri, 'invalid-definition', error instanceof Error ? error.message : String(error));
@@ -138,13 +140,7 @@ export async function adoptFeatures(upstream: Upstream, capabilities: JsonObject
         try {
           out.resources.push(defineResourceTemplate({
             uriTemplate: raw.uriTemplate as string, name: raw.name as string, ...described(raw),
-            read: async (uri, _variables, ctx) => {
-              try {
-                return contentsOf(await upstream.request('resources/read', { uri }, ctx.signal), uri, upstream.label);
-              } catch (error) {
-                throw error instanceof ProtocolError ? error : relayed(error, `Reading ${uri} from upstream ${upstream.label} failed`, { uri });
-              }
-            },
+            read: (uri, _variables, ctx) => readUpstream(uri, ctx.signal),
           }));
         } catch (error) {
           refuse('resource-template', raw.uriTemplate, 'invalid-definition', error instanceof Error ? error.message : String(error));

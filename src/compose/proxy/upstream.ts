@@ -3,6 +3,10 @@
  * (at most `maxReconnects` times per `reconnectWindowMs`) when it dies; a per-call timeout; a limit
  * on calls in flight with a bounded queue; and every failure turned into an `isError` result that
  * says what happened, so a dead or hanging upstream never takes the front server down.
+ *
+ * Over 400 lines because the connection's whole life is one concept here: which client is current,
+ * retired or listening decides how every call, request and re-list behaves, and splitting it would
+ * spread that state over files that each need all of it.
  */
 import { connect, McpClientError, TASKS_EXTENSION } from '../../client/index.js';
 import type { CallToolOptions, ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
