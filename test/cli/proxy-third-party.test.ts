@@ -1,8 +1,9 @@
 /**
  * `toolwright proxy` (a real child process) in front of third-party servers, called by third-party
- * clients (issue 32 "Real parts"): a punkpeye `fastmcp` server over stdio (installed on demand in
- * test-deps/fastmcp) and server-everything over stdio, behind approval and audit, called by MCP
- * Inspector's CLI and the official SDK v1 client.
+ * clients (issue 32 "Real parts", "Done when"): a punkpeye `fastmcp` server over stdio (installed on
+ * demand in test-deps/fastmcp), server-everything over stdio and an official SDK v1 server over
+ * Streamable HTTP, destructive tools behind approval, every call audited, called by MCP Inspector's
+ * CLI and the official SDK v1 client.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,18 +18,22 @@ import { runToEnd } from '../interop/child-process.js';
 import { REPO_ROOT, repoPath } from '../support/repo-paths.js';
 import { testDeps, thirdPartyFile } from '../support/test-deps.js';
 import { until } from '../support/until.js';
+import { startSdkUpstream } from '../compose/proxy/fixtures/sdk-upstream.js';
+import type { SdkUpstream } from '../compose/proxy/fixtures/sdk-upstream.js';
 
 const FIXTURE = repoPath('test/compose/proxy/fixtures/fastmcp-upstream.mjs');
 
 interface InspectorAnswer { result?: Record<string, unknown>; error?: unknown }
 
-describe('toolwright proxy in front of fastmcp and server-everything, called by MCP Inspector and the SDK v1 client', () => {
+describe('toolwright proxy in front of fastmcp, server-everything and an SDK v1 server, called by MCP Inspector and the SDK v1 client', () => {
   let dir: string;
   let child: StdioChild;
   let url: string;
   let auditPath: string;
+  let sdk: SdkUpstream;
 
   before(async () => {
+    sdk = await startSdkUpstream();
     dir = mkdtempSync(join(tmpdir(), 'tw-proxy-3p-'));
     const fastmcp = testDeps('fastmcp').dir;
     auditPath = join(dir, 'log', 'calls.jsonl');
@@ -38,6 +43,7 @@ describe('toolwright proxy in front of fastmcp and server-everything, called by 
       upstreams: [
         { prefix: 'fast', stdio: { command: process.execPath, args: [FIXTURE, fastmcp] }, transforms: [{ kind: 'require-approval', tool: 'purge', message: 'Purge the cache upstream?', approver: 'operator', timeoutMs: 300 }] },
         { prefix: 'every', stdio: { command: process.execPath, args: [SERVERS.everything, 'stdio'] } },
+        { prefix: 'files', http: { url: sdk.url }, transforms: [{ kind: 'require-approval', tool: 'delete_file', message: 'Delete this file upstream?', approver: 'operator', timeoutMs: 300 }] },
       ],
       audit: { path: auditPath, key: join(dir, 'k', 'audit.key'), head: join(dir, 'k', 'calls.head'), includeArguments: true },
     }));
@@ -50,6 +56,7 @@ describe('toolwright proxy in front of fastmcp and server-everything, called by 
       child.process.kill('SIGTERM');
       await child.exited;
     }
+    await sdk?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -72,7 +79,7 @@ describe('toolwright proxy in front of fastmcp and server-everything, called by 
   it("MCP Inspector lists the front's tools from both upstreams and calls a fastmcp tool; the front's validator refuses bad arguments before fastmcp sees them", async () => {
     const listed = await inspector(['--method', 'tools/list']);
     const tools = (listed.result?.['tools'] as { name: string; annotations?: { destructiveHint?: boolean } }[]).map((t) => t.name);
-    for (const name of ['fast__add', 'fast__shout', 'fast__purge', 'every__echo']) assert.ok(tools.includes(name), `${name} in ${tools.join(', ')}`);
+    for (const name of ['fast__add', 'fast__shout', 'fast__purge', 'every__echo', 'files__add', 'files__delete_file']) assert.ok(tools.includes(name), `${name} in ${tools.join(', ')}`);
     const sum = await inspector(['--method', 'tools/call', '--tool-name', 'fast__add', '--tool-args-json', JSON.stringify({ a: 2, b: 40 })]);
     assert.equal(textOf(sum.result), '42', JSON.stringify(sum));
     // fastmcp's zod schema, advertised as draft-07 JSON Schema, enforced by the front's engine.
@@ -89,17 +96,27 @@ describe('toolwright proxy in front of fastmcp and server-everything, called by 
     assert.deepEqual(await audited('fast__purge', 1), [[{}, 'tool-error']]);
   });
 
+  it('MCP Inspector through the front to the SDK v1 server: a call runs there; its destructive tool, with no operator deciding, does not', async () => {
+    const sum = await inspector(['--method', 'tools/call', '--tool-name', 'files__add', '--tool-args-json', JSON.stringify({ a: 1, b: 2 })]);
+    assert.deepEqual(sum.result?.['structuredContent'], { sum: 3 }, JSON.stringify(sum));
+    const deletes = sdk.log.calls.filter((c) => c.tool === 'delete_file').length;
+    const held = await inspector(['--method', 'tools/call', '--tool-name', 'files__delete_file', '--tool-args-json', JSON.stringify({ path: '/etc/hosts' })]);
+    assert.equal(textOf(held.result), 'No operator decided on the call of files__delete_file within 300 ms; it was not executed.', JSON.stringify(held));
+    assert.equal(sdk.log.calls.filter((c) => c.tool === 'delete_file').length, deletes, 'nothing ran upstream');
+    assert.deepEqual(await audited('files__delete_file', 1), [[{ path: '/etc/hosts' }, 'tool-error']]);
+  });
+
   it('the SDK v1 client calls fastmcp and server-everything through the same front', async () => {
-    const sdk = new Client({ name: 'sdk-v1-caller', version: '1.0.0' });
-    await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const caller = new Client({ name: 'sdk-v1-caller', version: '1.0.0' });
+    await caller.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
-      const shouted = (await sdk.callTool({ name: 'fast__shout', arguments: { text: 'quiet' } })) as { content: { text: string }[] };
+      const shouted = (await caller.callTool({ name: 'fast__shout', arguments: { text: 'quiet' } })) as { content: { text: string }[] };
       assert.equal(shouted.content[0]!.text, 'QUIET');
-      const echoed = (await sdk.callTool({ name: 'every__echo', arguments: { message: 'hi' } })) as { content: { text: string }[] };
+      const echoed = (await caller.callTool({ name: 'every__echo', arguments: { message: 'hi' } })) as { content: { text: string }[] };
       assert.equal(echoed.content[0]!.text, 'Echo: hi');
       assert.deepEqual(await audited('fast__shout', 1), [[{ text: 'quiet' }, 'respond']]);
     } finally {
-      await sdk.close();
+      await caller.close();
     }
   });
 });
