@@ -56,7 +56,7 @@ describe('proxy: an upstream tool that runs only as a task', () => {
     upstreamListener = await upstream.listen({ port: 0 });
     [proxied, short] = await Promise.all([
       toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', timeoutMs: 20_000 }),
-      toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'short', timeoutMs: 300 }),
+      toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'short', timeoutMs: 2000 }),
     ]);
     front = createServer({ name: 'front', version: '1', tools: [...proxied.tools, ...short.tools] });
     listener = await front.listen({ port: 0 });
@@ -99,7 +99,7 @@ describe('proxy: an upstream tool that runs only as a task', () => {
     const before = cancelled.length;
     const result = await client.callTool('short__forever', {});
     assert.equal(result.isError, true);
-    assert.deepEqual(result.content, [{ type: 'text', text: 'Upstream short did not finish the task of forever within 300 ms; the task was cancelled upstream.' }]);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'Upstream short did not finish the task of forever within 2000 ms; the task was cancelled upstream.' }]);
     await until(() => cancelled.length === before + 1, 'the upstream task cancelled');
   });
 });
