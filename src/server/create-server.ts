@@ -127,6 +127,8 @@ export function createServer(options: ServerOptions): McpServer {
   // The tool list, its routes and the pipeline reading them are replaced together when a mount's tools change (remount.ts).
   let registered = config.registered;
   let descriptors = Object.freeze(registered.map((t) => t.descriptor));
+  // What a server mounting this one reads: made once per list, not at every read.
+  let mountedTools = Object.freeze(registered.map((r) => r.tool));
   let search = config.search;
   const pipelineFor = (tools: readonly RegisteredTool[], surface: SearchSurface | undefined): ((message: InboundMessage) => Promise<Reply>) => {
     const routes = buildRoutes({
@@ -199,7 +201,7 @@ export function createServer(options: ServerOptions): McpServer {
   const changeListeners = new Set<(kind: ListChangedKind) => void>();
   const mountable: MountableCatalog = Object.freeze({
     get tools() {
-      return Object.freeze(registered.map((r) => r.tool));
+      return mountedTools;
     },
     resources: Object.freeze([...features.catalog.resources.values(), ...features.catalog.templates]),
     prompts: Object.freeze([...features.catalog.prompts.values()]),
@@ -228,6 +230,7 @@ export function createServer(options: ServerOptions): McpServer {
   const remount = (): void => {
     registered = remountRegistered(remountRules, registered);
     descriptors = Object.freeze(registered.map((t) => t.descriptor));
+    mountedTools = Object.freeze(registered.map((r) => r.tool));
     search = resolveSearchSurface(options.search, registered, features.views, { canAuthorize: options.authorize !== undefined, use: options.use });
     pipeline = pipelineFor(registered, search);
     sessionWire.toolsChanged(descriptors);

@@ -155,11 +155,20 @@ export function resolveMounts(
     if (entry.transform !== undefined && typeof entry.transform !== 'function') throw new MountError(`${at}: transform must be a function (tools) => tools`);
     if (entry.onRefused !== undefined && typeof entry.onRefused !== 'function') throw new MountError(`${at}: onRefused must be a function`);
     const nameOf = (name: string): string => (named ? name : prefixedName(prefix, name));
+    // The same source tool gets the same prefixed tool object at every re-read, so a remount keeps its
+    // compiled validators (remount.ts matches registered tools by object) instead of compiling it again.
+    const prefixed = new WeakMap<Tool, Tool>();
     const shapeTools = (): { original: string; tool: Tool }[] => {
       const shaped = entry.transform === undefined ? catalog.tools : entry.transform(catalog.tools);
       return shaped.map((tool) => {
         const name = nameOf(tool.name);
-        return { original: tool.name, tool: name === tool.name ? tool : deriveTool(tool, { descriptor: { ...tool.descriptor, name } }) };
+        if (name === tool.name) return { original: tool.name, tool };
+        let renamed = prefixed.get(tool);
+        if (renamed === undefined || renamed.name !== name) {
+          renamed = deriveTool(tool, { descriptor: { ...tool.descriptor, name } });
+          prefixed.set(tool, renamed);
+        }
+        return { original: tool.name, tool: renamed };
       });
     };
     for (const { original, tool } of shapeTools()) {

@@ -60,6 +60,21 @@ describe('mount: a mounted tool list that changes after start', () => {
     }
   });
 
+  it('a tool still listed after a change is the same tool on the front (its compiled validators kept, not built again)', async () => {
+    const beta = echo('beta');
+    const catalog = changing([echo('alpha'), beta]);
+    const front = createServer({ name: 'front', version: '1.0.0', tools: [], mount: [mountOf(catalog, [])] });
+    try {
+      const before = front.mountable.tools.find((t) => t.name === 'dyn__beta');
+      assert.equal(front.mountable.tools, front.mountable.tools, 'read twice, the same list');
+      catalog.set([beta, echo('gamma')]);
+      assert.deepEqual(front.tools.map((t) => t.name), ['dyn__beta', 'dyn__gamma']);
+      assert.equal(front.mountable.tools.find((t) => t.name === 'dyn__beta'), before);
+    } finally {
+      await front.close();
+    }
+  });
+
   it('leaves out, and reports, each new tool that cannot join; the rest of the list is served', async () => {
     const catalog = changing([echo('alpha')]);
     const refusals: MountRefusal[] = [];
