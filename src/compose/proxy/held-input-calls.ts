@@ -25,7 +25,8 @@ type Step =
   | { kind: 'input'; requests: Record<string, InputRequest>; answer: (responses: Record<string, unknown>) => void; refuse: (reason: Error) => void };
 
 interface HeldCall {
-  readonly id: string;
+  /** Made at the first input round: a call that asks nothing (nearly all) costs no random id. */
+  id: string;
   /** The current round's requests, keyed for the front. */
   requests: Record<string, InputRequest>;
   /** The round the upstream waits on. */
@@ -87,7 +88,7 @@ export class HeldInputCalls {
     };
     const controller = new AbortController();
     const held: HeldCall = {
-      id: randomBytes(16).toString('base64url'),
+      id: '',
       requests: {},
       waiting: undefined,
       progress: ctx.progress.bind(ctx),
@@ -123,6 +124,7 @@ export class HeldInputCalls {
           this.#held.delete(held.id);
           return step.result;
         }
+        if (held.id === '') held.id = randomBytes(16).toString('base64url');
         const prefix = `upstream.${held.id}.`;
         held.requests = Object.fromEntries(Object.entries(step.requests).map(([key, request]) => [`${prefix}${key}`, request]));
         let got: ReturnType<ToolContext['inputs']['require']>;
