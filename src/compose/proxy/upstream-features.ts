@@ -47,7 +47,8 @@ async function listAll(upstream: Upstream, method: string, key: string, max: num
       if (entries.length < max) entries.push(item);
       else more++;
     }
-    cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+    // As the client reads tools/list (C-09): only an absent nextCursor ends the list; "" is a real cursor.
+    cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
     if (cursor === undefined || entries.length >= max) break;
   }
   return { entries, more };
