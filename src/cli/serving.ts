@@ -12,9 +12,9 @@ import { guardRedisStore } from '../server/store/claim-counter-guard.js';
 import type { GuardedRedisStore } from '../server/store/claim-counter-guard.js';
 import { VolatileStoreError } from '../server/store/redis-persistence.js';
 import { setProcessStore } from '../server/store/process-store.js';
-import { STATE_SECRET_ENV } from '../server/request-state.js';
+import { STATE_SECRET_ENV } from '../server/approvals/request-state-seal.js';
 import { isLoopbackHost } from '../transport/http-policy.js';
-import type { StageEvent } from '../server/stage-events.js';
+import type { StageEvent } from '../server/stages/stage-events.js';
 
 /** The serving options, as `parseArgs` takes them. */
 export const SERVING_OPTIONS = {

@@ -10,8 +10,8 @@
 import { isJsonObject } from '../json/json-object.js';
 import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
-import { deriveTool } from '../server/derive-tool.js';
-import type { ApprovalRequest, Tool, ToolHandlers } from '../server/tool-types.js';
+import { deriveTool } from '../server/tools/derive-tool.js';
+import type { ApprovalRequest, Tool, ToolHandlers } from '../server/contract/tool-types.js';
 import { acceptsValue, narrowSchema } from './narrow-schema.js';
 import { DefinitionError } from '../errors/toolwright-error.js';
 

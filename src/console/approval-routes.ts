@@ -4,7 +4,7 @@
  * operator saw. Decisions go through `server.approvals.decide`, single use; the record names the
  * operator the console was started for.
  */
-import type { ApprovalQueue, PendingApproval } from '../server/operator-approvals.js';
+import type { ApprovalQueue, PendingApproval } from '../server/approvals/operator-approvals.js';
 import { CONSOLE_PATH } from './console-mount.js';
 import type { ConsoleReply, ConsoleRoute, LiveEvent } from './console-mount.js';
 import type { LiveChannel } from './live-channel.js';

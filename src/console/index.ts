@@ -18,7 +18,7 @@ export type { StaticAsset } from './static-assets.js';
 export { createStageEventFanout } from './stage-event-fanout.js';
 export type { StageEventFanout } from './stage-event-fanout.js';
 import type { McpServer } from '../server/create-server.js';
-import type { StageEvent } from '../server/stage-events.js';
+import type { StageEvent } from '../server/stages/stage-events.js';
 import { createConsoleMount } from './console-mount.js';
 import type { ConsoleMount } from './console-mount.js';
 import { LiveChannel } from './live-channel.js';

@@ -2,7 +2,7 @@
  * Hands one server's stage events to several listeners (the audit log, the console). Pass
  * `fanout.onStageEvent` to `createServer`; a listener that throws is isolated from the others.
  */
-import type { StageEvent } from '../server/stage-events.js';
+import type { StageEvent } from '../server/stages/stage-events.js';
 
 /** See the module comment. */
 export interface StageEventFanout {

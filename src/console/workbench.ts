@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../protocol/versions.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../protocol/wire-types.js';
 import type { McpServer } from '../server/create-server.js';
-import type { StageEvent } from '../server/stage-events.js';
+import type { StageEvent } from '../server/stages/stage-events.js';
 import { mapTools, PROVIDER_NAMES } from '../host/index.js';
 import type { LossEntry, ProviderName } from '../host/index.js';
 import { lintTools } from '../lint/index.js';

@@ -1,7 +1,7 @@
 /**
  * One vocabulary for how risky a tool is and what a caller lacks, shared by the host's selection
  * (src/host/select-tools.ts) and the server's per-caller catalog (`visibleWhen`,
- * src/server/catalog-view.ts). Annotations are read with the spec's defaults: a tool that says
+ * src/server/catalog/catalog-view.ts). Annotations are read with the spec's defaults: a tool that says
  * nothing counts as destructive and open-world.
  */
 import type { ToolAnnotations } from './wire-types.js';

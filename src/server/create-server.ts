@@ -22,28 +22,28 @@ import { resolveEras } from './eras.js';
 import type { Era } from './eras.js';
 import { createLegacyHttpWire, LegacySessionWire, StdioLegacySession } from './legacy/index.js';
 import type { LegacyHttpWire } from './legacy/index.js';
-import { createApprovalQueue } from './operator-approvals.js';
-import type { ApprovalQueue } from './operator-approvals.js';
+import { createApprovalQueue } from './approvals/operator-approvals.js';
+import type { ApprovalQueue } from './approvals/operator-approvals.js';
 import { createPipeline } from './pipeline/create-pipeline.js';
 import { buildRoutes } from './routes/route-list.js';
 import { routeTable } from './routes/route.js';
-import { forwardListChanges } from './mount.js';
-import type { MountableCatalog } from './mount.js';
-import { remountRegistered } from './remount.js';
-import type { RemountRules } from './remount.js';
+import { forwardListChanges } from './catalog/mount.js';
+import type { MountableCatalog } from './catalog/mount.js';
+import { remountRegistered } from './catalog/remount.js';
+import type { RemountRules } from './catalog/remount.js';
 import { resolveSearchSurface } from './search/search-surface.js';
 import type { SearchSurface } from './search/search-surface.js';
-import type { RegisteredTool } from './tool-registry.js';
-import { resolveServerConfig } from './server-config.js';
-import { createServerLifecycle } from './server-lifecycle.js';
-import type { EraChoice, ServerOptions } from './server-options.js';
+import type { RegisteredTool } from './tools/tool-registry.js';
+import { resolveServerConfig } from './setup/server-config.js';
+import { createServerLifecycle } from './setup/server-lifecycle.js';
+import type { EraChoice, ServerOptions } from './setup/server-options.js';
 import { relayChanges } from './store/change-relay.js';
 import type { ChangeRelay } from './store/change-relay.js';
-import type { ChangeNotifier, ListChangedKind } from './subscriptions.js';
+import type { ChangeNotifier, ListChangedKind } from './features/subscriptions.js';
 import { TaskEngine } from './pipeline/task-engine.js';
 import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 
-export type { EraChoice, ServerOptions } from './server-options.js';
+export type { EraChoice, ServerOptions } from './setup/server-options.js';
 
 /** A Toolwright MCP server. */
 export interface McpServer extends MessageDispatcher, ChangeNotifier {

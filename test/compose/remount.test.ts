@@ -1,5 +1,5 @@
 /**
- * A mounted catalog whose tools change after start (server/remount.ts): the front reads them again
+ * A mounted catalog whose tools change after start (server/catalog/remount.ts): the front reads them again
  * on the mount's `tools` list_changed, serves the new list, and leaves out (reported, never thrown)
  * each tool that cannot join a running server.
  */

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson } from '../../src/index.js';
 import { buildPinLock } from '../../src/lint/pin.js';
-import { digestArguments } from '../../src/server/request-state.js';
+import { digestArguments } from '../../src/server/approvals/request-state-seal.js';
 
 /**
  * Reference writer for JSON data: JSON.stringify for every leaf, members ordered with an explicit

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtocolError, elicitInput, listRootsInput, sampleInput } from '../../src/index.js';
-import { createInputFlow, isValidInputResponse } from '../../src/server/input-flow.js';
-import type { InputFlowScope } from '../../src/server/input-flow.js';
-import type { ApprovalRecord } from '../../src/server/approvals.js';
-import { RequestStateSigner } from '../../src/server/request-state.js';
+import { createInputFlow, isValidInputResponse } from '../../src/server/approvals/input-flow.js';
+import type { InputFlowScope } from '../../src/server/approvals/input-flow.js';
+import type { ApprovalRecord } from '../../src/server/approvals/approvals.js';
+import { RequestStateSigner } from '../../src/server/approvals/request-state-seal.js';
 
 const signer = new RequestStateSigner('unit-test-key-0123456789');
 const NAME = elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });

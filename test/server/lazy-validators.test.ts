@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { createServer, defineTool } from '../../src/index.js';
 import type { CompiledSchema, ValidationResult } from '../../src/schema/index.js';
-import { warmValidators } from '../../src/server/tool-registry.js';
-import type { RegisteredTool } from '../../src/server/tool-registry.js';
+import { warmValidators } from '../../src/server/tools/tool-registry.js';
+import type { RegisteredTool } from '../../src/server/tools/tool-registry.js';
 
 // Not the raw-http fixture: its wire-schema check loads Ajv itself.
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };

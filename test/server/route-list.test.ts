@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { definePrompt, defineResource } from '../../src/index.js';
 import { createMemoryStore } from '../../src/server/store/memory-store.js';
-import { RequestStateSigner } from '../../src/server/request-state.js';
+import { RequestStateSigner } from '../../src/server/approvals/request-state-seal.js';
 import { buildRoutes } from '../../src/server/routes/route-list.js';
 import { routeTable } from '../../src/server/routes/route.js';
-import { resolveServerFeatures } from '../../src/server/server-features.js';
-import type { ServerFeatureOptions } from '../../src/server/server-features.js';
+import { resolveServerFeatures } from '../../src/server/routes/server-features.js';
+import type { ServerFeatureOptions } from '../../src/server/routes/server-features.js';
 import { TaskEngine } from '../../src/server/pipeline/task-engine.js';
 
 const store = createMemoryStore();

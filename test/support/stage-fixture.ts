@@ -11,13 +11,13 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
 import { ProtocolError } from '../../src/protocol/protocol-error.js';
 import type { ClientCapabilities } from '../../src/protocol/wire-types.js';
 import type { InboundMessage, TransportKind } from '../../src/transport/message-dispatcher.js';
-import { DEFAULT_APPROVER_SCOPE } from '../../src/server/approver-trust.js';
-import { CallContext } from '../../src/server/call-context.js';
-import { CatalogViews, defaultTenantOf } from '../../src/server/catalog-view.js';
-import { createApprovalQueue } from '../../src/server/operator-approvals.js';
+import { DEFAULT_APPROVER_SCOPE } from '../../src/server/approvals/approver-trust.js';
+import { CallContext } from '../../src/server/stages/call-context.js';
+import { CatalogViews, defaultTenantOf } from '../../src/server/catalog/catalog-view.js';
+import { createApprovalQueue } from '../../src/server/approvals/operator-approvals.js';
 import { OUTCOMES } from '../../src/server/outcomes.js';
 import type { OutcomeName } from '../../src/server/outcomes.js';
-import { RequestStateSigner } from '../../src/server/request-state.js';
+import { RequestStateSigner } from '../../src/server/approvals/request-state-seal.js';
 import { resolveEnv } from '../../src/server/stages/pipeline-env.js';
 import type { PipelineConfig, PipelineEnv } from '../../src/server/stages/pipeline-env.js';
 import { extend, receive } from '../../src/server/stages/stage.js';
@@ -26,8 +26,8 @@ import type { AnyState, Decoded, Enveloped, Received, Redeemed, Shaped, Stop, To
 /** A state at one stage that also reads every later field (undefined until a stage sets it): what a test inspects after `run`. */
 export type At<S> = S & AnyState;
 import { createMemoryStore } from '../../src/server/store/memory-store.js';
-import { registerTools } from '../../src/server/tool-registry.js';
-import type { AuthInfo, Tool } from '../../src/server/tool-types.js';
+import { registerTools } from '../../src/server/tools/tool-registry.js';
+import type { AuthInfo, Tool } from '../../src/server/contract/tool-types.js';
 import { sampleTool } from './sample-tool.js';
 
 export const VERSION = SUPPORTED_PROTOCOL_VERSIONS[0]!;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { createProxyServer, ProxyError } from '../../compose/proxy/index.js';
 import type { ProxyServer } from '../../compose/proxy/index.js';
-import type { StageEvent } from '../../server/stage-events.js';
+import type { StageEvent } from '../../server/stages/stage-events.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { SERVING_HELP, SERVING_OPTIONS, serveWith } from '../serving.js';
 import type { LoadedServer, ServingValues } from '../serving.js';

@@ -1,15 +1,15 @@
 import { basename, extname, resolve } from 'node:path';
 import { createServer } from '../../server/create-server.js';
 import type { McpServer } from '../../server/create-server.js';
-import { isTool } from '../../server/define-tool.js';
-import { ServerDefinitionError } from '../../server/tool-registry.js';
-import type { Tool } from '../../server/tool-types.js';
+import { isTool } from '../../server/tools/define-tool.js';
+import { ServerDefinitionError } from '../../server/tools/tool-registry.js';
+import type { Tool } from '../../server/contract/tool-types.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { importModule, ModuleImportError } from '../import-module.js';
 import { UsageError } from '../usage-error.js';
 import { SERVING_HELP, SERVING_OPTIONS, serveWith } from '../serving.js';
 import type { LoadedServer, ServingValues } from '../serving.js';
-import type { StageEvent } from '../../server/stage-events.js';
+import type { StageEvent } from '../../server/stages/stage-events.js';
 
 export const summary = 'serve a module\'s tools over MCP (Streamable HTTP and/or stdio)';
 

@@ -2,7 +2,7 @@ import { PROFILES, sanitizeToolName } from '../../host/index.js';
 import type { NameRule, ProviderName } from '../../host/index.js';
 import { OpenApiImportError } from './import-error.js';
 
-/** MCP 2026-07-28 tool names: 1-128 characters of `[A-Za-z0-9_.-]` (src/server/tool-definition-rules.ts). */
+/** MCP 2026-07-28 tool names: 1-128 characters of `[A-Za-z0-9_.-]` (src/server/tools/tool-definition-rules.ts). */
 const MCP_CHARACTER = /[A-Za-z0-9_.-]/;
 const MCP_MAX_LENGTH = 128;
 

@@ -10,7 +10,7 @@ import { prefixedName } from '../../protocol/prefixed-name.js';
 import type { ToolAnnotations, ToolDescriptor } from '../../protocol/index.js';
 import { checkToolDefinition, defineTool, deriveTool } from '../../server/index.js';
 import type { Tool, ToolContext, ToolResultInit } from '../../server/index.js';
-import type { ToolHandlers } from '../../server/tool-types.js';
+import type { ToolHandlers } from '../../server/contract/tool-types.js';
 import { transformTools } from '../transforms.js';
 import type { ToolTransform } from '../transforms.js';
 import { ProxyError } from './proxy-error.js';

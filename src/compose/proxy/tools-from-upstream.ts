@@ -6,7 +6,7 @@
  * upstream's tool list changes and bring its resources and prompts. docs/compose.md, "Proxy".
  */
 import type { MountOption, Prompt, Resource, ResourceTemplate, Tool } from '../../server/index.js';
-import { isValidPrefix, NAMED_MOUNT } from '../../server/mount.js';
+import { isValidPrefix, NAMED_MOUNT } from '../../server/catalog/mount.js';
 import type { ToolTransform } from '../transforms.js';
 import type { UpstreamToolProblem } from './adopt-tools.js';
 import { ProxyError } from './proxy-error.js';

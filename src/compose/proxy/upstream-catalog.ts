@@ -2,7 +2,7 @@
  * What one proxied upstream offers the front server, kept current: its tools (listed again when the
  * upstream says they changed, at a bounded rate), its resources and prompts (listed at start), and
  * what could not be taken. It is a `MountableCatalog`, so the front mounts it like an in-process
- * server and recompiles its tool list when this one changes (server/remount.ts).
+ * server and recompiles its tool list when this one changes (server/catalog/remount.ts).
  */
 import type { InputRequiredInit, ListChangedKind, MountableCatalog, MountRefusal, Prompt, Resource, ResourceTemplate, Tool, ToolContext, ToolResultInit } from '../../server/index.js';
 import { HeldInputCalls } from './held-input-calls.js';

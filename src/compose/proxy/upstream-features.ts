@@ -9,7 +9,7 @@ import { prefixedName } from '../../protocol/prefixed-name.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
 import { definePrompt, defineResource, defineResourceTemplate } from '../../server/index.js';
 import type { Prompt, PromptGetValue, Resource, ResourceReadValue, ResourceTemplate } from '../../server/index.js';
-import type { ResourceContentsInit } from '../../server/content.js';
+import type { ResourceContentsInit } from '../../server/tools/content.js';
 import type { UpstreamToolProblem } from './adopt-tools.js';
 import { ProxyError } from './proxy-error.js';
 import type { Upstream } from './upstream.js';

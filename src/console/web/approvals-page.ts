@@ -4,7 +4,7 @@
  * what it would do, who asked, the digest the decision is bound to and the time left; approve or
  * decline, and the calls decided since the page opened.
  */
-import type { ApprovalQueueEvent, PendingApproval } from '../../server/operator-approvals.js';
+import type { ApprovalQueueEvent, PendingApproval } from '../../server/approvals/operator-approvals.js';
 import { api, connectLive, h, jsonBlock } from './console-client.js';
 
 const pending = new Map<string, PendingApproval>();

@@ -1,5 +1,5 @@
 /** The authorizer contract: who is calling, decided once per request from its headers. */
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 /** Decides who is calling. Return null to refuse the request (HTTP 401). */
 export type Authorizer = (request: AuthorizeRequest) => AuthInfo | null | Promise<AuthInfo | null>;

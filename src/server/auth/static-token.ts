@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 import type { Authorizer } from './authorizer.js';
 import { BearerTokenError } from './bearer-challenge.js';
 import { createPrivateFileOnce, openToOthers, replacePrivateFile } from '../private-file.js';

@@ -8,7 +8,7 @@
  * transports build their own), and a field would let any of them claim to be authenticated.
  */
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 const vouched = new WeakMap<InboundMessage, AuthInfo>();
 

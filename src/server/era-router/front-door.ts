@@ -11,7 +11,7 @@ import type { HeaderLookup, InboundMessage, Reply } from '../../transport/messag
 import { authenticate } from '../stages/authenticate.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
 import { receive } from '../stages/stage.js';
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 /** What the authorizer said about one request: the caller, or the reply refusing it. */
 export type FrontDoorVerdict = { readonly auth: AuthInfo } | { readonly refused: Reply };

@@ -23,7 +23,7 @@ import { acceptsBatches, DEFAULT_MAX_BATCH_SIZE, holdsInitialize, initializeInBa
 import { LegacySessionTable } from './session-store.js';
 import type { LegacySessionRecord, SessionEvent } from './session-store.js';
 import { errorReply } from '../pipeline/reply.js';
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 import { LegacySessionWire, LiveSession } from './session.js';
 import { LegacyStreams } from './streams.js';
 import type { HeldSession } from './streams.js';

@@ -1,8 +1,8 @@
 import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { Store } from '../store/store.js';
-import type { RegisteredTool } from '../tool-registry.js';
-import type { AuthInfo, ToolContext } from '../tool-types.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import type { AuthInfo, ToolContext } from '../contract/tool-types.js';
 import type { ToolCall } from './middleware.js';
 
 /** The {@link ToolCall} of one request: a live view of the pipeline state, plus notes and reports. */

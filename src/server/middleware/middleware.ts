@@ -19,7 +19,7 @@ import type { ProtocolError } from '../../protocol/protocol-error.js';
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import { rpcError, toolError } from '../outcomes.js';
 import type { Store } from '../store/store.js';
-import type { AuthInfo, ToolContext } from '../tool-types.js';
+import type { AuthInfo, ToolContext } from '../contract/tool-types.js';
 
 /** How a call ended, as middleware sees (and may return) it. */
 export type CallOutcome =

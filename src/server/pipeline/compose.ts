@@ -11,7 +11,7 @@ import { ProtocolError } from '../../protocol/protocol-error.js';
 import { CallView } from '../middleware/call-view.js';
 import type { CallOutcome, Middleware } from '../middleware/middleware.js';
 import { rpcError } from '../outcomes.js';
-import type { StageName } from '../stage-events.js';
+import type { StageName } from '../stages/stage-events.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
 import { EXECUTE_STAGE, STAGE_LIST } from '../stages/stage-list.js';
 import { errorMessage, fail, isThenable } from '../stages/stage.js';

@@ -3,7 +3,7 @@
  * only when a listener is set; a listener that throws is logged and never changes the answer.
  */
 import type { JsonObject } from '../../protocol/json-rpc.js';
-import type { StageEvent, StageOutcome } from '../stage-events.js';
+import type { StageEvent, StageOutcome } from '../stages/stage-events.js';
 import type { PipelineEnv } from '../stages/pipeline-env.js';
 import { errorMessage } from '../stages/stage.js';
 import type { AnyState, Stop } from '../stages/stage.js';

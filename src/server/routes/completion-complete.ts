@@ -5,14 +5,14 @@
  */
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { echoText, renderJson } from '../../schema/describe-value.js';
-import { toCompletion } from '../completion.js';
-import type { Completer } from '../completion.js';
+import { toCompletion } from '../features/completion.js';
+import type { Completer } from '../features/completion.js';
 import { rpcError } from '../outcomes.js';
-import { insufficientScope } from '../scope-refusal.js';
+import { insufficientScope } from '../auth/scope-refusal.js';
 import { errorMessage, fail, respond } from '../stages/stage.js';
 import type { RequestState, Stop } from '../stages/stage.js';
-import { visibleFor } from '../catalog-view.js';
-import type { CatalogViews } from '../catalog-view.js';
+import { visibleFor } from '../catalog/catalog-view.js';
+import type { CatalogViews } from '../catalog/catalog-view.js';
 import type { FeatureCatalog, FeatureRouteEnv } from './feature-env.js';
 import { badParams } from './route.js';
 import type { Route } from './route.js';

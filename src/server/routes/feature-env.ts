@@ -3,11 +3,11 @@
  * `createServer` from its options (server-features.ts): the catalogs and the settings their
  * handlers need.
  */
-import type { ApproverTrust } from '../approver-trust.js';
+import type { ApproverTrust } from '../approvals/approver-trust.js';
 import type { ChallengeParams } from '../auth/bearer-challenge.js';
-import type { RequestStateSigner } from '../request-state.js';
-import type { Prompt } from '../prompts.js';
-import type { Resource, ResourceTemplate } from '../resources.js';
+import type { RequestStateSigner } from '../approvals/request-state-seal.js';
+import type { Prompt } from '../features/prompts.js';
+import type { Resource, ResourceTemplate } from '../features/resources.js';
 import type { ServerLogger } from '../stages/pipeline-env.js';
 import type { Store } from '../store/store.js';
 

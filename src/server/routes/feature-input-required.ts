@@ -2,7 +2,7 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { InputRequest } from '../../protocol/wire-types.js';
-import { capabilityFor } from '../input-flow.js';
+import { capabilityFor } from '../approvals/input-flow.js';
 import { rpcError } from '../outcomes.js';
 import { fail, respond } from '../stages/stage.js';
 import type { RequestState, Stop } from '../stages/stage.js';

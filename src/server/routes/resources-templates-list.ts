@@ -1,5 +1,5 @@
 /** `resources/templates/list`: one page, when the server has resources (one per view where some template has `visibleTo`). */
-import type { CatalogViews } from '../catalog-view.js';
+import type { CatalogViews } from '../catalog/catalog-view.js';
 import type { FeatureCatalog, FeatureRouteEnv } from './feature-env.js';
 import type { Route } from './route.js';
 import { singlePageList } from './view-pages.js';

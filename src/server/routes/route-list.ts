@@ -4,9 +4,9 @@
  */
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
-import type { ResolvedServerFeatures } from '../server-features.js';
+import type { ResolvedServerFeatures } from './server-features.js';
 import type { TaskEngine } from '../pipeline/task-engine.js';
-import type { RegisteredTool } from '../tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 import { completionComplete } from './completion-complete.js';
 import type { FeatureRouteEnv } from './feature-env.js';
 import { promptsGet } from './prompts-get.js';

@@ -1,6 +1,6 @@
 /** `tasks/update`: the answers to a task's input requests. */
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import { isValidInputResponse } from '../input-flow.js';
+import { isValidInputResponse } from '../approvals/input-flow.js';
 import { rpcError } from '../outcomes.js';
 import { describeType, fail } from '../stages/stage.js';
 import type { TaskEngine } from '../pipeline/task-engine.js';

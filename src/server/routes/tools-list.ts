@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
-import type { CatalogViews } from '../catalog-view.js';
-import type { RegisteredTool } from '../tool-registry.js';
+import type { CatalogViews } from '../catalog/catalog-view.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 import type { Stop } from '../stages/stage.js';
 import { precomputed } from './precomputed.js';
 import type { Route } from './route.js';

@@ -5,12 +5,12 @@
  * only, so a cursor issued to another view is refused as invalid.
  */
 import type { JsonObject } from '../../protocol/json-rpc.js';
-import { VIEW_CACHE_LIMIT } from '../catalog-view.js';
-import type { CatalogViews, GatedEntry, Viewer, VisibleTo } from '../catalog-view.js';
+import { VIEW_CACHE_LIMIT } from '../catalog/catalog-view.js';
+import type { CatalogViews, GatedEntry, Viewer, VisibleTo } from '../catalog/catalog-view.js';
 import { rpcError } from '../outcomes.js';
 import { fail, respond } from '../stages/stage.js';
 import type { RequestState, Stop } from '../stages/stage.js';
-import type { ListChangedKind } from '../subscriptions.js';
+import type { ListChangedKind } from '../features/subscriptions.js';
 import type { MethodRoute } from '../stages/pipeline-env.js';
 import type { Route } from './route.js';
 

@@ -13,7 +13,7 @@ const requireLazily = createRequire(import.meta.url);
 let miniSearch: typeof MiniSearchClass | undefined;
 const loadMiniSearch = (): typeof MiniSearchClass => (miniSearch ??= requireLazily('minisearch') as typeof MiniSearchClass);
 import { isJsonObject } from '../../protocol/json-rpc.js';
-import type { RegisteredTool } from '../tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 
 // Words that say nothing about which tool is meant ("list the issues of my repo"): left out of the
 // index and of queries, so they neither cost search time nor rank tools whose prose is wordy.

@@ -5,10 +5,10 @@
  * the catalog. `call_tool` is routed by the `find-tool` stage (stages/find-tool.ts).
  */
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
-import type { CatalogViews } from '../catalog-view.js';
+import type { CatalogViews } from '../catalog/catalog-view.js';
 import type { Middleware } from '../middleware/middleware.js';
-import { registerTools } from '../tool-registry.js';
-import type { RegisteredTool } from '../tool-registry.js';
+import { registerTools } from '../tools/tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 import { CALL_TOOL, CALL_TOOL_DESCRIPTOR } from './call-tool.js';
 import { ToolSearchIndex } from './search-index.js';
 import { resolveSearchOptions } from './search-options.js';

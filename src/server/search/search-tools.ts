@@ -5,12 +5,12 @@
  */
 import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import { estimateTokens } from '../../host/token-estimate.js';
-import { visibleFor } from '../catalog-view.js';
-import type { CatalogViews } from '../catalog-view.js';
-import { defineTool } from '../define-tool.js';
+import { visibleFor } from '../catalog/catalog-view.js';
+import type { CatalogViews } from '../catalog/catalog-view.js';
+import { defineTool } from '../tools/define-tool.js';
 import { toolError } from '../outcomes.js';
-import type { RegisteredTool } from '../tool-registry.js';
-import type { Tool } from '../tool-types.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import type { Tool } from '../contract/tool-types.js';
 import type { ToolSearchIndex } from './search-index.js';
 import { MAX_QUERY_LENGTH } from './search-options.js';
 import type { ResolvedSearchOptions } from './search-options.js';

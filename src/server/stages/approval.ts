@@ -1,9 +1,9 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
-import { approverScopeError, callerMayApprove } from '../approver-trust.js';
-import { elicitInput } from '../input-flow.js';
+import { approverScopeError, callerMayApprove } from '../approvals/approver-trust.js';
+import { elicitInput } from '../approvals/input-flow.js';
 import { rpcError, toolError } from '../outcomes.js';
-import type { ApprovalRequest } from '../tool-types.js';
+import type { ApprovalRequest } from '../contract/tool-types.js';
 import type { PipelineEnv } from './pipeline-env.js';
 import { fail, respond, toolStop } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';

@@ -1,5 +1,5 @@
 import { rpcError } from '../outcomes.js';
-import type { AuthInfo } from '../tool-types.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
 import { vouchedAuth } from '../auth/vouched.js';
 import { errorMessage, extend, fail, isThenable } from './stage.js';

@@ -1,4 +1,4 @@
-import { insufficientScope } from '../scope-refusal.js';
+import { insufficientScope } from '../auth/scope-refusal.js';
 import { fail } from './stage.js';
 import type { Shaped, Stage } from './stage.js';
 

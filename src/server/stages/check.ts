@@ -1,5 +1,5 @@
 import { toolError } from '../outcomes.js';
-import type { RuleViolation } from '../tool-types.js';
+import type { RuleViolation } from '../contract/tool-types.js';
 import { CANCELLED, errorMessage, toolStop } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';
 

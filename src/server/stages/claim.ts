@@ -1,6 +1,6 @@
-import { claimApproval } from '../approvals.js';
-import type { Redemption } from '../approvals.js';
-import { callerMayApprove } from '../approver-trust.js';
+import { claimApproval } from '../approvals/approvals.js';
+import type { Redemption } from '../approvals/approvals.js';
+import { callerMayApprove } from '../approvals/approver-trust.js';
 import { fail } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';
 

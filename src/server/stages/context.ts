@@ -1,4 +1,4 @@
-import { CallContext } from '../call-context.js';
+import { CallContext } from './call-context.js';
 import { extend } from './stage.js';
 import type { Redeemed, Shaped, Stage } from './stage.js';
 

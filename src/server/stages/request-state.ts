@@ -1,4 +1,4 @@
-import { verifyApprovalState } from '../approvals.js';
+import { verifyApprovalState } from '../approvals/approvals.js';
 import { extend, fail } from './stage.js';
 import type { Redeemed, Stage, Stop, ToolFound } from './stage.js';
 

@@ -9,11 +9,11 @@ import type { ProtocolError } from '../../protocol/protocol-error.js';
 import type { CallToolResult, ClientCapabilities } from '../../protocol/wire-types.js';
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 import type { PipelineEnv } from './pipeline-env.js';
-import type { ApprovalRecord } from '../approvals.js';
-import type { SealedClaims } from '../request-state.js';
+import type { ApprovalRecord } from '../approvals/approvals.js';
+import type { SealedClaims } from '../approvals/request-state-seal.js';
 import type { CallView } from '../middleware/call-view.js';
-import type { RegisteredTool } from '../tool-registry.js';
-import type { AuthInfo, ToolContext } from '../tool-types.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import type { AuthInfo, ToolContext } from '../contract/tool-types.js';
 
 /** How a stage stops a request. */
 export type Stop =

@@ -3,9 +3,9 @@ import { SUPPORTED_PROTOCOL_VERSIONS, SERVER_LEGACY_PROTOCOL_VERSIONS } from '..
 import { echoText, renderJson } from '../../schema/describe-value.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { ClientCapabilities } from '../../protocol/wire-types.js';
-import { LOG_LEVELS } from '../log-levels.js';
+import { LOG_LEVELS } from '../features/log-levels.js';
 import { rpcError } from '../outcomes.js';
-import type { LogLevel } from '../tool-types.js';
+import type { LogLevel } from '../contract/tool-types.js';
 import { extend, fail } from './stage.js';
 import type { Enveloped, Stage, Versioned } from './stage.js';
 

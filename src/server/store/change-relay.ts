@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
-import type { ChangeNotifier, ListChangedKind, SubscriptionHub } from '../subscriptions.js';
+import type { ChangeNotifier, ListChangedKind, SubscriptionHub } from '../features/subscriptions.js';
 import type { Store } from './store.js';
 
 const CHANNEL = 'change-notifications';

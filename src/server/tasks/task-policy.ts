@@ -3,7 +3,7 @@
  * and should this call?". SEP-2663 leaves the choice to the server per request; a tool states it
  * once in `defineTool({ task })` and the `task` stage applies it.
  */
-import type { ToolContext } from '../tool-types.js';
+import type { ToolContext } from '../contract/tool-types.js';
 
 /** `defineTool({ task })`: how a tool runs as a task (`io.modelcontextprotocol/tasks`). */
 export interface ToolTaskOption<Args = Record<string, unknown>> {

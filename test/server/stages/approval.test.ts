@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineTool } from '../../../src/index.js';
 import type { ApprovalRequest } from '../../../src/index.js';
-import { CallContext } from '../../../src/server/call-context.js';
+import { CallContext } from '../../../src/server/stages/call-context.js';
 import { approval } from '../../../src/server/stages/approval.js';
 import { requestState } from '../../../src/server/stages/request-state.js';
 import type { PipelineEnv } from '../../../src/server/stages/pipeline-env.js';

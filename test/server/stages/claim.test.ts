@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { digestArguments } from '../../../src/server/request-state.js';
-import type { SealedClaims } from '../../../src/server/request-state.js';
+import { digestArguments } from '../../../src/server/approvals/request-state-seal.js';
+import type { SealedClaims } from '../../../src/server/approvals/request-state-seal.js';
 import { claim } from '../../../src/server/stages/claim.js';
 import type { PipelineEnv } from '../../../src/server/stages/pipeline-env.js';
 import { extend } from '../../../src/server/stages/stage.js';

@@ -1,7 +1,7 @@
 /** The `context` stage: makes the handler context once the arguments passed the shape check. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CallContext } from '../../../src/server/call-context.js';
+import { CallContext } from '../../../src/server/stages/call-context.js';
 import { context } from '../../../src/server/stages/context.js';
 import { assertPassed, redeemed, stageEnv } from '../../support/stage-fixture.js';
 

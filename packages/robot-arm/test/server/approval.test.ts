@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultApprovalDigest } from '../../../../src/server/approvals.js';
+import { defaultApprovalDigest } from '../../../../src/server/approvals/approvals.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../../../json/json-object.js';
-import { checkToolDefinition } from '../../../server/tool-definition-rules.js';
-import type { DefinitionProblem } from '../../../server/tool-definition-rules.js';
+import { checkToolDefinition } from '../../../server/tools/tool-definition-rules.js';
+import type { DefinitionProblem } from '../../../server/tools/tool-definition-rules.js';
 import type { ToolDescriptor } from '../../../protocol/wire-types.js';
 import { findSchemaProblem } from '../../schema-validity.js';
 import { childPointer } from '../../tool-view.js';

@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path';
 import { jsonString } from '../../../json/json-text.js';
-import { digestArguments } from '../../request-state.js';
+import { digestArguments } from '../../approvals/request-state-seal.js';
 import type { CallOutcome, Middleware } from '../middleware.js';
 import { auditChainFiles, checkHashChainLogOptions, HashChainLog } from '../../audit/index.js';
 import type { HashChainFsync, HashChainLogOptions, HashChainRecord, StoredHashChainRecord } from '../../audit/index.js';

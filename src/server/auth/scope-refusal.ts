@@ -5,14 +5,14 @@
  * with `WWW-Authenticate: Bearer error="insufficient_scope", scope="<every required scope>"`
  * (RFC 6750 step-up) and `data.requiredScopes`, and nothing of the entry's handler runs.
  */
-import type { ProtocolError } from '../protocol/protocol-error.js';
-import { missingScopes } from '../protocol/tool-risk.js';
-import { scopeListProblems } from '../protocol/scope-token.js';
-import { insufficientScopeChallenge } from './auth/bearer-challenge.js';
-import type { ChallengeParams } from './auth/bearer-challenge.js';
-import { rpcError } from './outcomes.js';
-import type { TransportKind } from '../transport/message-dispatcher.js';
-import type { AuthInfo } from './tool-types.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import { missingScopes } from '../../protocol/tool-risk.js';
+import { scopeListProblems } from '../../protocol/scope-token.js';
+import { insufficientScopeChallenge } from './bearer-challenge.js';
+import type { ChallengeParams } from './bearer-challenge.js';
+import { rpcError } from '../outcomes.js';
+import type { TransportKind } from '../../transport/message-dispatcher.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 /**
  * The refusal of a caller lacking a scope `what` requires (e.g. `tool move_arm`, `prompt brief`),

@@ -1,18 +1,18 @@
 /** The options of `createServer` (resolved once into a frozen config by server-config.ts). */
-import type { TenantOf } from './catalog-view.js';
-import type { Implementation } from '../protocol/wire-types.js';
-import type { HttpOptions } from '../transport/http-policy.js';
-import type { ErasSetting } from './eras.js';
-import type { LegacyWireOptions } from './legacy/index.js';
-import type { Middleware } from './middleware/middleware.js';
-import type { MountOption } from './mount.js';
-import type { SearchOptions } from './search/search-options.js';
-import type { Authorizer, ServerLogger } from './pipeline/create-pipeline.js';
-import type { ServerFeatureOptions } from './server-features.js';
-import type { StageEvent } from './stage-events.js';
-import type { Clock, Store } from './store/store.js';
-import type { TaskOptions } from './pipeline/task-engine.js';
-import type { Tool } from './tool-types.js';
+import type { TenantOf } from '../catalog/catalog-view.js';
+import type { Implementation } from '../../protocol/wire-types.js';
+import type { HttpOptions } from '../../transport/http-policy.js';
+import type { ErasSetting } from '../eras.js';
+import type { LegacyWireOptions } from '../legacy/index.js';
+import type { Middleware } from '../middleware/middleware.js';
+import type { MountOption } from '../catalog/mount.js';
+import type { SearchOptions } from '../search/search-options.js';
+import type { Authorizer, ServerLogger } from '../pipeline/create-pipeline.js';
+import type { ServerFeatureOptions } from '../routes/server-features.js';
+import type { StageEvent } from '../stages/stage-events.js';
+import type { Clock, Store } from '../store/store.js';
+import type { TaskOptions } from '../pipeline/task-engine.js';
+import type { Tool } from '../contract/tool-types.js';
 
 /** Options of {@link createServer}: the server's identity (`serverInfo`), its catalog and its policies. */
 export interface ServerOptions extends Implementation, ServerFeatureOptions {

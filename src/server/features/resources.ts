@@ -4,20 +4,20 @@
  * result is cacheable (`ttlMs`, `cacheScope`, digest R-30). An unknown URI is -32602 with
  * `data.uri` (SEP-2164; -32002 is retired).
  */
-import type { JsonObject } from '../protocol/json-rpc.js';
-import type { ContentAnnotations, Icon, ResourceContents } from '../protocol/wire-types.js';
-import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../protocol/feature-wire-types.js';
-import type { ClientCapabilities } from '../protocol/wire-types.js';
-import { resourceContents } from './content.js';
-import type { ResourceContentsInit } from './content.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ContentAnnotations, Icon, ResourceContents } from '../../protocol/wire-types.js';
+import type { ResourceDescriptor, ResourceTemplateDescriptor } from '../../protocol/feature-wire-types.js';
+import type { ClientCapabilities } from '../../protocol/wire-types.js';
+import { resourceContents } from '../tools/content.js';
+import type { ResourceContentsInit } from '../tools/content.js';
 import { compileUriTemplate } from './uri-template.js';
 import type { UriTemplate } from './uri-template.js';
-import type { AuthInfo } from './tool-types.js';
-import type { VisibleTo } from './catalog-view.js';
+import type { AuthInfo } from '../contract/tool-types.js';
+import type { VisibleTo } from '../catalog/catalog-view.js';
 import type { Completer } from './completion.js';
-import { checkScopes } from './scope-refusal.js';
-import type { InputFlow } from './input-flow.js';
-import type { InputRequiredInit } from './tool-types.js';
+import { checkScopes } from '../auth/scope-refusal.js';
+import type { InputFlow } from '../approvals/input-flow.js';
+import type { InputRequiredInit } from '../contract/tool-types.js';
 
 /** What `read` handlers receive. */
 export interface ResourceContext {

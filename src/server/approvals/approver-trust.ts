@@ -7,14 +7,14 @@
  * `authorize` option holds no scope: anyone who can reach the port could answer its own question, so
  * its answers never approve; such calls go to the operator (`approver: 'either'`) or are refused.
  */
-import type { ProtocolError } from '../protocol/protocol-error.js';
-import { insufficientScopeChallenge } from './auth/bearer-challenge.js';
-import type { ChallengeParams } from './auth/bearer-challenge.js';
-import { rpcError } from './outcomes.js';
-import type { AuthInfo } from './tool-types.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import { insufficientScopeChallenge } from '../auth/bearer-challenge.js';
+import type { ChallengeParams } from '../auth/bearer-challenge.js';
+import { rpcError } from '../outcomes.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 // Defined beside the scope-token rules, so that the linter (which may not import server/) names it too.
-export { DEFAULT_APPROVER_SCOPE } from '../protocol/scope-token.js';
+export { DEFAULT_APPROVER_SCOPE } from '../../protocol/scope-token.js';
 
 /** The server's rule, resolved once by createServer. */
 export interface ApproverTrust {

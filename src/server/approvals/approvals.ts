@@ -14,13 +14,13 @@
  * store under `approval:operator:<id>` when the operator decides (operator-approvals.ts): that
  * approval lives inside the held request only, so it cannot be carried to another one.
  */
-import type { JsonValue } from '../protocol/json-rpc.js';
-import type { ProtocolError } from '../protocol/protocol-error.js';
-import { rpcError } from './outcomes.js';
-import { digestArguments } from './request-state.js';
-import type { RequestStateSigner, SealedClaims } from './request-state.js';
-import { StoreEpochError, StoreFullError } from './store/store.js';
-import type { Store } from './store/store.js';
+import type { JsonValue } from '../../protocol/json-rpc.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import { rpcError } from '../outcomes.js';
+import { digestArguments } from './request-state-seal.js';
+import type { RequestStateSigner, SealedClaims } from './request-state-seal.js';
+import { StoreEpochError, StoreFullError } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /** The client's user approved, through a form elicitation. */
 export interface ClientUserApprover {

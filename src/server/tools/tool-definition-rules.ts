@@ -1,8 +1,8 @@
-import { compileSchema, SchemaCompileError } from '../schema/index.js';
-import type { CompiledSchema } from '../schema/index.js';
-import { scanHeaderAnnotations } from '../protocol/x-mcp-header.js';
-import type { HeaderAnnotation } from '../protocol/x-mcp-header.js';
-import type { ToolDescriptor } from '../protocol/wire-types.js';
+import { compileSchema, SchemaCompileError } from '../../schema/index.js';
+import type { CompiledSchema } from '../../schema/index.js';
+import { scanHeaderAnnotations } from '../../protocol/x-mcp-header.js';
+import type { HeaderAnnotation } from '../../protocol/x-mcp-header.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
 
 /** One reason a tool definition is invalid. */
 export interface DefinitionProblem {

@@ -4,12 +4,12 @@
  * only the notifications the filter selected, each tagged with the subscription id (the listen
  * request's JSON-RPC id). The request ends when the client closes it or the server shuts down.
  */
-import { META } from '../protocol/constants.js';
-import { isJsonObject } from '../protocol/json-rpc.js';
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
-import type { SubscriptionFilter } from '../protocol/feature-wire-types.js';
-import type { CatalogViews, Viewer } from './catalog-view.js';
-import type { AuthInfo } from './tool-types.js';
+import { META } from '../../protocol/constants.js';
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
+import type { SubscriptionFilter } from '../../protocol/feature-wire-types.js';
+import type { CatalogViews, Viewer } from '../catalog/catalog-view.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 /** Which list changed. */
 export type ListChangedKind = 'tools' | 'prompts' | 'resources';

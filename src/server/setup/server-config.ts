@@ -3,32 +3,32 @@
  * every bad value refused here with a TypeError naming the option, so the wiring
  * (create-server.ts) reads settled values only.
  */
-import { META } from '../protocol/constants.js';
-import type { JsonObject } from '../protocol/json-rpc.js';
-import type { Implementation } from '../protocol/wire-types.js';
-import { checkHttpOptions } from '../transport/http-policy.js';
-import type { HttpOptions } from '../transport/http-policy.js';
-import { challengeParamsFor, protectedResourceOf } from './auth/protected-resource.js';
-import { DEFAULT_APPROVER_SCOPE } from './approver-trust.js';
-import type { ApproverTrust } from './approver-trust.js';
-import { resolveEras } from './eras.js';
-import type { Era } from './eras.js';
-import { resolveLegacyOptions } from './legacy/index.js';
-import type { Middleware } from './middleware/middleware.js';
-import { resolveMounts } from './mount.js';
-import type { ResolvedMounts } from './mount.js';
-import { resolveSearchSurface } from './search/search-surface.js';
-import type { SearchSurface } from './search/search-surface.js';
-import type { ServerLogger } from './pipeline/create-pipeline.js';
-import { RequestStateSigner } from './request-state.js';
-import { resolveServerFeatures } from './server-features.js';
-import type { ResolvedServerFeatures } from './server-features.js';
+import { META } from '../../protocol/constants.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { Implementation } from '../../protocol/wire-types.js';
+import { checkHttpOptions } from '../../transport/http-policy.js';
+import type { HttpOptions } from '../../transport/http-policy.js';
+import { challengeParamsFor, protectedResourceOf } from '../auth/protected-resource.js';
+import { DEFAULT_APPROVER_SCOPE } from '../approvals/approver-trust.js';
+import type { ApproverTrust } from '../approvals/approver-trust.js';
+import { resolveEras } from '../eras.js';
+import type { Era } from '../eras.js';
+import { resolveLegacyOptions } from '../legacy/index.js';
+import type { Middleware } from '../middleware/middleware.js';
+import { resolveMounts } from '../catalog/mount.js';
+import type { ResolvedMounts } from '../catalog/mount.js';
+import { resolveSearchSurface } from '../search/search-surface.js';
+import type { SearchSurface } from '../search/search-surface.js';
+import type { ServerLogger } from '../pipeline/create-pipeline.js';
+import { RequestStateSigner } from '../approvals/request-state-seal.js';
+import { resolveServerFeatures } from '../routes/server-features.js';
+import type { ResolvedServerFeatures } from '../routes/server-features.js';
 import type { ServerOptions } from './server-options.js';
-import { createMemoryStore } from './store/memory-store.js';
-import { getProcessStore } from './store/process-store.js';
-import type { Clock, Store } from './store/store.js';
-import { registerTools } from './tool-registry.js';
-import type { RegisteredTool } from './tool-registry.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { getProcessStore } from '../store/process-store.js';
+import type { Clock, Store } from '../store/store.js';
+import { registerTools } from '../tools/tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 
 /** Everything the server is built from, settled. */
 export interface ServerConfig {

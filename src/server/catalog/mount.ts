@@ -6,12 +6,12 @@
  * views, approval, middleware, store) and then the mounted tool's handlers. The mounted server is
  * reached only through its public `mountable` surface.
  */
-import { PREFIX_SEPARATOR, prefixedName } from '../protocol/prefixed-name.js';
-import type { Prompt } from './prompts.js';
-import type { Resource, ResourceTemplate } from './resources.js';
-import type { ListChangedKind } from './subscriptions.js';
-import { deriveTool } from './derive-tool.js';
-import type { Tool } from './tool-types.js';
+import { PREFIX_SEPARATOR, prefixedName } from '../../protocol/prefixed-name.js';
+import type { Prompt } from '../features/prompts.js';
+import type { Resource, ResourceTemplate } from '../features/resources.js';
+import type { ListChangedKind } from '../features/subscriptions.js';
+import { deriveTool } from '../tools/derive-tool.js';
+import type { Tool } from '../contract/tool-types.js';
 
 /** What a server offers to a server that mounts it (`McpServer.mountable`). */
 export interface MountableCatalog {

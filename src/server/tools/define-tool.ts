@@ -1,13 +1,13 @@
-import type { Middleware } from './middleware/middleware.js';
-import type { VisibleTo } from './catalog-view.js';
+import type { Middleware } from '../middleware/middleware.js';
+import type { VisibleTo } from '../catalog/catalog-view.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
-import type { JsonObject } from '../protocol/json-rpc.js';
-import type { ToolDescriptor } from '../protocol/wire-types.js';
-import { scopeListProblems, TOOL_SCOPES_META_KEY } from '../protocol/scope-token.js';
-import { resolveTaskPolicy } from './tasks/task-policy.js';
-import type { ResolvedTaskPolicy } from './tasks/task-policy.js';
-import type { InferArguments, SchemaInput, Tool, ToolDefinitionInit, ToolHandlers } from './tool-types.js';
-import { DefinitionError } from '../errors/toolwright-error.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
+import { scopeListProblems, TOOL_SCOPES_META_KEY } from '../../protocol/scope-token.js';
+import { resolveTaskPolicy } from '../tasks/task-policy.js';
+import type { ResolvedTaskPolicy } from '../tasks/task-policy.js';
+import type { InferArguments, SchemaInput, Tool, ToolDefinitionInit, ToolHandlers } from '../contract/tool-types.js';
+import { DefinitionError } from '../../errors/toolwright-error.js';
 
 /** Raised when a tool definition cannot even be turned into a descriptor (e.g. a schema is not an object). */
 export class ToolDefinitionError extends DefinitionError {

@@ -1,15 +1,15 @@
-import { META } from '../protocol/constants.js';
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
-import type { ClientCapabilities } from '../protocol/wire-types.js';
-import { createInputFlow } from './input-flow.js';
-import type { InputFlow } from './input-flow.js';
-import { LOG_LEVELS } from './log-levels.js';
-import { defaultApprovalDigest } from './approvals.js';
-import { approverOf, callerMayApprove } from './approver-trust.js';
-import type { ToolApprovals } from './operator-approvals.js';
-import type { PipelineEnv } from './stages/pipeline-env.js';
-import type { Redeemed } from './stages/stage.js';
-import type { AuthInfo, LogLevel, ToolContext } from './tool-types.js';
+import { META } from '../../protocol/constants.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
+import type { ClientCapabilities } from '../../protocol/wire-types.js';
+import { createInputFlow } from '../approvals/input-flow.js';
+import type { InputFlow } from '../approvals/input-flow.js';
+import { LOG_LEVELS } from '../features/log-levels.js';
+import { defaultApprovalDigest } from '../approvals/approvals.js';
+import { approverOf, callerMayApprove } from '../approvals/approver-trust.js';
+import type { ToolApprovals } from '../approvals/operator-approvals.js';
+import type { PipelineEnv } from './pipeline-env.js';
+import type { Redeemed } from './stage.js';
+import type { AuthInfo, LogLevel, ToolContext } from '../contract/tool-types.js';
 
 /**
  * The handler context of one tools/call. A class rather than a literal of closures: one allocation

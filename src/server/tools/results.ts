@@ -1,6 +1,6 @@
-import type { ContentBlock, InputRequest, TextContent } from '../protocol/wire-types.js';
-import type { InputRequiredInit, ToolErrorResultInit } from './tool-types.js';
-import type { JsonObject } from '../protocol/json-rpc.js';
+import type { ContentBlock, InputRequest, TextContent } from '../../protocol/wire-types.js';
+import type { InputRequiredInit, ToolErrorResultInit } from '../contract/tool-types.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
 
 /** A text content block. */
 export function text(value: string): TextContent {

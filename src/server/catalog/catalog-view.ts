@@ -7,10 +7,10 @@
  * same list, so pages are serialized once per key (routes/view-pages.ts) and a listener is told of
  * a change only when its key changes (subscriptions.ts).
  */
-import { isDestructive, isOpenWorld, missingScopes } from '../protocol/tool-risk.js';
-import type { ToolAnnotations } from '../protocol/wire-types.js';
-import type { ListChangedKind } from './subscriptions.js';
-import type { AuthInfo } from './tool-types.js';
+import { isDestructive, isOpenWorld, missingScopes } from '../../protocol/tool-risk.js';
+import type { ToolAnnotations } from '../../protocol/wire-types.js';
+import type { ListChangedKind } from '../features/subscriptions.js';
+import type { AuthInfo } from '../contract/tool-types.js';
 
 /** Who is looking: the caller's authorization (undefined: anonymous) and its tenant. */
 export interface Viewer {

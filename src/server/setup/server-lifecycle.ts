@@ -3,18 +3,18 @@
  * serving starts (never when a module is only loaded for its definitions, as lint and preview
  * do), and the shutdown order.
  */
-import type { HttpListener } from '../transport/node-http.js';
-import type { StdioConnection } from '../transport/stdio.js';
-import type { LegacyHttpWire } from './legacy/index.js';
-import { closeMiddleware, openMiddleware } from './middleware/middleware.js';
-import type { Middleware } from './middleware/middleware.js';
-import type { ServerApprovalQueue } from './operator-approvals.js';
-import type { ServerLogger } from './pipeline/create-pipeline.js';
-import type { ChangeRelay } from './store/change-relay.js';
-import type { SubscriptionHub } from './subscriptions.js';
-import type { TaskEngine } from './pipeline/task-engine.js';
-import { warmValidators } from './tool-registry.js';
-import type { RegisteredTool } from './tool-registry.js';
+import type { HttpListener } from '../../transport/node-http.js';
+import type { StdioConnection } from '../../transport/stdio.js';
+import type { LegacyHttpWire } from '../legacy/index.js';
+import { closeMiddleware, openMiddleware } from '../middleware/middleware.js';
+import type { Middleware } from '../middleware/middleware.js';
+import type { ServerApprovalQueue } from '../approvals/operator-approvals.js';
+import type { ServerLogger } from '../pipeline/create-pipeline.js';
+import type { ChangeRelay } from '../store/change-relay.js';
+import type { SubscriptionHub } from '../features/subscriptions.js';
+import type { TaskEngine } from '../pipeline/task-engine.js';
+import { warmValidators } from '../tools/tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 
 // How long a serving server with no traffic waits before building its validators in the background.
 const WARM_IDLE_MS = 200;

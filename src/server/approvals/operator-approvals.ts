@@ -11,11 +11,11 @@
  * holds the call (`pending()` of that instance).
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonValue } from '../protocol/json-rpc.js';
+import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { ApprovalRecord, OperatorApprover } from './approvals.js';
-import { toolError } from './outcomes.js';
-import type { Clock, Store } from './store/store.js';
-import type { ToolErrorResultInit } from './tool-types.js';
+import { toolError } from '../outcomes.js';
+import type { Clock, Store } from '../store/store.js';
+import type { ToolErrorResultInit } from '../contract/tool-types.js';
 
 /** A call held open until an operator decides (what `server.approvals.pending()` lists). */
 export interface PendingApproval {

@@ -5,11 +5,11 @@
  * throws: a tool that cannot join is left out and reported, and the server goes on serving.
  */
 import type { VisibleTo } from './catalog-view.js';
-import type { Middleware } from './middleware/middleware.js';
+import type { Middleware } from '../middleware/middleware.js';
 import { remountTools } from './mount.js';
 import type { MountRefusal, MountSource } from './mount.js';
-import { registerTools, ServerDefinitionError } from './tool-registry.js';
-import type { RegisteredTool } from './tool-registry.js';
+import { registerTools, ServerDefinitionError } from '../tools/tool-registry.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
 
 /** What was settled at start and holds for every later tool. */
 export interface RemountRules {

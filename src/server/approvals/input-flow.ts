@@ -8,22 +8,22 @@
  * HMAC-sealed `requestState`, bound to this call (method, name, arguments, caller) and expiring, so a
  * client can neither forge nor replay them onto another call.
  */
-import { isJsonObject } from '../protocol/json-rpc.js';
-import type { JsonObject, JsonValue } from '../protocol/json-rpc.js';
-import type { ClientCapabilities, InputRequest } from '../protocol/wire-types.js';
-import { INPUT_REQUEST_CAPABILITY } from '../protocol/input-requests.js';
-import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../protocol/feature-wire-types.js';
+import { isJsonObject } from '../../protocol/json-rpc.js';
+import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
+import type { ClientCapabilities, InputRequest } from '../../protocol/wire-types.js';
+import { INPUT_REQUEST_CAPABILITY } from '../../protocol/input-requests.js';
+import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../../protocol/feature-wire-types.js';
 import { randomBytes } from 'node:crypto';
-import { compileSchema } from '../schema/index.js';
-import type { CompiledSchema } from '../schema/index.js';
-import type { ProtocolError } from '../protocol/protocol-error.js';
-import { rpcError } from './outcomes.js';
-import { digestArguments } from './request-state.js';
-import { StoreUnavailableError } from './store/store.js';
-import type { RequestStateSigner, SealedClaims } from './request-state.js';
+import { compileSchema } from '../../schema/index.js';
+import type { CompiledSchema } from '../../schema/index.js';
+import type { ProtocolError } from '../../protocol/protocol-error.js';
+import { rpcError } from '../outcomes.js';
+import { digestArguments } from './request-state-seal.js';
+import { StoreUnavailableError } from '../store/store.js';
+import type { RequestStateSigner, SealedClaims } from './request-state-seal.js';
 import { DIFFERENT_CALL, defaultApprovalDigest, stateError } from './approvals.js';
 import type { ApprovalRecord } from './approvals.js';
-import type { InputRequiredInit } from './tool-types.js';
+import type { InputRequiredInit } from '../contract/tool-types.js';
 
 /** An `elicitation/create` input request. */
 export type ElicitationInputRequest = { method: 'elicitation/create'; params: JsonObject };

@@ -3,17 +3,17 @@
  * `createServer` resolves these options once, here, into a catalog and capabilities; the methods
  * that serve them are routes (src/server/routes/).
  */
-import type { ServerCapabilities } from '../protocol/wire-types.js';
-import type { Prompt } from './prompts.js';
-import type { Resource, ResourceTemplate } from './resources.js';
-import type { FeatureCatalog } from './routes/feature-env.js';
-import { CatalogViews, defaultTenantOf } from './catalog-view.js';
-import type { GatedEntry, TenantOf } from './catalog-view.js';
-import type { ServerLogger } from './stages/pipeline-env.js';
-import { scopesWithoutAuthorize } from './scope-refusal.js';
-import { SubscriptionHub } from './subscriptions.js';
-import type { RegisteredTool } from './tool-registry.js';
-import type { ListChangedKind, SubscriptionSupport } from './subscriptions.js';
+import type { ServerCapabilities } from '../../protocol/wire-types.js';
+import type { Prompt } from '../features/prompts.js';
+import type { Resource, ResourceTemplate } from '../features/resources.js';
+import type { FeatureCatalog } from './feature-env.js';
+import { CatalogViews, defaultTenantOf } from '../catalog/catalog-view.js';
+import type { GatedEntry, TenantOf } from '../catalog/catalog-view.js';
+import type { ServerLogger } from '../stages/pipeline-env.js';
+import { scopesWithoutAuthorize } from '../auth/scope-refusal.js';
+import { SubscriptionHub } from '../features/subscriptions.js';
+import type { RegisteredTool } from '../tools/tool-registry.js';
+import type { ListChangedKind, SubscriptionSupport } from '../features/subscriptions.js';
 
 /** Server options for resources, prompts and change notifications (part of `ServerOptions`). */
 export interface ServerFeatureOptions {

@@ -3,7 +3,7 @@
  * bytes (encoded here) or as a base64 string (checked here, so a malformed payload fails where it is
  * written instead of in a client).
  */
-import type { JsonObject } from '../protocol/json-rpc.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
 import type {
   AudioContent,
   ContentAnnotations,
@@ -12,7 +12,7 @@ import type {
   ResourceContents,
   ResourceDescriptor,
   ResourceLink,
-} from '../protocol/wire-types.js';
+} from '../../protocol/wire-types.js';
 
 /** Optional fields every content block may carry. */
 export interface ContentExtras {

@@ -2,14 +2,14 @@
  * Prompts (`prompts/list`, `prompts/get`). A prompt's `get` may ask the client for input first
  * (MRTR) through `ctx.inputs`, exactly like a tool.
  */
-import type { JsonObject } from '../protocol/json-rpc.js';
-import type { ClientCapabilities, Icon } from '../protocol/wire-types.js';
-import type { PromptArgumentDescriptor, PromptDescriptor, PromptMessage } from '../protocol/feature-wire-types.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ClientCapabilities, Icon } from '../../protocol/wire-types.js';
+import type { PromptArgumentDescriptor, PromptDescriptor, PromptMessage } from '../../protocol/feature-wire-types.js';
 import type { Completer } from './completion.js';
-import type { InputFlow } from './input-flow.js';
-import type { AuthInfo, InputRequiredInit } from './tool-types.js';
-import type { VisibleTo } from './catalog-view.js';
-import { checkScopes } from './scope-refusal.js';
+import type { InputFlow } from '../approvals/input-flow.js';
+import type { AuthInfo, InputRequiredInit } from '../contract/tool-types.js';
+import type { VisibleTo } from '../catalog/catalog-view.js';
+import { checkScopes } from '../auth/scope-refusal.js';
 
 /** What a prompt's `get` receives. */
 export interface PromptContext {

@@ -1,14 +1,14 @@
-import type { CompiledSchema } from '../schema/index.js';
-import type { HeaderAnnotation } from '../protocol/x-mcp-header.js';
-import type { ToolDescriptor } from '../protocol/wire-types.js';
+import type { CompiledSchema } from '../../schema/index.js';
+import type { HeaderAnnotation } from '../../protocol/x-mcp-header.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import { isTool } from './define-tool.js';
 import { analyzeToolDefinition } from './tool-definition-rules.js';
 import type { DefinitionProblem } from './tool-definition-rules.js';
-import type { Tool } from './tool-types.js';
-import type { Middleware } from './middleware/middleware.js';
-import { STAGES } from './stages/stage-list.js';
-import { scopesWithoutAuthorize } from './scope-refusal.js';
-import { DefinitionError } from '../errors/toolwright-error.js';
+import type { Tool } from '../contract/tool-types.js';
+import type { Middleware } from '../middleware/middleware.js';
+import { STAGES } from '../stages/stage-list.js';
+import { scopesWithoutAuthorize } from '../auth/scope-refusal.js';
+import { DefinitionError } from '../../errors/toolwright-error.js';
 
 /** A tool accepted by a server, with everything the hot path needs precomputed. */
 export interface RegisteredTool {

@@ -3,10 +3,10 @@
  * handlers, fixed arguments). The one way mounts (a prefix) and transforms (src/compose/) reshape a
  * tool: the result is a tool like one from `defineTool`, checked again when a server registers it.
  */
-import type { JsonObject } from '../protocol/json-rpc.js';
-import type { ToolDescriptor } from '../protocol/wire-types.js';
+import type { JsonObject } from '../../protocol/json-rpc.js';
+import type { ToolDescriptor } from '../../protocol/wire-types.js';
 import { deepFreeze } from './define-tool.js';
-import type { Tool, ToolHandlers } from './tool-types.js';
+import type { Tool, ToolHandlers } from '../contract/tool-types.js';
 
 /** What {@link deriveTool} replaces; anything not given is kept. */
 export interface ToolChanges {

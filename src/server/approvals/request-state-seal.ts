@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../json/canonical-json.js';
-import { sha256 } from '../protocol/sha256.js';
-import type { JsonValue } from '../protocol/json-rpc.js';
-import type { Clock } from './store/store.js';
+import { canonicalJson } from '../../json/canonical-json.js';
+import { sha256 } from '../../protocol/sha256.js';
+import type { JsonValue } from '../../protocol/json-rpc.js';
+import type { Clock } from '../store/store.js';
 
 /**
  * THE claims sealed into a `requestState` (digest R-61), for approvals and every other

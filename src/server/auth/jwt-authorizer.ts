@@ -1,12 +1,12 @@
-import type { Authorizer } from './pipeline/create-pipeline.js';
-import type { AuthInfo } from './tool-types.js';
-import { BearerTokenError } from './auth/bearer-challenge.js';
-import { protectedResourceDocument } from './auth/protected-resource.js';
-import type { ProtectedResourceDocument } from './auth/protected-resource.js';
-import { introspectToken } from './auth/token-introspection.js';
-import type { IntrospectionOptions } from './auth/token-introspection.js';
-import { fetchAuthorizationServerMetadata, OAuthMetadataError } from '../protocol/oauth-metadata.js';
-import type { AuthorizationServerMetadata } from '../protocol/oauth-metadata.js';
+import type { Authorizer } from '../pipeline/create-pipeline.js';
+import type { AuthInfo } from '../contract/tool-types.js';
+import { BearerTokenError } from './bearer-challenge.js';
+import { protectedResourceDocument } from './protected-resource.js';
+import type { ProtectedResourceDocument } from './protected-resource.js';
+import { introspectToken } from './token-introspection.js';
+import type { IntrospectionOptions } from './token-introspection.js';
+import { fetchAuthorizationServerMetadata, OAuthMetadataError } from '../../protocol/oauth-metadata.js';
+import type { AuthorizationServerMetadata } from '../../protocol/oauth-metadata.js';
 
 /**
  * Options of {@link jwtAuthorizer}. Keys: at most one of `secret`, `jwks`, `jwksUrl`; with none,

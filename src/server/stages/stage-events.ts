@@ -1,8 +1,8 @@
-import type { JsonRpcId } from '../protocol/json-rpc.js';
+import type { JsonRpcId } from '../../protocol/json-rpc.js';
 
 /** The named stages of the pipeline, in order (derived from the one stage list). */
-export { STAGES } from './stages/stage-list.js';
-import type { STAGES } from './stages/stage-list.js';
+export { STAGES } from './stage-list.js';
+import type { STAGES } from './stage-list.js';
 
 /** One pipeline stage name from {@link STAGES}, as reported in {@link StageEvent.stage}. */
 export type StageName = (typeof STAGES)[number];
