@@ -37,9 +37,9 @@ import type { RegisteredTool } from './tools/tool-registry.js';
 import { resolveServerConfig } from './setup/server-config.js';
 import { createServerLifecycle } from './setup/server-lifecycle.js';
 import type { EraChoice, ServerOptions } from './setup/server-options.js';
-import { relayChanges } from './store/change-relay.js';
-import type { ChangeRelay } from './store/change-relay.js';
-import type { ChangeNotifier, ListChangedKind } from './features/subscriptions.js';
+import { relayChanges } from './catalog/change-relay.js';
+import type { ChangeRelay } from './catalog/change-relay.js';
+import type { ChangeNotifier, ListChangedKind } from './catalog/subscriptions.js';
 import { TaskEngine } from './pipeline/task-engine.js';
 import { detailedTask, TASKS_EXTENSION } from './tasks/task-wire.js';
 

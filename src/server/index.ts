@@ -57,7 +57,7 @@ export type { Viewer, VisibleTo, TenantOf, VisibilityRules } from './catalog/cat
 export type { Prompt, PromptContext, PromptGetValue, PromptArgumentInit, PromptDefinitionInit } from './features/prompts.js';
 export { completeFrom, MAX_COMPLETION_VALUES } from './features/completion.js';
 export type { Completer, CompletionValue, CompletionRequestContext } from './features/completion.js';
-export type { ChangeNotifier, ListChangedKind } from './features/subscriptions.js';
+export type { ChangeNotifier, ListChangedKind } from './catalog/subscriptions.js';
 export type { ServerFeatureOptions } from './routes/server-features.js';
 export { refuse, rateLimit, auditLog, resultBudget, lenientCoercion, tracing, TRUNCATION_META_KEY, REPAIRS_META_KEY } from './middleware/index.js';
 export type { Middleware, ToolCall, CallOutcome, RateLimitOptions, RateLimitMiddleware, AuditLog, AuditLogOptions, AuditEntry, ResultBudgetOptions, Repair, TracingOptions } from './middleware/index.js';

@@ -1,8 +1,10 @@
 /**
  * The layering of `src/`, checked from the code: every relative import between top-level folders
  * must follow the dependency rules of docs/architecture.md ("Dependencies point downward only"),
- * no two top-level folders may import each other (directly or around a loop), and neither may two
- * folders of `src/server/`.
+ * no two top-level folders may import each other (directly or around a loop), and inside
+ * `src/server/` every import points down its folder order (SERVER_LAYERS), the few files directly
+ * in `src/server/` being its floor (imported by all, importing no folder) or its roof. A file
+ * directly in a folder counts as a node of its own in the cycle check, so no loop can hide in them.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -41,6 +43,18 @@ const EXCEPTIONS: readonly string[] = [
   'server/search/search-tools.ts -> host/token-estimate.ts',
 ];
 
+/**
+ * The folders of src/server/, bottom first: each may import only folders before it (docs/architecture.md,
+ * "Inside the server"). Files directly in src/server/ are either the floor (FLOOR: the error table, the
+ * logger interface, the eras; any server file may import them and they import no server file) or the
+ * roof (ROOF: the entry and createServer, which may import everything and which nothing below imports).
+ */
+const SERVER_LAYERS: readonly string[] = [
+  'files', 'store', 'contract', 'audit', 'tasks', 'auth', 'approvals', 'tools', 'middleware', 'features',
+  'catalog', 'search', 'stages', 'pipeline', 'routes', 'legacy', 'era-router', 'setup',
+];
+const SERVER_FLOOR: readonly string[] = ['outcomes.ts', 'server-logger.ts', 'eras.ts'];
+const SERVER_ROOF: readonly string[] = ['index.ts', 'create-server.ts'];
 
 interface Edge {
   readonly from: string;
@@ -82,10 +96,13 @@ function cycles(edges: readonly Edge[], base: string): string[] {
   for (const { from, to } of edges) {
     const a = folderOf(from, base);
     const b = folderOf(to, base);
-    // Files directly in the base folder are its entry points and glue, not a layer.
-    if (a === undefined || b === undefined || a === '' || b === '' || a === b) continue;
-    if (!graph.has(a)) graph.set(a, new Set());
-    graph.get(a)?.add(b);
+    if (a === undefined || b === undefined) continue;
+    // A file directly in the base folder is a node of its own: a loop through it is a loop.
+    const nodeA = a === '' ? from : a;
+    const nodeB = b === '' ? to : b;
+    if (nodeA === nodeB) continue;
+    if (!graph.has(nodeA)) graph.set(nodeA, new Set());
+    graph.get(nodeA)?.add(nodeB);
   }
   const reaches = (a: string, b: string): boolean => {
     const seen = new Set<string>();
@@ -107,6 +124,69 @@ function cycles(edges: readonly Edge[], base: string): string[] {
   for (const [i, a] of nodes.entries()) for (const b of nodes.slice(i + 1)) if (reaches(a, b) && reaches(b, a)) found.push(`${a} <-> ${b}`);
   return found;
 }
+
+/** Imports inside src/server/ that break its order (SERVER_LAYERS, floor and roof), each with the rule it breaks. */
+function serverOrderViolations(edges: readonly Edge[]): string[] {
+  const wrong: string[] = [];
+  const rank = (folder: string): number => SERVER_LAYERS.indexOf(folder);
+  for (const { from, to } of edges) {
+    const a = folderOf(from, 'server');
+    const b = folderOf(to, 'server');
+    if (a === undefined || b === undefined) continue;
+    const fileA = from.slice('server/'.length);
+    const fileB = to.slice('server/'.length);
+    if (a === '' && b === '') {
+      if (SERVER_FLOOR.includes(fileA) && !SERVER_FLOOR.includes(fileB)) wrong.push(`${from} -> ${to} (the floor imports no other server file)`);
+      else if (!SERVER_FLOOR.includes(fileA) && !SERVER_ROOF.includes(fileA)) wrong.push(`${from} (a file directly in server/ must be in SERVER_FLOOR or SERVER_ROOF)`);
+      else if (fileB === 'index.ts') wrong.push(`${from} -> ${to} (nothing imports the entry)`);
+      continue;
+    }
+    if (a === '') {
+      if (SERVER_FLOOR.includes(fileA)) wrong.push(`${from} -> ${to} (the floor imports no server folder)`);
+      else if (!SERVER_ROOF.includes(fileA)) wrong.push(`${from} (a file directly in server/ must be in SERVER_FLOOR or SERVER_ROOF)`);
+      continue;
+    }
+    if (rank(a) < 0) {
+      wrong.push(`${from} (server/${a}/ is not in SERVER_LAYERS: give it its place)`);
+      continue;
+    }
+    if (b === '') {
+      if (!SERVER_FLOOR.includes(fileB)) wrong.push(`${from} -> ${to} (a folder imports only the floor of server/, never ${fileB})`);
+      continue;
+    }
+    if (a !== b && !(rank(b) >= 0 && rank(b) < rank(a))) wrong.push(`${from} -> ${to} (server/${a}/ may import only folders below it: ${SERVER_LAYERS.slice(0, rank(a)).join(', ') || 'none'})`);
+  }
+  return [...new Set(wrong)];
+}
+
+describe('the checks themselves', () => {
+  it('find a loop that runs through a file directly in a folder', () => {
+    const planted: Edge[] = [
+      { from: 'server/stages/a.ts', to: 'server/glue.ts' },
+      { from: 'server/glue.ts', to: 'server/tools/b.ts' },
+      { from: 'server/tools/b.ts', to: 'server/stages/c.ts' },
+    ];
+    assert.deepEqual(cycles(planted, 'server'), ['server/glue.ts <-> stages', 'server/glue.ts <-> tools', 'stages <-> tools']);
+  });
+
+  it('refuse an upward import, a folder outside the order, and loose files that are neither floor nor roof', () => {
+    const planted: Edge[] = [
+      { from: 'server/contract/tool-types.ts', to: 'server/middleware/audit/index.ts' },
+      { from: 'server/stages/shape.ts', to: 'server/tools/tool-registry.ts' },
+      { from: 'server/newfolder/x.ts', to: 'server/store/store.ts' },
+      { from: 'server/glue.ts', to: 'server/outcomes.ts' },
+      { from: 'server/outcomes.ts', to: 'server/store/store.ts' },
+      { from: 'server/tools/define-tool.ts', to: 'server/create-server.ts' },
+    ];
+    assert.deepEqual(serverOrderViolations(planted), [
+      'server/contract/tool-types.ts -> server/middleware/audit/index.ts (server/contract/ may import only folders below it: files, store)',
+      'server/newfolder/x.ts (server/newfolder/ is not in SERVER_LAYERS: give it its place)',
+      'server/glue.ts (a file directly in server/ must be in SERVER_FLOOR or SERVER_ROOF)',
+      'server/outcomes.ts -> server/store/store.ts (the floor imports no server folder)',
+      'server/tools/define-tool.ts -> server/create-server.ts (a folder imports only the floor of server/, never create-server.ts)',
+    ]);
+  });
+});
 
 describe('import graph of src/', () => {
   const edges = imports();
@@ -136,8 +216,14 @@ describe('import graph of src/', () => {
     assert.deepEqual(cycles(edges, ''), []);
   });
 
-  it('no two folders of src/server/ import each other', () => {
+  it('no two folders of src/server/ import each other (files directly in it counted as nodes)', () => {
     assert.deepEqual(cycles(edges, 'server'), []);
+  });
+
+  it('every import inside src/server/ points down its folder order', () => {
+    const folders = new Set(edges.map((e) => folderOf(e.from, 'server')).filter((f): f is string => f !== undefined && f !== ''));
+    assert.deepEqual([...folders].filter((f) => !SERVER_LAYERS.includes(f)).sort(), [], 'a folder of src/server/ missing from SERVER_LAYERS');
+    assert.deepEqual(serverOrderViolations(edges), []);
   });
 
   it('the legacy wire is reached only through its index', () => {

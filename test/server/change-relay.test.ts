@@ -1,5 +1,5 @@
 /**
- * Change and task notifications across instances (src/server/store/change-relay.ts): two servers
+ * Change and task notifications across instances (src/server/catalog/change-relay.ts): two servers
  * on one shared store, a `subscriptions/listen` stream on one, the change raised on the other.
  * Each arrives once (an instance ignores its own echo).
  */

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuditKeyError } from '../../server/audit/audit-key.js';
-import { defaultAuditHeadPath, defaultAuditKeyPath, STATE_DIR_ENV } from '../../server/audit/audit-paths.js';
+import { defaultAuditHeadPath, defaultAuditKeyPath } from '../../server/audit/audit-paths.js';
+import { STATE_DIR_ENV } from '../../server/files/state-dir.js';
 import { verifyHashChainLog } from '../../server/audit/hash-chain-verify.js';
 import type { HashChainVerification } from '../../server/audit/hash-chain-verify.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';

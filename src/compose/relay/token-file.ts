@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { assertBearerToken } from '../../server/auth/static-token.js';
-import { openToOthers } from '../../server/private-file.js';
+import { openToOthers } from '../../server/files/private-file.js';
 
 /** What reading a token file found: the token, or why it cannot be used (a sentence naming the file). */
 export type TokenFileRead = { readonly ok: true; readonly path: string; readonly token: string } | { readonly ok: false; readonly path: string; readonly problem: string };

@@ -21,36 +21,9 @@ import { digestArguments } from './request-state-seal.js';
 import type { RequestStateSigner, SealedClaims } from './request-state-seal.js';
 import { StoreEpochError, StoreFullError } from '../store/store.js';
 import type { Store } from '../store/store.js';
+import type { ApprovalRecord, ClientUserApprover } from '../contract/approval.js';
 
-/** The client's user approved, through a form elicitation. */
-export interface ClientUserApprover {
-  readonly kind: 'client-user';
-  /** The authenticated subject of the request that carried the answer ('' when anonymous). */
-  readonly subject: string;
-  readonly via: 'elicitation';
-}
-
-/** An out-of-band operator approved (or declined) a held-open call through `server.approvals` (operator-approvals.ts). */
-export interface OperatorApprover {
-  readonly kind: 'operator';
-  /** Who decided, as the console named them. */
-  readonly operator: string;
-  readonly via: 'console';
-}
-
-/** Who approved. */
-export type Approver = ClientUserApprover | OperatorApprover;
-
-/** What the store keeps about one redeemed approval (and `ctx.inputs` hands back once ready). */
-export interface ApprovalRecord {
-  /** The call, e.g. `tools/call move_arm`. */
-  readonly call: string;
-  /** The digest of what was approved. */
-  readonly approves: string;
-  readonly approvedBy: Approver;
-  /** When the approval was redeemed (ms since epoch). */
-  readonly redeemedAt: number;
-}
+export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from '../contract/approval.js';
 
 /** What a call is, for binding states to it. */
 export interface CallBinding {

@@ -9,7 +9,7 @@ import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sha256 } from '../../protocol/sha256.js';
-import { createPrivateFileOnce, openToOthers } from '../private-file.js';
+import { createPrivateFileOnce, openToOthers } from '../files/private-file.js';
 import { DefinitionError } from '../../errors/toolwright-error.js';
 
 /** A key file that is missing, unreadable, malformed or readable by others. */

@@ -5,20 +5,9 @@
  * theirs to replace, so a key or head there is refused.
  */
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { toolwrightStateDir } from '../files/state-dir.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { sha256 } from '../../protocol/sha256.js';
-
-/** The environment variable naming the state folder (default `$XDG_STATE_HOME/toolwright`, else `~/.local/state/toolwright`). */
-export const STATE_DIR_ENV = 'TOOLWRIGHT_STATE_DIR';
-
-/** The user's Toolwright state folder: `$TOOLWRIGHT_STATE_DIR`, else `$XDG_STATE_HOME/toolwright`, else `~/.local/state/toolwright`. */
-export function toolwrightStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const given = env[STATE_DIR_ENV];
-  if (given !== undefined && given.trim() !== '') return resolve(given);
-  const xdg = env.XDG_STATE_HOME;
-  return xdg !== undefined && xdg.trim() !== '' ? join(resolve(xdg), 'toolwright') : join(homedir(), '.local', 'state', 'toolwright');
-}
 
 /** The default audit key: `<state folder>/audit.key`, one per user, shared by that user's logs. */
 export function defaultAuditKeyPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -10,7 +10,8 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync } from
 import { basename, dirname, resolve } from 'node:path';
 import { checkKeptApart } from './audit-paths.js';
 import { ChainHeadWriter } from './chain-head.js';
-import { acquireLock, cutRecord, DEFAULT_LOCKED_HINT, nextRotatedName, readTail, releaseLock, rotatedFiles } from './hash-chain-files.js';
+import { acquireLock, DEFAULT_LOCKED_HINT, releaseLock } from '../files/file-lock.js';
+import { cutRecord, nextRotatedName, readTail, rotatedFiles } from './hash-chain-files.js';
 import { openKey, tighten } from './hash-chain-open.js';
 import { checkHashChainLogOptions } from './hash-chain-options.js';
 import type { HashChainFsync, HashChainLogOptions } from './hash-chain-options.js';

@@ -7,9 +7,10 @@ export { HashChainLog, openHashChainLog, checkHashChainLogOptions } from './hash
 export type { HashChainFsync, HashChainLogOptions } from './hash-chain-log.js';
 export { verifyHashChainLog } from './hash-chain-verify.js';
 export type { HashChainRecord, StoredHashChainRecord, HashChainVerification, VerifyHashChainOptions } from './hash-chain-verify.js';
-export { HashChainLogLockedError } from './hash-chain-files.js';
+export { HashChainLogLockedError } from '../files/file-lock.js';
 export { AuditKeyError, createAuditKey, loadAuditKey } from './audit-key.js';
 export type { AuditKey } from './audit-key.js';
 export type { AppendListener } from './hash-chain-log.js';
-export { auditChainFiles, checkKeptApart, defaultAuditHeadPath, defaultAuditKeyPath, STATE_DIR_ENV, toolwrightStateDir } from './audit-paths.js';
+export { auditChainFiles, checkKeptApart, defaultAuditHeadPath, defaultAuditKeyPath } from './audit-paths.js';
+export { STATE_DIR_ENV, toolwrightStateDir } from '../files/state-dir.js';
 export type { AuditChainChoice } from './audit-paths.js';

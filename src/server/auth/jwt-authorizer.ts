@@ -1,4 +1,4 @@
-import type { Authorizer } from '../pipeline/create-pipeline.js';
+import type { Authorizer } from './authorizer.js';
 import type { AuthInfo } from '../contract/tool-types.js';
 import { BearerTokenError } from './bearer-challenge.js';
 import { protectedResourceDocument } from './protected-resource.js';

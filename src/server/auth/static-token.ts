@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import type { AuthInfo } from '../contract/tool-types.js';
 import type { Authorizer } from './authorizer.js';
 import { BearerTokenError } from './bearer-challenge.js';
-import { createPrivateFileOnce, openToOthers, replacePrivateFile } from '../private-file.js';
+import { createPrivateFileOnce, openToOthers, replacePrivateFile } from '../files/private-file.js';
 
 /** Options of {@link staticTokenAuthorizer}. */
 export interface StaticTokenAuthorizerOptions {

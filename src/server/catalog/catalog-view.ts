@@ -9,20 +9,11 @@
  */
 import { isDestructive, isOpenWorld, missingScopes } from '../../protocol/tool-risk.js';
 import type { ToolAnnotations } from '../../protocol/wire-types.js';
-import type { ListChangedKind } from '../features/subscriptions.js';
+import type { ListChangedKind } from './subscriptions.js';
 import type { AuthInfo } from '../contract/tool-types.js';
+import type { TenantOf, Viewer, VisibleTo } from '../contract/visibility.js';
 
-/** Who is looking: the caller's authorization (undefined: anonymous) and its tenant. */
-export interface Viewer {
-  readonly auth: AuthInfo | undefined;
-  readonly tenant: string | undefined;
-}
-
-/** Whether `viewer` may see an entry. Must be cheap and synchronous: it runs on every list and lookup. */
-export type VisibleTo = (viewer: Viewer) => boolean;
-
-/** Where a caller's tenant comes from (server option `tenantOf`). */
-export type TenantOf = (auth: AuthInfo | undefined) => string | undefined;
+export type { TenantOf, Viewer, VisibleTo } from '../contract/visibility.js';
 
 /** The default `tenantOf`: a string `tenant` in `auth.extra` (e.g. a verified JWT claim), else none. */
 export const defaultTenantOf: TenantOf = (auth) => {

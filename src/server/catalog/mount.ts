@@ -9,7 +9,7 @@
 import { PREFIX_SEPARATOR, prefixedName } from '../../protocol/prefixed-name.js';
 import type { Prompt } from '../features/prompts.js';
 import type { Resource, ResourceTemplate } from '../features/resources.js';
-import type { ListChangedKind } from '../features/subscriptions.js';
+import type { ListChangedKind } from './subscriptions.js';
 import { deriveTool } from '../tools/derive-tool.js';
 import type { Tool } from '../contract/tool-types.js';
 

@@ -1,11 +1,11 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { VisibleTo } from '../catalog/catalog-view.js';
-import type { InputFlow } from '../approvals/input-flow.js';
-import type { ResolvedTaskPolicy, ToolTaskOption } from '../tasks/task-policy.js';
-import type { Middleware } from '../middleware/middleware.js';
+import type { VisibleTo } from './visibility.js';
+import type { InputFlow } from './input-flow.js';
+import type { ResolvedTaskPolicy, ToolTaskOption } from './task-option.js';
+import type { Middleware } from './middleware.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject, JsonRpcId, JsonValue } from '../../protocol/json-rpc.js';
-import type { ToolApprovals } from '../approvals/operator-approvals.js';
+import type { ToolApprovals } from './approval.js';
 import type {
   ClientCapabilities,
   ContentBlock,

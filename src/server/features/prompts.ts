@@ -8,7 +8,7 @@ import type { PromptArgumentDescriptor, PromptDescriptor, PromptMessage } from '
 import type { Completer } from './completion.js';
 import type { InputFlow } from '../approvals/input-flow.js';
 import type { AuthInfo, InputRequiredInit } from '../contract/tool-types.js';
-import type { VisibleTo } from '../catalog/catalog-view.js';
+import type { VisibleTo } from '../contract/visibility.js';
 import { checkScopes } from '../auth/scope-refusal.js';
 
 /** What a prompt's `get` receives. */

@@ -13,7 +13,7 @@ import type { ResourceContentsInit } from '../tools/content.js';
 import { compileUriTemplate } from './uri-template.js';
 import type { UriTemplate } from './uri-template.js';
 import type { AuthInfo } from '../contract/tool-types.js';
-import type { VisibleTo } from '../catalog/catalog-view.js';
+import type { VisibleTo } from '../contract/visibility.js';
 import type { Completer } from './completion.js';
 import { checkScopes } from '../auth/scope-refusal.js';
 import type { InputFlow } from '../approvals/input-flow.js';

@@ -28,7 +28,7 @@ import { OUTCOMES, rpcError } from '../outcomes.js';
 import { errorReply } from '../pipeline/reply.js';
 import { vouchFor } from '../auth/vouched.js';
 import type { AuthInfo } from '../contract/tool-types.js';
-import type { ListChangedKind, SubscriptionHub } from '../features/subscriptions.js';
+import type { ListChangedKind, SubscriptionHub } from '../catalog/subscriptions.js';
 import { isLogLevel, LOG_LEVELS } from '../features/log-levels.js';
 
 /** What the legacy wire needs to know about the server. */

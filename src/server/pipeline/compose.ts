@@ -17,9 +17,20 @@ import { EXECUTE_STAGE, STAGE_LIST } from '../stages/stage-list.js';
 import { errorMessage, fail, isThenable } from '../stages/stage.js';
 import type { AnyState, Shaped, Stop, ToolFound } from '../stages/stage.js';
 import { StoreUnavailableError } from '../store/store.js';
+import type { MiddlewareLayers } from '../tools/tool-registry.js';
 import { emitStageEvent } from './events.js';
 
 const CANCELLED_OUTCOME: CallOutcome = { kind: 'cancelled' };
+
+/**
+ * Where each place a middleware can wrap (`Middleware.at`) starts in the stage list: `arguments` from
+ * `request-state` on, `validated` from `approval` on. By stage index, for the runner's loop.
+ */
+const WRAPS_AT: readonly (keyof MiddlewareLayers | undefined)[] = STAGE_LIST.map((stage) =>
+  stage.name === 'request-state' ? 'arguments' : stage.name === 'approval' ? 'validated' : undefined,
+);
+// A renamed stage must not leave middleware silently unwrapped.
+if (!WRAPS_AT.includes('arguments') || !WRAPS_AT.includes('validated')) throw new Error('stage list: the request-state and approval stages, where middleware wraps, are missing');
 
 /** What a stage (or middleware) that threw amounts to: 503 when the shared store is down, else -32603. */
 function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): Stop {
@@ -41,8 +52,8 @@ function crashed(env: PipelineEnv, s: AnyState, name: string, error: unknown): S
 export function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = -1): Stop | Promise<Stop> {
   for (let i = index; i < STAGE_LIST.length; i++) {
     // Middleware wrapping the stages from i on (none: one property read per stage, nothing more).
-    if (i > entered && s.tool?.layers !== undefined) {
-      const chain = s.tool.layers[i];
+    if (i > entered && s.tool?.layers !== undefined && WRAPS_AT[i] !== undefined) {
+      const chain = s.tool.layers[WRAPS_AT[i]!];
       if (chain !== undefined && isWrappable(s)) return runLayer(env, s, i, chain);
     }
     const stage = STAGE_LIST[i]!;

@@ -11,9 +11,9 @@ import { CatalogViews, defaultTenantOf } from '../catalog/catalog-view.js';
 import type { GatedEntry, TenantOf } from '../catalog/catalog-view.js';
 import type { ServerLogger } from '../stages/pipeline-env.js';
 import { scopesWithoutAuthorize } from '../auth/scope-refusal.js';
-import { SubscriptionHub } from '../features/subscriptions.js';
+import { SubscriptionHub } from '../catalog/subscriptions.js';
 import type { RegisteredTool } from '../tools/tool-registry.js';
-import type { ListChangedKind, SubscriptionSupport } from '../features/subscriptions.js';
+import type { ListChangedKind, SubscriptionSupport } from '../catalog/subscriptions.js';
 
 /** Server options for resources, prompts and change notifications (part of `ServerOptions`). */
 export interface ServerFeatureOptions {

@@ -6,8 +6,8 @@
 import { META } from '../../protocol/constants.js';
 import { respond } from '../stages/stage.js';
 import type { RequestState } from '../stages/stage.js';
-import { acceptFilter } from '../features/subscriptions.js';
-import type { SubscriptionHub, SubscriptionSupport } from '../features/subscriptions.js';
+import { acceptFilter } from '../catalog/subscriptions.js';
+import type { SubscriptionHub, SubscriptionSupport } from '../catalog/subscriptions.js';
 import { badParams } from './route.js';
 import type { Route } from './route.js';
 

@@ -10,7 +10,7 @@ import type { CatalogViews, GatedEntry, Viewer, VisibleTo } from '../catalog/cat
 import { rpcError } from '../outcomes.js';
 import { fail, respond } from '../stages/stage.js';
 import type { RequestState, Stop } from '../stages/stage.js';
-import type { ListChangedKind } from '../features/subscriptions.js';
+import type { ListChangedKind } from '../catalog/subscriptions.js';
 import type { MethodRoute } from '../stages/pipeline-env.js';
 import type { Route } from './route.js';
 

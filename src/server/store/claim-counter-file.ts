@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256 } from '../../protocol/sha256.js';
-import { toolwrightStateDir } from '../audit/audit-paths.js';
-import { acquireLock, HashChainLogLockedError, releaseLock } from '../audit/hash-chain-files.js';
+import { toolwrightStateDir } from '../files/state-dir.js';
+import { acquireLock, HashChainLogLockedError, releaseLock } from '../files/file-lock.js';
 
 const BLOCK = 1024;
 /** Default slots per store and machine: instances beyond this need --claim-counter-file. */

@@ -1,5 +1,5 @@
-import type { Middleware } from '../middleware/middleware.js';
-import type { VisibleTo } from '../catalog/catalog-view.js';
+import type { Middleware } from '../contract/middleware.js';
+import type { VisibleTo } from '../contract/visibility.js';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { ToolDescriptor } from '../../protocol/wire-types.js';

@@ -5,8 +5,7 @@ import { isTool } from './define-tool.js';
 import { analyzeToolDefinition } from './tool-definition-rules.js';
 import type { DefinitionProblem } from './tool-definition-rules.js';
 import type { Tool } from '../contract/tool-types.js';
-import type { Middleware } from '../middleware/middleware.js';
-import { STAGES } from '../stages/stage-list.js';
+import type { Middleware } from '../contract/middleware.js';
 import { scopesWithoutAuthorize } from '../auth/scope-refusal.js';
 import { DefinitionError } from '../../errors/toolwright-error.js';
 
@@ -18,20 +17,24 @@ export interface RegisteredTool {
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
   readonly headers: readonly HeaderAnnotation[];
-  /** Middleware chains by the stage index they wrap from; undefined when no middleware applies. */
-  readonly layers: readonly (readonly Middleware[] | undefined)[] | undefined;
+  /**
+   * Middleware chains by where they wrap (`Middleware.at`); undefined when no middleware applies.
+   * The runner (pipeline/compose.ts) knows which stage each place starts at.
+   */
+  readonly layers: MiddlewareLayers | undefined;
 }
 
-const WRAP_FROM = { arguments: STAGES.indexOf('request-state'), validated: STAGES.indexOf('approval') } as const;
+/** A tool's middleware chains, outermost first, by where they wrap. */
+export type MiddlewareLayers = { readonly [At in NonNullable<Middleware['at']>]?: readonly Middleware[] };
 
 /** The chains wrapping one tool: server-wide middleware outside the tool's own, grouped by where they wrap. */
 function layersFor(tool: Tool, serverUse: readonly Middleware[]): RegisteredTool['layers'] {
   const all = [...serverUse.filter((m) => m.appliesTo === undefined || m.appliesTo(tool.name)), ...tool.use];
   if (all.length === 0) return undefined;
-  const layers: (readonly Middleware[] | undefined)[] = [];
+  const layers: { -readonly [At in keyof MiddlewareLayers]: readonly Middleware[] } = {};
   for (const at of ['arguments', 'validated'] as const) {
     const chain = all.filter((m) => (m.at ?? 'arguments') === at);
-    if (chain.length > 0) layers[WRAP_FROM[at]] = chain;
+    if (chain.length > 0) layers[at] = chain;
   }
   return layers;
 }

@@ -24,7 +24,7 @@ const CONTENDERS = 6;
 const ROUNDS = 3;
 
 /** Each child: says "ready", waits for "go", tries the lock, prints the outcome, holds it until "exit". */
-const contender = (path: string): string => `import { acquireLock, releaseLock } from ${JSON.stringify(repoPath('src', 'server', 'audit', 'hash-chain-files.ts'))};
+const contender = (path: string): string => `import { acquireLock, releaseLock } from ${JSON.stringify(repoPath('src', 'server', 'files', 'file-lock.ts'))};
 import { createInterface } from 'node:readline';
 let lock;
 const lines = createInterface({ input: process.stdin });

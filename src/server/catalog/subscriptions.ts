@@ -8,22 +8,11 @@ import { META } from '../../protocol/constants.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
 import type { SubscriptionFilter } from '../../protocol/feature-wire-types.js';
-import type { CatalogViews, Viewer } from '../catalog/catalog-view.js';
+import type { CatalogViews, Viewer } from './catalog-view.js';
 import type { AuthInfo } from '../contract/tool-types.js';
+import type { ChangeNotifier, ListChangedKind } from '../contract/change-notifier.js';
 
-/** Which list changed. */
-export type ListChangedKind = 'tools' | 'prompts' | 'resources';
-
-/** What a server can announce to open subscriptions. */
-export interface ChangeNotifier {
-  /**
-   * Sends `notifications/<kind>/list_changed` to every open `subscriptions/listen` stream that
-   * opted in. Returns how many streams were notified.
-   */
-  notifyListChanged(kind: ListChangedKind): number;
-  /** Sends `notifications/resources/updated` to streams subscribed to `uri`. Returns how many. */
-  notifyResourceUpdated(uri: string): number;
-}
+export type { ChangeNotifier, ListChangedKind } from '../contract/change-notifier.js';
 
 /** What the hub delivers; the kinds the server declared `listChanged` for, and resource updates. */
 export interface SubscriptionSupport {

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
-import type { ChangeNotifier, ListChangedKind, SubscriptionHub } from '../features/subscriptions.js';
-import type { Store } from './store.js';
+import type { ChangeNotifier, ListChangedKind, SubscriptionHub } from './subscriptions.js';
+import type { Store } from '../store/store.js';
 
 const CHANNEL = 'change-notifications';
 const KINDS: ReadonlySet<string> = new Set<ListChangedKind>(['tools', 'prompts', 'resources']);
