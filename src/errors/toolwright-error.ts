@@ -11,7 +11,7 @@
 /** Each role, and the codes of the errors that play it. */
 export interface ErrorCodes {
   /** Something a developer or operator wrote is refused before anything runs (a definition, a config, a key). */
-  readonly definition: 'tool-definition' | 'server-definition' | 'schema' | 'pattern' | 'lint-config' | 'gateway-config' | 'audit-key' | 'volatile-store' | 'transform' | 'proxy' | 'proxy-config';
+  readonly definition: 'tool-definition' | 'server-definition' | 'schema' | 'pattern' | 'lint-config' | 'gateway-config' | 'audit-key' | 'volatile-store' | 'transform' | 'proxy' | 'proxy-config' | 'mount';
   /** Shared state refused an operation at run time; the operation did not happen (fail closed). */
   readonly store: 'store-unavailable' | 'store-epoch' | 'store-full' | 'task-write-conflict' | 'log-locked';
   /** A peer or the wire failed: a JSON-RPC error, a client-side failure, a bearer token, OAuth metadata. */

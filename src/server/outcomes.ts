@@ -58,6 +58,9 @@ export const OUTCOMES = {
   rateLimited: { situation: 'the rate-limit middleware found the bucket of this tool/subject empty', kind: 'rpc-error', code: ErrorCode.RateLimited, httpStatus: 429 },
   searchBudgetTooSmall: { situation: 'search_tools (search surface): none of the matching definitions fits in the token budget of the call', kind: 'tool-error' },
   resultTooLarge: { situation: 'the result-budget middleware refused a result over its budget', kind: 'tool-error' },
+  upstreamRefused: { situation: 'a proxied upstream refused a resources/read or prompts/get as invalid or unknown (its -32602, or the 2025 -32002); passed on naming the upstream', kind: 'rpc-error', code: ErrorCode.InvalidParams, httpStatus: 200 },
+  upstreamFailed: { situation: 'a proxied upstream failed a resources/read or prompts/get otherwise, or answered it malformed; passed on naming the upstream', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
+  bridgeUpstreamUnreachable: { situation: 'toolwright bridge: the server it relays a stdio host to cannot be reached or answered junk (the next message tries again)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 200 },
   storeUnavailable: { situation: 'the shared store (Redis) cannot be reached for a call that needs it: approvals, rate limits (fails closed; nothing ran)', kind: 'rpc-error', code: ErrorCode.ServerBusy, httpStatus: 503 },
   internalFault: { situation: 'a stage, route or middleware threw (details go to the server log only)', kind: 'rpc-error', code: ErrorCode.InternalError, httpStatus: 500 },
   // The tasks extension (src/server/tasks/); tested in test/server/tasks-*.test.ts.

@@ -397,7 +397,8 @@ describe('outcome table', () => {
     // searchBudgetTooSmall: test/server/search-surface.test.ts (the search surface's bad input).
     // approvalTimedOut: test/server/operator-approval.test.ts (timeout, cancel, close); storeUnavailable: the Redis store tests.
     // authorizationMalformed, authorizationUnavailable: test/server/jwt-authorizer.test.ts (oversized/duplicated header; JWKS hanging or junk).
-    const featureRows = new Set(['authorizationMalformed', 'authorizationUnavailable', 'unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut', 'storeUnavailable', 'searchBudgetTooSmall']);
+    // upstreamRefused, upstreamFailed: test/compose/proxy/resources-prompts.test.ts; bridgeUpstreamUnreachable: test/compose/relay/stdio-relay.test.ts.
+    const featureRows = new Set(['authorizationMalformed', 'authorizationUnavailable', 'unknownResource', 'unknownPrompt', 'invalidFeatureParams', 'featureHandlerFailed', 'inputRequested', 'listenClosed', 'middlewareRefused', 'rateLimited', 'resultTooLarge', 'approvalTimedOut', 'storeUnavailable', 'searchBudgetTooSmall', 'upstreamRefused', 'upstreamFailed', 'bridgeUpstreamUnreachable']);
     // The legacy (2025) session wire's rows are driven by test/server/legacy-http-sessions.test.ts, which checks its own coverage.
     const legacyRows = (name: string): boolean => (name.startsWith('legacy') && name !== 'legacyInitialize') || name.startsWith('task'); // task rows: test/server/tasks-*.test.ts
     assert.deepEqual([...covered].sort(), Object.keys(OUTCOMES).filter((name) => !featureRows.has(name) && !legacyRows(name)).sort());

@@ -7,6 +7,8 @@ import { isJsonObject } from '../../json/json-object.js';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import { prefixedName } from '../../protocol/prefixed-name.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { rpcError } from '../../server/outcomes.js';
 import { definePrompt, defineResource, defineResourceTemplate } from '../../server/index.js';
 import type { Prompt, PromptGetValue, Resource, ResourceReadValue, ResourceTemplate } from '../../server/index.js';
 import type { ResourceContentsInit } from '../../server/tools/content.js';
@@ -16,9 +18,7 @@ import type { Upstream } from './upstream.js';
 
 /** Pages read of one list at most: a cursor that never ends is cut here. */
 const MAX_PAGES = 100;
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
-/** The 2025 spec's "resource not found"; the current one says -32602. */
+/** The 2025 spec's "resource not found"; the current one says -32602 (ErrorCode.InvalidParams). */
 const LEGACY_NOT_FOUND = -32002;
 
 /** What was taken of the upstream's features. */
@@ -59,7 +59,7 @@ function relayed(error: unknown, what: string, data: JsonObject): ProtocolError 
   const cause = error instanceof ProxyError && error.cause instanceof Error ? error.cause : error;
   const code = (cause as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
-  return new ProtocolError(code === INVALID_PARAMS || code === LEGACY_NOT_FOUND ? INVALID_PARAMS : INTERNAL_ERROR, `${what}: ${message}`, { data });
+  return rpcError(code === ErrorCode.InvalidParams || code === LEGACY_NOT_FOUND ? 'upstreamRefused' : 'upstreamFailed', `${what}: ${message}`, { data });
 }
 
 /** The contents of an upstream `resources/read` result, checked to be contents objects (text or base64 blob). */
@@ -67,7 +67,7 @@ function contentsOf(result: JsonObject, uri: string, label: string): ResourceRea
   const contents = result.contents;
   const bad = !Array.isArray(contents) || contents.length === 0 ? -1 : contents.findIndex((c) => !isJsonObject(c) || typeof c.uri !== 'string' || (typeof c.text !== 'string' && typeof c.blob !== 'string'));
   if (!Array.isArray(contents) || bad >= 0) {
-    throw new ProtocolError(INTERNAL_ERROR, `Upstream ${label} answered resources/read of ${uri} with malformed contents${bad >= 0 ? ` (contents[${bad}])` : ''}`, { data: { uri } });
+    throw rpcError('upstreamFailed', `Upstream ${label} answered resources/read of ${uri} with malformed contents${bad >= 0 ? ` (contents[${bad}])` : ''}`, { data: { uri } });
   }
   return contents.map((c) => {
     const item = c as JsonObject;

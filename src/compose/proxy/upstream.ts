@@ -8,6 +8,7 @@
  * retired or listening decides how every call, request and re-list behaves, and splitting it would
  * spread that state over files that each need all of it.
  */
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { connect, McpClientError, TASKS_EXTENSION } from '../../client/index.js';
 import type { CallToolOptions, ClientWarning, McpClient, OAuthClient, ProtocolEra, ToolListing } from '../../client/index.js';
 import type { JsonObject, JsonRpcNotification } from '../../protocol/json-rpc.js';
@@ -107,7 +108,7 @@ export function describeTarget(target: UpstreamTarget): string {
 
 /** True for the -32021 a task-only tool answers a call that did not declare the tasks extension. */
 function asksForTasks(error: unknown): boolean {
-  if (!(error instanceof McpClientError) || error.kind !== 'rpc' || error.code !== -32021 || !isJsonObject(error.data)) return false;
+  if (!(error instanceof McpClientError) || error.kind !== 'rpc' || error.code !== ErrorCode.MissingRequiredClientCapability || !isJsonObject(error.data)) return false;
   const required = error.data['requiredCapabilities'];
   return isJsonObject(required) && isJsonObject(required['extensions']) && isJsonObject(required['extensions'][TASKS_EXTENSION]);
 }

@@ -15,7 +15,7 @@
  * file are already their own files.)
  */
 import { isJsonObject } from '../../json/json-object.js';
-import { ErrorCode } from '../../protocol/error-codes.js';
+import { rpcError } from '../../server/outcomes.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
 import type { InboundMessage, MessageDispatcher, Reply } from '../../transport/message-dispatcher.js';
@@ -161,7 +161,7 @@ export class StdioRelay implements MessageDispatcher {
   }
 
   #error(id: JsonRpcId | null, message: string): Reply {
-    return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `toolwright bridge: ${message}`, data: { upstream: this.#http.url.href } } }) };
+    return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, error: rpcError('bridgeUpstreamUnreachable', `toolwright bridge: ${message}`, { data: { upstream: this.#http.url.href } }).toErrorObject() }) };
   }
 
   #unreachable(id: JsonRpcId | null, reason: string): Reply {

@@ -12,6 +12,7 @@ import type { Resource, ResourceTemplate } from '../features/resources.js';
 import type { ListChangedKind } from './subscriptions.js';
 import { deriveTool } from '../tools/derive-tool.js';
 import type { Tool } from '../contract/tool-types.js';
+import { DefinitionError } from '../../errors/toolwright-error.js';
 
 /** What a server offers to a server that mounts it (`McpServer.mountable`). */
 export interface MountableCatalog {
@@ -88,7 +89,8 @@ export interface MountSource {
 }
 
 /** Thrown by `createServer` for a bad mount: its position, prefix and the problem (both sides of a collision). */
-export class MountError extends TypeError {
+export class MountError extends DefinitionError {
+  readonly errorCode = 'mount' as const;
   constructor(message: string) {
     super(`createServer: ${message}`);
     this.name = 'MountError';
