@@ -9,6 +9,7 @@ import { McpClientError } from '../client/client-error.js';
 import type { ConnectTarget, OAuthClient } from '../client/index.js';
 import { importModule, ModuleImportError } from './import-module.js';
 import { InputError } from '../errors/toolwright-error.js';
+import { isJsonObject } from '../json/json-object.js';
 
 /** Where the tools came from. */
 export type ToolTargetSource =
@@ -61,7 +62,7 @@ function toolsFromJson(data: unknown, label: string): { tools: unknown[]; pointe
     const result = record.result as Record<string, unknown> | undefined;
     if (typeof result === 'object' && result !== null && Array.isArray(result.tools)) return { tools: result.tools, pointer: '/result/tools' };
   }
-  throw new ToolTargetError(`${label}: expected a tools/list result ({"tools": [...]}), an array of tools, or a JSON-RPC response carrying one; got ${describe(data)}${typeof data === 'object' && data !== null && !Array.isArray(data) ? ` with keys ${Object.keys(data).slice(0, 5).join(', ') || '(none)'}` : ''}`);
+  throw new ToolTargetError(`${label}: expected a tools/list result ({"tools": [...]}), an array of tools, or a JSON-RPC response carrying one; got ${describe(data)}${isJsonObject(data) ? ` with keys ${Object.keys(data).slice(0, 5).join(', ') || '(none)'}` : ''}`);
 }
 
 async function loadJsonFile(path: string, label: string): Promise<LoadedToolTarget> {

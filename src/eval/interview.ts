@@ -42,7 +42,7 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
     if (start < 0 || end <= start) continue;
     try {
       const value: unknown = JSON.parse(candidate.slice(start, end + 1));
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+      if (isJsonObject(value)) return value;
     } catch { /* try the next candidate */ }
   }
   return undefined;

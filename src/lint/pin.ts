@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical-json.js';
 import type { LintRule, WireTool } from './types.js';
 import { InputError } from '../errors/toolwright-error.js';
+import { isJsonObject } from '../json/json-object.js';
 
 /** What a lockfile remembers about one tool. */
 export interface PinEntry {
@@ -72,7 +73,7 @@ export function parsePinLock(text: string): PinLock {
   const tools = (data as { tools?: unknown }).tools;
   if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) throw new PinLockError('"tools" must be an object keyed by tool name');
   const catalog = (data as { catalog?: unknown }).catalog;
-  if (catalog !== undefined && (!Array.isArray(catalog) || !catalog.every((t) => typeof t === 'object' && t !== null && !Array.isArray(t)))) throw new PinLockError('"catalog" must be a list of tool objects');
+  if (catalog !== undefined && (!Array.isArray(catalog) || !catalog.every(isJsonObject))) throw new PinLockError('"catalog" must be a list of tool objects');
   for (const [name, entry] of Object.entries(tools)) {
     for (const key of ['description', 'schema', 'annotations'] as const) {
       const hash = (entry as Record<string, unknown> | null)?.[key];

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/json-object.js';
 /** Reading an HTTP response body with a size bound: a peer cannot make the reader hold more than `maxBytes`. */
 
 /** The body as UTF-8 text, or undefined as soon as it exceeds `maxBytes` (the rest is not read). */
@@ -24,7 +25,7 @@ export async function readBodyText(response: Response, maxBytes: number): Promis
 export function jsonObjectOf(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { dialectOfUri } from './dialect.js';
 import { walkSchema } from './walk.js';
 import type { Dialect } from './types.js';
+import { isJsonObject } from '../json/json-object.js';
 
 /**
  * Keywords the fast engine gets wrong or handles only partly, and Ajv-only keywords that Ajv acts
@@ -71,7 +72,7 @@ export function planFastPath(schema: object | boolean, dialect: Dialect, formatA
     if (!plan.ownProperties) {
       for (const key of ['properties', 'dependentRequired', 'dependentSchemas', 'dependencies']) {
         const map = s[key];
-        if (typeof map === 'object' && map !== null && !Array.isArray(map)) {
+        if (isJsonObject(map)) {
           if (mentionsInherited(Object.keys(map))) plan.ownProperties = true;
           for (const list of Object.values(map)) if (Array.isArray(list) && mentionsInherited(list)) plan.ownProperties = true;
         }

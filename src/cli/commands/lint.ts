@@ -18,6 +18,7 @@ import { parseHeaderOptions, parseTimeoutOption, UsageError } from '../usage-err
 import { OAUTH_OPTIONS, oauthFromOptions } from '../oauth-options.js';
 import { packageVersion, parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import type { CommandIo } from '../command-args.js';
+import { isJsonObject } from '../../json/json-object.js';
 
 const USAGE = `Usage: toolwright lint <target> [options]
        toolwright lint --stdio "<command>" [options]
@@ -191,7 +192,7 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
     const result = lintTools(tools, { config, pin });
 
     if (pinPath !== undefined && pin === undefined) {
-      const lock = buildPinLock(tools.filter((t): t is Record<string, unknown> => typeof t === 'object' && t !== null && !Array.isArray(t)));
+      const lock = buildPinLock(tools.filter(isJsonObject));
       await writeFile(pinPath, `${JSON.stringify(lock, null, 2)}\n`);
       stderr.write(`toolwright lint: ${values['update-pin'] ? 'updated' : 'wrote'} pin lockfile ${pinPath} (${Object.keys(lock.tools).length} tools)\n`);
     }

@@ -1,5 +1,6 @@
 import type { ToolResultInit } from '../../server/index.js';
 import type { ArgumentPlace } from './operation-input.js';
+import { isJsonObject } from '../../json/json-object.js';
 
 /** A credential for one security scheme of the upstream API (given by the operator, never by the caller). */
 export type UpstreamCredential =
@@ -124,7 +125,7 @@ export async function callUpstream(plan: UpstreamRequestPlan, args: Record<strin
     } catch {
       return text(`Upstream ${where} answered HTTP ${response.status} with a body that is not valid JSON: ${bodyText.slice(0, EXCERPT_CHARS)}`);
     }
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { content: [{ type: 'text', text: bodyText }], structuredContent: parsed };
+    if (isJsonObject(parsed)) return { content: [{ type: 'text', text: bodyText }], structuredContent: parsed };
   }
   return text(bodyText, false);
 }

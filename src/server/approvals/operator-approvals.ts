@@ -16,6 +16,7 @@ import type { ApprovalRecord, OperatorApprover } from './approvals.js';
 import { toolError } from '../outcomes.js';
 import type { Clock, Store } from '../store/store.js';
 import type { AwaitOperatorOptions, OperatorDecision, OperatorRefusalReason, ToolApprovals } from '../contract/approval.js';
+import { isJsonObject } from '../../json/json-object.js';
 
 export type { AwaitOperatorOptions, OperatorDecision, OperatorRefusalReason, ToolApprovals } from '../contract/approval.js';
 
@@ -336,6 +337,6 @@ function placesText(places: readonly string[]): string {
 }
 
 function describeClaim(value: JsonValue): string {
-  const outcome = typeof value === 'object' && value !== null && !Array.isArray(value) ? value.outcome : undefined;
+  const outcome = isJsonObject(value) ? value.outcome : undefined;
   return typeof outcome === 'string' ? outcome : 'settled';
 }

@@ -3,6 +3,7 @@ import { canonicalJson } from '../../json/canonical-json.js';
 import { sha256 } from '../../protocol/sha256.js';
 import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { Clock } from '../store/store.js';
+import { isJsonObject } from '../../json/json-object.js';
 
 /**
  * THE claims sealed into a `requestState` (digest R-61), for approvals and every other
@@ -45,7 +46,7 @@ function isSealedClaims(value: unknown): value is SealedClaims {
   const c = value as Record<string, unknown>;
   return typeof c.call === 'string' && typeof c.args === 'string' && typeof c.sub === 'string' && typeof c.cid === 'string' && typeof c.nonce === 'string' &&
     typeof c.once === 'boolean' && (c.approves === undefined || typeof c.approves === 'string') && (c.epoch === undefined || typeof c.epoch === 'string') &&
-    typeof c.answers === 'object' && c.answers !== null && !Array.isArray(c.answers);
+    isJsonObject(c.answers);
 }
 
 /** Where the `requestState` HMAC key comes from when the option is not given. */

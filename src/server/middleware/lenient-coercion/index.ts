@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from '../../../protocol/json-rpc.js';
 import type { Middleware } from '../middleware.js';
+import { isJsonObject } from '../../../json/json-object.js';
 
 /** The `_meta` key listing the repairs made. */
 export const REPAIRS_META_KEY = 'toolwright/repairs';
@@ -61,7 +62,7 @@ export function coerceArguments(args: Record<string, unknown>, schema: unknown, 
         repaired = coerced;
         repairs.push({ path: where, from: JSON.stringify(value), to: coerced });
       }
-    } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    } else if (isJsonObject(value)) {
       const inner = coerceArguments(value as Record<string, unknown>, sub, where);
       if (inner.repairs.length > 0) {
         repaired = inner.value;
