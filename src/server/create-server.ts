@@ -14,7 +14,6 @@ import type { HttpListener, ListenOptions } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import type { StdioConnection, StdioOptions } from '../transport/stdio.js';
 import { createFrontDoor } from './era-router/front-door.js';
-import { challengeParamsFor } from './auth/protected-resource.js';
 import { createHttpEraRouter } from './era-router/http.js';
 import { refuseModern } from './era-router/refusals.js';
 import { createStdioEraRouter } from './era-router/stdio.js';
@@ -107,7 +106,7 @@ export function createServer(options: ServerOptions): McpServer {
     onListenerError: (error) => logger.error('approval queue listener threw', { reason: error instanceof Error ? error.message : String(error) }),
   });
   // Change and task notifications reach the streams of every instance sharing the store (store/change-relay.ts).
-  const announces = features.announced.listChanged.size > 0 || options.resourceUpdates === true || config.hasTasks;
+  const announces = features.announced.listChanged.size > 0 || config.resourceUpdates || config.hasTasks;
   const changes: ChangeRelay = announces
     ? relayChanges(features.hub, store, (what, error) => logger.error(`change notifications: ${what}`, { error: error instanceof Error ? error.message : String(error) }))
     : {
@@ -118,12 +117,12 @@ export function createServer(options: ServerOptions): McpServer {
         close: async () => undefined,
       };
   const tasks = config.hasTasks
-    ? new TaskEngine(options.tasks ?? {}, { store, clock, logger, onChange: (record) => changes.notifyTask(record.owner, record.taskId, detailedTask(record)) })
+    ? new TaskEngine(config.tasks, { store, clock, logger, onChange: (record) => changes.notifyTask(record.owner, record.taskId, detailedTask(record)) })
     : undefined;
   const capabilities: ServerCapabilities = { tools: {}, logging: {}, ...features.capabilities };
   if (tasks !== undefined) capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
   const discover: JsonObject = { resultType: 'complete', supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS], capabilities, ttlMs, cacheScope, _meta: resultMeta };
-  if (options.instructions !== undefined) discover.instructions = options.instructions;
+  if (config.instructions !== undefined) discover.instructions = config.instructions;
   // The tool list, its routes and the pipeline reading them are replaced together when a mount's tools change (remount.ts).
   let registered = config.registered;
   let descriptors = Object.freeze(registered.map((t) => t.descriptor));
@@ -145,9 +144,9 @@ export function createServer(options: ServerOptions): McpServer {
       views: features.views,
       routes: routeTable(routes),
       resultMeta,
-      authorize: options.authorize,
-      resourceMetadataUrl: options.resourceMetadataUrl,
-      onStageEvent: options.onStageEvent,
+      authorize: config.authorize,
+      resourceMetadataUrl: config.resourceMetadataUrl,
+      onStageEvent: config.onStageEvent,
       logger,
       signer: config.signer,
       approvalTtlMs: config.approvalTtlMs,
@@ -173,9 +172,9 @@ export function createServer(options: ServerOptions): McpServer {
   const modern = (message: InboundMessage): Promise<Reply> => modernEntry(message);
   const legacyOnly = (message: InboundMessage): Promise<Reply> => Promise.resolve(refuseModern(message));
   const modernFor = (served: ReadonlySet<Era>): ((message: InboundMessage) => Promise<Reply>) => (served.has('modern') ? modern : legacyOnly);
-  const sessionWire = new LegacySessionWire(modern, { serverInfo: config.serverInfo, capabilities, instructions: options.instructions, tools: descriptors }, features.hub, config.legacy);
+  const sessionWire = new LegacySessionWire(modern, { serverInfo: config.serverInfo, capabilities, instructions: config.instructions, tools: descriptors }, features.hub, config.legacy);
   // 2025 sessions' requests (initialize, calls, GET, DELETE, ...) are authenticated per request, once, in front of the wire.
-  const frontDoor = createFrontDoor({ authorize: options.authorize, challenge: challengeParamsFor(options.authorize, options.resourceMetadataUrl), logger });
+  const frontDoor = createFrontDoor({ authorize: config.authorize, challenge: config.approverTrust.challenge, logger });
   const httpWires = new Map<string, LegacyHttpWire>();
   const routers = new Map<string, MessageDispatcher>();
   const dispatcherFor = (served: ReadonlySet<Era>): MessageDispatcher => {
@@ -219,8 +218,8 @@ export function createServer(options: ServerOptions): McpServer {
   const remountRules: RemountRules = {
     own: config.registered.slice(0, config.registered.length - config.mounts.tools.length),
     sources: config.mounts.sources,
-    canAuthorize: options.authorize !== undefined,
-    use: options.use,
+    canAuthorize: config.authorize !== undefined,
+    use: config.use,
     hasTasks: config.hasTasks,
     visibility: new Set(config.registered.flatMap((r) => (r.tool.visibleTo !== undefined ? [r.tool.visibleTo] : []))),
     middleware: new Set(config.middleware),
@@ -231,7 +230,7 @@ export function createServer(options: ServerOptions): McpServer {
     registered = remountRegistered(remountRules, registered);
     descriptors = Object.freeze(registered.map((t) => t.descriptor));
     mountedTools = Object.freeze(registered.map((r) => r.tool));
-    search = resolveSearchSurface(options.search, registered, features.views, { canAuthorize: options.authorize !== undefined, use: options.use });
+    search = resolveSearchSurface(config.searchOption, registered, features.views, { canAuthorize: config.authorize !== undefined, use: config.use });
     pipeline = pipelineFor(registered, search);
     sessionWire.toolsChanged(descriptors);
   };
@@ -259,7 +258,7 @@ export function createServer(options: ServerOptions): McpServer {
     mountable,
     notifyResourceUpdated: (uri) => changes.notifyResourceUpdated(uri),
     eras: config.eras,
-    authorizes: options.authorize !== undefined,
+    authorizes: config.authorize !== undefined,
     approvals,
     handleMessage: (message) => defaultDispatcher.handleMessage(message),
     async listen({ eras: served, ...listenOptions } = {}) {

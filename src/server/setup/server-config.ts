@@ -63,6 +63,20 @@ export interface ServerConfig {
   readonly mounts: ResolvedMounts;
   /** The search surface (`search` option): what `tools/list` shows instead of the catalog, and `search_tools`; undefined when off. */
   readonly search: SearchSurface | undefined;
+  /** The `search` option as given, for rebuilding the surface when a mount's tools change. */
+  readonly searchOption: ServerOptions['search'];
+  /** The `authorize` option (undefined: every caller anonymous) and the `WWW-Authenticate` parameters its refusals carry. */
+  readonly authorize: ServerOptions['authorize'];
+  readonly resourceMetadataUrl: string | undefined;
+  /** The server-wide middleware (`use`), outside each tool's own. */
+  readonly use: readonly Middleware[];
+  readonly onStageEvent: ServerOptions['onStageEvent'];
+  /** `server/discover` and 2025 `initialize` instructions. */
+  readonly instructions: string | undefined;
+  /** The `tasks` option (the engine's TTLs and limits), `{}` when a tool's `task` turned the extension on. */
+  readonly tasks: NonNullable<ServerOptions['tasks']>;
+  /** Whether resource update notifications are announced (`resourceUpdates`). */
+  readonly resourceUpdates: boolean;
 }
 
 const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
@@ -143,5 +157,13 @@ export function resolveServerConfig(options: ServerOptions): ServerConfig {
     middleware: Object.freeze([...(options.use ?? []), ...registered.flatMap((r) => r.tool.use)]),
     mounts,
     search,
+    searchOption: options.search,
+    authorize: options.authorize,
+    resourceMetadataUrl: options.resourceMetadataUrl,
+    use: Object.freeze([...(options.use ?? [])]),
+    onStageEvent: options.onStageEvent,
+    instructions: options.instructions,
+    tasks: options.tasks ?? {},
+    resourceUpdates: options.resourceUpdates === true,
   });
 }
