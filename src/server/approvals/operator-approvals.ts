@@ -11,6 +11,7 @@
  * holds the call (`pending()` of that instance).
  */
 import { randomBytes } from 'node:crypto';
+import type { DeclaredClient } from '../../protocol/client-info.js';
 import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { ApprovalRecord, OperatorApprover } from './approvals.js';
 import { toolError } from '../outcomes.js';
@@ -32,6 +33,12 @@ export interface PendingApproval {
   readonly details: JsonValue | undefined;
   /** The authenticated subject of the held call ('' when anonymous). */
   readonly subject: string;
+  /**
+   * The client's name and version as it declared them (2025: `initialize`'s clientInfo; 2026-07-28: the
+   * request's clientInfo `_meta`), undefined when it declared none. Self-declared, not authenticated:
+   * it tells apart the hosts behind one subject (e.g. the desktop bridge's token), nothing more.
+   */
+  readonly client: DeclaredClient | undefined;
   /** ms since epoch (server clock). */
   readonly requestedAt: number;
   /** After this (ms since epoch, server clock) the call is refused as timed out. */
@@ -180,6 +187,8 @@ export interface HeldCall {
   readonly tool: string;
   readonly defaultDigest: string;
   readonly subject: string;
+  /** The client's self-declared name and version, if any. */
+  readonly client: DeclaredClient | undefined;
   readonly signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` if the request asked for logs at this level. */
@@ -305,6 +314,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       summary: request.summary,
       details: request.details === undefined ? undefined : (JSON.parse(JSON.stringify(request.details)) as JsonValue),
       subject: held.subject,
+      client: held.client,
       requestedAt: now,
       deadline: now + timeoutMs,
     });
