@@ -229,7 +229,9 @@ describe('operator approvals over HTTP', () => {
       const { response } = await hold('launch', 'vesta');
       now += 45_000;
       assert.equal(await server.approvals.expireDue(), 1);
-      assert.deepEqual(resultOf((await response).body).content, [{ type: 'text', text: 'No operator decided on the call of launch within 45000 ms; it was not executed. Calls held for approval are approved or declined in the operator console at /console on this server.' }]);
+      assert.deepEqual(resultOf((await response).body).content, [{ type: 'text', text: 'No operator decided on the call of launch within 45000 ms (calls held for approval are approved or declined in the operator console at /console on this server); it was not executed.' }]);
+      // One sentence ending as every refusal of the queue does: the robot cuts "; it was not executed." off and adds its own
+      // ". Nothing was executed." (with the place after that ending, it wrote "server.. Nothing").
     } finally {
       withdraw();
     }

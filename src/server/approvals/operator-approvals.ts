@@ -222,10 +222,11 @@ interface Waiting {
 function refusal(pending: PendingApproval, reason: OperatorRefusalReason, operator: string | undefined, places: readonly string[] = []): OperatorDecision {
   // Passive, so that any operator name reads once ("The operator console operator ... declined" did not).
   // A timeout names where approvals are decided: a client that showed no progress learns it here.
+  // Every message ends "; it was not executed.", so a tool that says so itself can cut it off whole.
   const where = placesText(places);
   const message =
     reason === 'declined' ? `The call of ${pending.tool} was declined by ${operator ?? 'an unknown operator'}; it was not executed.`
-    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms; it was not executed.${where === '' ? '' : ` Calls held for approval are approved or declined ${where}.`}`
+    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms${where === '' ? '' : ` (calls held for approval are approved or declined ${where})`}; it was not executed.`
     : reason === 'cancelled' ? `The call of ${pending.tool} was cancelled while waiting for an operator; it was not executed.`
     : `The server closed while the call of ${pending.tool} waited for an operator; it was not executed.`;
   const error = toolError(reason === 'declined' ? 'approvalDeclined' : 'approvalTimedOut', message);
