@@ -30,6 +30,9 @@ export type { ListenOptions, HttpListener, HttpMount } from './transport/node-ht
 export type { StdioOptions, StdioConnection } from './transport/stdio.js';
 export type { HttpOptions, HttpPolicy } from './transport/http-policy.js';
 export { isLoopbackHost } from './transport/http-policy.js';
+export type { DeclaredClient } from './protocol/client-info.js';
+export { explainArgsError } from './cli/args-error.js';
+export type { ParseArgsOptions } from './cli/args-error.js';
 export type { InboundMessage, Reply, MessageDispatcher, HeaderLookup, TransportKind } from './transport/message-dispatcher.js';
 export type { HeaderAnnotation, HeaderAnnotationProblem, HeaderValueType } from './protocol/x-mcp-header.js';
 export type { WellKnownRoute } from './transport/well-known.js';

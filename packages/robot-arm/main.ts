@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AuditKeyError, defaultAuditKeyPath, resolveEras, type Era } from 'toolwright';
+import { AuditKeyError, defaultAuditKeyPath, explainArgsError, resolveEras, type Era } from 'toolwright';
 import type { ApprovalMode, ApproverMode } from './server/approval-gate.js';
 import { assertConsoleToken, type ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from './console/arm-console.js';
@@ -137,34 +137,42 @@ function auditFiles(options: Parsed): { key?: string; head?: string } {
   return { ...(options.auditKey !== undefined ? { key: options.auditKey } : {}), ...(options.auditHead !== undefined ? { head: options.auditHead } : {}) };
 }
 
+const OPTIONS = {
+  stdio: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  preset: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  approval: { type: 'string' },
+  approver: { type: 'string' },
+  'no-auth': { type: 'boolean' },
+  'allow-unauthenticated': { type: 'boolean' },
+  issuer: { type: 'string' },
+  resource: { type: 'string' },
+  'console-token': { type: 'string' },
+  'hold-to-run': { type: 'boolean' },
+  'audit-log': { type: 'string' },
+  'audit-key': { type: 'string' },
+  'audit-head': { type: 'string' },
+  'time-scale': { type: 'string' },
+  controller: { type: 'string' },
+  'heartbeat-timeout': { type: 'string' },
+  rate: { type: 'string' },
+  eras: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** parseArgs, its errors said as `toolwright` says them (a mistyped flag gets "did you mean"). */
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS }).values;
+  } catch (error) {
+    throw new UsageError(explainArgsError(error, OPTIONS));
+  }
+}
+
 function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stdio: { type: 'boolean' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      preset: { type: 'string' },
-      'read-only': { type: 'boolean' },
-      approval: { type: 'string' },
-      approver: { type: 'string' },
-      'no-auth': { type: 'boolean' },
-      'allow-unauthenticated': { type: 'boolean' },
-      issuer: { type: 'string' },
-      resource: { type: 'string' },
-      'console-token': { type: 'string' },
-      'hold-to-run': { type: 'boolean' },
-      'audit-log': { type: 'string' },
-      'audit-key': { type: 'string' },
-      'audit-head': { type: 'string' },
-      'time-scale': { type: 'string' },
-      controller: { type: 'string' },
-      'heartbeat-timeout': { type: 'string' },
-      rate: { type: 'string' },
-      eras: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const values = parseFlags(argv);
   if (values.help === true) return 'help';
   const portText = values.port ?? env.PORT ?? '3000';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`port must be a number 0-65535, got ${JSON.stringify(portText)}${values.port === undefined ? ' (from PORT)' : ''}`);

@@ -5,11 +5,30 @@
 import type { ParseArgsConfig } from 'node:util';
 import { closestWord } from '../text/similar-names.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** The `options` of a `util.parseArgs` configuration. */
+export type ParseArgsOptions = NonNullable<ParseArgsConfig['options']>;
+type Options = ParseArgsOptions;
 
 /**
- * The sentence for a `parseArgs` error, e.g. "unknown option --prvider (did you mean --provider?)";
- * errors that are not `parseArgs`' own keep their message.
+ * The sentence for a `util.parseArgs` error, e.g. "unknown option --prvider; did you mean --provider? (...)",
+ * "option --port needs a value (--port <value>)"; errors that are not `parseArgs`' own keep their
+ * message. Exported so that a command line of its own (the robot arm's `npm start`) answers a
+ * mistyped flag the way `toolwright` does.
+ *
+ * @param error - what `parseArgs` threw.
+ * @param options - the `options` given to `parseArgs`: the known flags a "did you mean" is chosen from.
+ * @example
+ * ```ts
+ * import { parseArgs } from 'node:util';
+ * import { explainArgsError } from 'toolwright';
+ *
+ * const options = { port: { type: 'string' } } as const;
+ * try {
+ *   parseArgs({ args: ['--prot', '3001'], options });
+ * } catch (error) {
+ *   console.error(explainArgsError(error, options)); // unknown option --prot; did you mean --port? (...)
+ * }
+ * ```
  */
 export function explainArgsError(error: unknown, options: Options): string {
   const message = error instanceof Error ? error.message : String(error);

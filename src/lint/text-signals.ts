@@ -59,8 +59,15 @@ const UNIT_WORDS = new RegExp([
   '单位', '范围', '毫米', '厘米', '米', '毫秒', '秒', '分钟', '小时', '牛', '度', '弧度', '百分', '赫兹', '千克', '克', '个', '次', '条', '最大', '最小', '不超过', '至少', '无单位',
 ].join('|'), 'i');
 
-/** A word that is a unit only in a unit's place: after a number, "in", "per", "as", "(" or "/" ("5 second", "per second", "in ms"). */
-const UNIT_IN_PLACE = /(?:\d\s*|\b(?:in|per|as)\s+|[(/])(?:s|sec|second|minute|min|hour|hr|day|week|month|year|ma|pa|bar|deg|rad|us|pt|em|foot|mile|line|item|result|record|row|page|word|point)s?\b/i;
+/**
+ * Where a word that is also ordinary English counts as a unit: after a number, "in", "per", "as", "("
+ * or "/" ("5 second", "per second", "in ms"; never "the second operand"). Both unit readings use it:
+ * UNIT_OR_RANGE (quality/numeric-unit) and physicalUnitIn (quality/numeric-examples).
+ */
+const UNIT_PLACE = String.raw`(?:\d\s*|\b(?:in|per|as)\s+|[(/])`;
+
+/** A word that is a unit only in a unit's place ({@link UNIT_PLACE}). */
+const UNIT_IN_PLACE = new RegExp(`${UNIT_PLACE}(?:s|sec|second|minute|min|hour|hr|day|week|month|year|ma|pa|bar|deg|rad|us|pt|em|foot|mile|line|item|result|record|row|page|word|point)s?\\b`, 'i');
 /** One-letter SI symbols, case-sensitive ("in N", "(m)", "5 A"; never the article in "in a list"). */
 const SYMBOL_IN_PLACE = /\d\s*[mngvawjNVAWJ]\b|(?:\b(?:in|per|as)\s+|[(/])(?:[NVAWJ]|m|g)\b/;
 
@@ -69,6 +76,30 @@ const SYMBOL_IN_PLACE = /\d\s*[mngvawjNVAWJ]\b|(?:\b(?:in|per|as)\s+|[(/])(?:[NV
  * operand" or "a value for the gripper" state no unit; "in seconds", "5 second" and "in N" do.
  */
 export const UNIT_OR_RANGE = { test: (text: string): boolean => UNIT_WORDS.test(text) || UNIT_IN_PLACE.test(text) || SYMBOL_IN_PLACE.test(text) } as const;
+
+/**
+ * Physical units that are never ordinary English, which a model tends to write into the value
+ * ("15N", "100mm", "90°") or to confuse (millimetres taken for metres). Counts, fractions and ratios
+ * are not here: they have no unit to append.
+ */
+const PHYSICAL_UNIT_WORDS = new RegExp([
+  String.raw`\b(?:newtons?|n·m|newton-met(?:er|re)s?|kn|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?|feet|mm|cm|km|degrees?|deg|radians?|rad|seconds|secs|milliseconds?|ms|minutes|hours|hz|khz|kilograms?|kg|grams?|celsius|fahrenheit|kelvin|volts?|amps?|watts?|pascals?|kpa|psi|rpm|mm/s|m/s|deg/s|rad/s|percent)\b`,
+  '[°℃℉%]', '牛顿?', '毫米', '厘米', '米', '秒', '毫秒', '分钟', '度', '弧度', '千克', '公斤', '伏', '瓦', '帕',
+].join('|'), 'i');
+
+/** Physical units that are also ordinary English ("the second operand", "a minute change", "a bar chart"): units only in a unit's place. */
+const PHYSICAL_UNIT_IN_PLACE = new RegExp(`${UNIT_PLACE}(second|sec|minute|hour|bar)\\b`, 'i');
+
+/**
+ * The physical unit a text states, as written ("newtons", "mm", "°", "second" in "per second"), or
+ * undefined. "The second operand" states none: an ordinary word counts only in a unit's place, by
+ * the same rule as {@link UNIT_OR_RANGE}.
+ */
+export function physicalUnitIn(text: string): string | undefined {
+  const word = PHYSICAL_UNIT_WORDS.exec(text);
+  if (word !== null) return word[0];
+  return PHYSICAL_UNIT_IN_PLACE.exec(text)?.[1];
+}
 
 /** A numeric parameter whose name already says it counts things (`limit`, `max_results`, `page`). */
 export const COUNT_LIKE_NAME = /(?:^|_|(?<=[a-z]))(?:count|limit|num|number|page|pages|size|index|offset|top|depth|retries|attempts|results|items|lines|n|k)$/i;

@@ -7,6 +7,7 @@ import type { HeaderLookup, InboundMessage, MessageDispatcher, Reply, SessionEnd
 import { serveSessionRequest } from './node-http-session.js';
 import { countHostHeaders } from './host-header.js';
 import { limitResponse } from './response-limit.js';
+import { drainRefusedBody } from './refused-body.js';
 
 /**
  * A client that does not read its answer within `ms` is disconnected: the answer's bytes are not
@@ -134,8 +135,10 @@ export class HttpExchange implements InboundMessage {
       : this.#policy.preflight(req.method, query < 0 ? url : url.slice(0, query), this.header, sessions !== undefined);
     if (refused !== undefined) {
       this.#res.setHeader('Connection', 'close');
+      // A body too large by its Content-Length is never read, but it is drained (bounded) so the answer is not lost to a reset.
+      if (refused.status === 413) drainRefusedBody(req);
+      else req.resume();
       writeReply(this.#res, refused);
-      req.resume();
       return;
     }
     if (sessions !== undefined && req.method !== 'POST') {
@@ -151,11 +154,12 @@ export class HttpExchange implements InboundMessage {
   readonly #onData = (chunk: Buffer): void => {
     this.#size += chunk.length;
     if (this.#size > this.#policy.maxBodyBytes) {
-      // Stop reading; answer at once and let the connection close.
+      // Stop collecting; answer at once, drop the rest of the body (bounded), then close.
       const req = this.#req;
       req.off('data', this.#onData);
       req.off('end', this.#onEnd);
-      req.pause();
+      this.#chunks = [];
+      drainRefusedBody(req);
       this.#res.setHeader('Connection', 'close');
       writeReply(this.#res, transportErrorReply(413, `Payload too large: the limit is ${this.#policy.maxBodyBytes} bytes`));
       return;

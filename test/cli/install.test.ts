@@ -188,6 +188,9 @@ describe('toolwright install', () => {
     const host = await install(['claude-destkop', '--url', URL_]);
     assert.equal(host.code, 2);
     assert.equal(host.stderr.split('\n')[0], 'toolwright install: unknown host "claude-destkop"; did you mean claude-desktop? (known: claude-desktop, vscode, cursor, codex; --print for others)');
+    const shortName = await install(['claude', '--url', URL_]);
+    assert.equal(shortName.code, 2);
+    assert.equal(shortName.stderr.split('\n')[0], 'toolwright install: unknown host "claude"; did you mean claude-desktop? (known: claude-desktop, vscode, cursor, codex; --print for others)');
     const flag = await install(['cursor', '--ulr', URL_]);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /^toolwright install: unknown option --ulr; did you mean --url\?/);

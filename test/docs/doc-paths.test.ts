@@ -65,3 +65,25 @@ it('the scan recognises a cited path and ignores placeholders and URLs', () => {
   assert.deepEqual(citedPaths('see `src/server/outcomes.ts:42`, [doc](docs/server.md#x), `test/<name>.test.ts`, `https://x/y`, `src/a/...`, `server/discover`, `src/json/`'), ['src/server/outcomes.ts', 'docs/server.md', 'src/json/']);
   assert.equal(relative(REPO_ROOT, join(REPO_ROOT, 'README.md')), 'README.md');
 });
+
+/**
+ * Paths of the robot package's own test folders (`test/driver/...`, `test/controller/...`: folders the
+ * repository root does not have) written on a page outside the package, anywhere in its text (code
+ * blocks included, which the scan above does not read): they pass the scan above only because it
+ * also looks inside the package, yet a reader at the root finds nothing there.
+ */
+function robotOnlyTestPaths(page: string, text: string): string[] {
+  if (page.startsWith(join('packages', 'robot-arm'))) return [];
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?<![\w/.-])test\/([\w-]+)\/[\w./-]*\w\.[a-z]{1,5}/g)) {
+    const folder = join('test', match[1]!);
+    if (!existsSync(join(REPO_ROOT, folder)) && existsSync(join(REPO_ROOT, 'packages', 'robot-arm', folder))) found.push(`${page}: ${match[0]}`);
+  }
+  return found;
+}
+
+it('a page outside the robot package names its test files from the repository root', () => {
+  assert.deepEqual(robotOnlyTestPaths('docs/x.md', 'see test/driver/a.ts and packages/robot-arm/test/driver/b.ts, test/server/c.test.ts'), ['docs/x.md: test/driver/a.ts']);
+  const stale = pages().flatMap((page) => robotOnlyTestPaths(page, readFileSync(join(REPO_ROOT, page), 'utf8')));
+  assert.deepEqual(stale, []);
+});

@@ -1,12 +1,12 @@
 /**
- * The unit-or-range signal of `quality/numeric-unit` (src/lint/text-signals.ts): a corpus of descriptions with
+ * The unit readings of `quality/numeric-unit` and `quality/numeric-examples` (one place: src/lint/text-signals.ts): a corpus of descriptions with
  * and without a unit, including the false readings issue 33 item 7 reported ("second" as an ordinal, the article
  * "a" read as amperes), and the rule's verdict on a tool that states none.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { lintTools } from '../../src/lint/index.js';
-import { UNIT_OR_RANGE } from '../../src/lint/text-signals.js';
+import { physicalUnitIn, UNIT_OR_RANGE } from '../../src/lint/text-signals.js';
 
 const STATES_A_UNIT = [
   'Timeout in seconds.', 'Wait 5 second.', 'Samples per second.', 'Rate per minute.', 'Force in N.', 'Force in newtons.',
@@ -32,4 +32,27 @@ it('quality/numeric-unit warns about "the second operand" and accepts "in second
   const findings = (description: string) => lintTools([tool(description)]).findings.filter((f) => f.ruleId === 'quality/numeric-unit').map((f) => f.message);
   assert.deepEqual(findings('The second operand.'), ['numeric parameter "b" states no unit and no range']);
   assert.deepEqual(findings('How long to wait, in seconds.'), []);
+});
+
+/** Each text and the physical unit quality/numeric-examples reads in it (undefined: none). */
+const PHYSICAL_UNITS: ReadonlyArray<[string, string | undefined]> = [
+  ['The second operand, subtracted from the first.', undefined], ['A minute change in the angle.', undefined], ['A bar chart height.', undefined],
+  ['The hour hand position.', undefined], ['The first value.', undefined], ['Samples per second.', 'second'], ['Wait 5 second.', 'second'],
+  ['Timeout in seconds.', 'seconds'], ['Pressure in bar.', 'bar'], ['Grip force in newtons, 5 to 30.', 'newtons'], ['Offset (mm).', 'mm'],
+  ['Roll, 90°.', '°'], ['Delay in minutes.', 'minutes'], ['力，单位牛。', '牛'],
+];
+
+it('quality/numeric-examples reads a physical unit exactly when the text states one (an ordinal is not a unit)', () => {
+  for (const [text, unit] of PHYSICAL_UNITS) assert.equal(physicalUnitIn(text), unit, text);
+});
+
+it('quality/numeric-examples says nothing about "the second operand" and still asks for examples of "in seconds"', () => {
+  const tool = (description: string) => ({
+    name: 'subtract_numbers',
+    description: 'Subtracts the second number from the first and returns the difference. Use for exact arithmetic.',
+    inputSchema: { type: 'object', properties: { b: { type: 'number', description } }, required: ['b'] },
+  });
+  const findings = (description: string) => lintTools([tool(description)]).findings.filter((f) => f.ruleId === 'quality/numeric-examples').map((f) => f.message);
+  assert.deepEqual(findings('The second operand, subtracted from the first.'), []);
+  assert.deepEqual(findings('How long to wait, in seconds.'), ['numeric parameter "b" is in seconds but gives no example value: models then send the number with its unit ("10 seconds" instead of 10) or guess its scale']);
 });

@@ -115,7 +115,7 @@ describe('operator approvals over HTTP', () => {
       { ...pending, id: typeof pending.id },
       {
         id: 'string', call: 'tools/call launch', tool: 'launch', digest: pending.digest, summary: 'Launch at moon?', details: { target: 'moon' },
-        subject: 'alice', requestedAt: now, deadline: now + 45_000,
+        subject: 'alice', client: undefined, requestedAt: now, deadline: now + 45_000,
       },
     );
     assert.match(pending.digest, /^[A-Za-z0-9_-]{20,}$/, 'default digest: tool name + canonical arguments');
@@ -129,6 +129,23 @@ describe('operator approvals over HTTP', () => {
     assert.deepEqual(runs, ['launch:moon']);
     assert.deepEqual((await settled), { type: 'settled', pending, outcome: { approved: true, by: { kind: 'operator', operator: 'ops-anna', via: 'console' } } });
     assert.deepEqual(server.approvals.pending(), []);
+  });
+
+  it('the entry shows the client\'s self-declared name and version beside the subject (2026-07-28: the request\'s clientInfo _meta), clipped', async () => {
+    runs.length = 0;
+    const declared = await hold('launch', 'io', { ...META, 'io.modelcontextprotocol/clientInfo': { name: 'Claude', version: '0.14.1', title: 'ignored' } });
+    assert.deepEqual({ subject: declared.pending.subject, client: declared.pending.client }, { subject: 'alice', client: { name: 'Claude', version: '0.14.1' } });
+    assert.equal((await server.approvals.decide(declared.pending.id, { approve: false, operator: 'ops' })).ok, true);
+    await declared.response;
+    const long = await hold('launch', 'io', { ...META, 'io.modelcontextprotocol/clientInfo': { name: 'x'.repeat(500) } });
+    assert.deepEqual(long.pending.client, { name: 'x'.repeat(100), version: '' });
+    assert.equal((await server.approvals.decide(long.pending.id, { approve: false, operator: 'ops' })).ok, true);
+    await long.response;
+    const unnamed = await hold('launch', 'io', { ...META, 'io.modelcontextprotocol/clientInfo': 'Claude' });
+    assert.equal(unnamed.pending.client, undefined);
+    assert.equal((await server.approvals.decide(unnamed.pending.id, { approve: false, operator: 'ops' })).ok, true);
+    await unnamed.response;
+    assert.deepEqual(runs, []);
   });
 
   it('a replayed decision is refused and runs nothing more', async () => {
@@ -212,7 +229,9 @@ describe('operator approvals over HTTP', () => {
       const { response } = await hold('launch', 'vesta');
       now += 45_000;
       assert.equal(await server.approvals.expireDue(), 1);
-      assert.deepEqual(resultOf((await response).body).content, [{ type: 'text', text: 'No operator decided on the call of launch within 45000 ms; it was not executed. Calls held for approval are approved or declined in the operator console at /console on this server.' }]);
+      assert.deepEqual(resultOf((await response).body).content, [{ type: 'text', text: 'No operator decided on the call of launch within 45000 ms (calls held for approval are approved or declined in the operator console at /console on this server); it was not executed.' }]);
+      // One sentence ending as every refusal of the queue does: the robot cuts "; it was not executed." off and adds its own
+      // ". Nothing was executed." (with the place after that ending, it wrote "server.. Nothing").
     } finally {
       withdraw();
     }

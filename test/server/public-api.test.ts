@@ -12,7 +12,7 @@ const PUBLIC = [
   'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
   'tracing', 'HashChainLog', 'HashChainLogLockedError', 'openHashChainLog', 'verifyHashChainLog',
   'AuditKeyError', 'auditChainFiles', 'defaultAuditKeyPath', 'defaultAuditHeadPath', 'toolwrightStateDir',
-  'staticTokenAuthorizer', 'loadOrCreateBearerTokenFile', 'isLoopbackHost',
+  'staticTokenAuthorizer', 'loadOrCreateBearerTokenFile', 'isLoopbackHost', 'explainArgsError',
   'VIEW_CACHE_LIMIT', 'defaultTenantOf', 'visibleWhen', 'guardRedisStore', 'VolatileStoreError',
   'deriveTool', 'MountError',
   'ToolwrightError', 'DefinitionError', 'StoreError', 'WireError', 'InputError',

@@ -7,12 +7,11 @@
  * state the controller reports, to be re-read, never assumed) and every loss (with its reason).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ArmPresetId } from '../sim/arm-presets.js';
 import { newSecret } from './controller-auth.js';
+import { makeControllerDirectory } from './controller-directory.js';
 import { ControllerLink, type ControllerReport } from './controller-link.js';
 import { DEFAULT_HEARTBEAT_TIMEOUT_MS } from './controller-protocol.js';
 import { READY_PREFIX, SECRET_FD } from './robot-sim.js';
@@ -60,6 +59,7 @@ export class ControllerSupervisor {
   private startedAt = 0;
   private starts = 0;
   private readonly listeners: Array<Partial<SupervisorEvents>> = [];
+  private readonly removeDirectory: () => void;
 
   constructor(private readonly options: ControllerSupervisorOptions) {
     // Checked here, before a process or a directory exists: a bad bound is the caller's error, not a crash loop.
@@ -67,10 +67,9 @@ export class ControllerSupervisor {
       const value = options[name];
       if (value !== undefined) checkOption(name, value);
     }
-    const base = join(tmpdir(), 'toolwright-robot-sim');
-    mkdirSync(base, { recursive: true, mode: 0o700 });
-    this.directory = mkdtempSync(join(base, 'ctl-'));
-    chmodSync(this.directory, 0o700);
+    const made = makeControllerDirectory();
+    this.directory = made.directory;
+    this.removeDirectory = made.remove;
     this.socketPath = join(this.directory, 'controller.sock');
   }
 
@@ -117,7 +116,7 @@ export class ControllerSupervisor {
       await exited;
       clearTimeout(forced);
     }
-    rmSync(this.directory, { recursive: true, force: true });
+    this.removeDirectory();
   }
 
   private async launch(): Promise<void> {

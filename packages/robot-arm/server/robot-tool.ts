@@ -15,6 +15,7 @@ import {
   defineTool,
   type AuthInfo,
   type CallOutcome,
+  type DeclaredClient,
   type InferArguments,
   type JsonObject,
   type Middleware,
@@ -127,9 +128,12 @@ function auditOutcome(call: SafetyCall<unknown>, outcome: CallOutcome): CallEnd 
   return { outcome: outcome.result.isError === true ? 'error' : 'ok' };
 }
 
-/** The caller's identity for the record: subject and client id when the authorizer named them (never a token). */
-function callerOf(auth: AuthInfo): Record<string, string | null> {
-  return { subject: auth.subject ?? null, client_id: auth.clientId ?? null };
+/**
+ * The caller's identity for the record: subject and client id when the authorizer named them (never a
+ * token), and the client's self-declared name and version (which host is behind a shared bridge token).
+ */
+function callerOf(auth: AuthInfo, client: DeclaredClient | undefined): Record<string, string | null | DeclaredClient> {
+  return { subject: auth.subject ?? null, client_id: auth.clientId ?? null, ...(client !== undefined ? { client_info: { name: client.name, version: client.version } } : {}) };
 }
 
 function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>, ended: CallEnd, taskId?: string): void {
@@ -143,7 +147,7 @@ function writeAudit(deps: RobotDeps, toolName: string, call: SafetyCall<unknown>
     transport: call.ctx.transport,
     ...(call.ctx.operator !== undefined ? { operator: call.ctx.operator } : {}),
     // Who called, as the server's authorizer knows them (e.g. the desktop bridge's token: subject desktop-bridge).
-    ...(call.ctx.auth !== undefined ? { caller: callerOf(call.ctx.auth) } : {}),
+    ...(call.ctx.auth !== undefined ? { caller: callerOf(call.ctx.auth, call.ctx.client) } : {}),
     arguments: call.args,
     stages: record.trail.records,
     approval: record.approval ?? null,

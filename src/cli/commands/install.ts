@@ -90,7 +90,7 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
   if (extra.length > 0) return usage(`unexpected argument ${JSON.stringify(extra[0])} (one host)`);
   const host = hostId === undefined ? undefined : hostById(hostId);
   if (hostId !== undefined && host === undefined) {
-    const guess = closestWord(hostId, HOSTS.map((h) => h.id));
+    const guess = closestWord(hostId, HOSTS.map((h) => h.id)) ?? hostNamedBy(hostId);
     return usage(`unknown host ${JSON.stringify(hostId)}${guess !== undefined ? `; did you mean ${guess}?` : ''} (known: ${HOSTS.map((h) => h.id).join(', ')}; --print for others)`);
   }
   if (host === undefined && values.print !== true) return usage(`name a host (${HOSTS.map((h) => h.id).join(', ')}), or --print the entry for another`);
@@ -140,4 +140,12 @@ export async function run(argv: string[], io: CommandIo = PROCESS_IO): Promise<n
   }
   io.stdout.write(`wrote ${path}${backup !== undefined ? ` (the previous file is kept as ${backup})` : ' (a new file)'}; restart ${target.label} to load ${JSON.stringify(name)}\n`);
   return 0;
+}
+
+/** A host whose id is the typed word with a suffix or prefix ("claude" for claude-desktop, "code" for vscode): too far for an edit distance, yet what was meant. */
+function hostNamedBy(typed: string): string | undefined {
+  const word = typed.toLowerCase();
+  if (word.length < 3) return undefined;
+  const matches = HOSTS.filter((h) => h.id.split('-').includes(word) || h.id.startsWith(word) || h.id.endsWith(word));
+  return matches.length === 1 ? matches[0]!.id : undefined;
 }

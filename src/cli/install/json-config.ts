@@ -48,6 +48,27 @@ function commaAfter(text: string, offset: number): number | undefined {
   return undefined;
 }
 
+/**
+ * Where the line that holds `offset` ends, when the rest of it is only comments (`"a": 1, // a's
+ * note`): such a comment belongs to the member before it, so the new member goes after it. Else `offset`.
+ */
+function pastTrailingComments(text: string, offset: number): number {
+  let i = offset;
+  let end = offset;
+  while (i < text.length) {
+    if (text[i] === ' ' || text[i] === '\t') i++;
+    else if (text.startsWith('//', i)) {
+      const newline = text.indexOf('\n', i);
+      return newline < 0 ? text.length : text[newline - 1] === '\r' ? newline - 1 : newline;
+    } else if (text.startsWith('/*', i)) {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0 || text.slice(i, close).includes('\n')) return end;
+      i = end = close + 2;
+    } else return end;
+  }
+  return end;
+}
+
 /** `text` with the member `"key": value` added at the end of the object `node`. */
 function insertMember(text: string, node: Node, key: string, value: unknown, style: { unit: string; eol: string }): string {
   const base = indentAt(text, node.offset);
@@ -60,8 +81,10 @@ function insertMember(text: string, node: Node, key: string, value: unknown, sty
   const indent = startsLine(text, last.offset) ? indentAt(text, last.offset) : base + style.unit;
   const end = last.offset + last.length;
   const comma = commaAfter(text, end);
-  const at = comma ?? end;
-  return `${text.slice(0, at)}${comma === undefined ? ',' : ''}${style.eol}${indent}${JSON.stringify(key)}: ${pretty(value, indent, style)}${text.slice(at)}`;
+  // The comma (a new one right after the last value), then the new member after the last member's own trailing comment.
+  const at = pastTrailingComments(text, comma ?? end);
+  const member = `${style.eol}${indent}${JSON.stringify(key)}: ${pretty(value, indent, style)}`;
+  return comma === undefined ? `${text.slice(0, end)},${text.slice(end, at)}${member}${text.slice(at)}` : `${text.slice(0, at)}${member}${text.slice(at)}`;
 }
 
 /**

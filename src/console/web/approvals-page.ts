@@ -46,7 +46,7 @@ function render(): void {
     const failure = failures.get(item.id);
     const row = h('li', { 'data-testid': `approval-${item.id}`, style: 'padding:6px;border:1px solid var(--line);border-radius:4px;margin:4px 0' },
       h('strong', { 'data-testid': 'approval-summary' }, item.summary), h('br'),
-      h('span', { class: 'muted' }, `${item.call} · asked by ${item.subject === '' ? 'an anonymous client' : item.subject} · `, h('span', { 'data-testid': 'time-left', 'data-deadline': String(item.deadline) }, timeLeft(item))), h('br'),
+      h('span', { class: 'muted' }, `${item.call} · asked by ${item.subject === '' ? 'an anonymous client' : item.subject}${item.client === undefined ? '' : ` (${item.client.name}${item.client.version === '' ? '' : ` ${item.client.version}`})`} · `, h('span', { 'data-testid': 'time-left', 'data-deadline': String(item.deadline) }, timeLeft(item))), h('br'),
       h('span', { class: 'muted', 'data-testid': 'approval-digest' }, `digest ${item.digest}`),
       item.details === undefined ? '' : jsonBlock(item.details, 'approval-details'),
       h('div', {}, approve, ' ', decline),

@@ -11,6 +11,7 @@
  * holds the call (`pending()` of that instance).
  */
 import { randomBytes } from 'node:crypto';
+import type { DeclaredClient } from '../../protocol/client-info.js';
 import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { ApprovalRecord, OperatorApprover } from './approvals.js';
 import { toolError } from '../outcomes.js';
@@ -35,6 +36,12 @@ export interface PendingApproval {
   readonly details: JsonValue | undefined;
   /** The authenticated subject of the held call ('' when anonymous). */
   readonly subject: string;
+  /**
+   * The client's name and version as it declared them (2025: `initialize`'s clientInfo; 2026-07-28: the
+   * request's clientInfo `_meta`), undefined when it declared none. Self-declared, not authenticated:
+   * it tells apart the hosts behind one subject (e.g. the desktop bridge's token), nothing more.
+   */
+  readonly client: DeclaredClient | undefined;
   /** ms since epoch (server clock). */
   readonly requestedAt: number;
   /** After this (ms since epoch, server clock) the call is refused as timed out. */
@@ -116,6 +123,8 @@ export interface HeldCall {
   readonly tool: string;
   readonly defaultDigest: string;
   readonly subject: string;
+  /** The client's self-declared name and version, if any. */
+  readonly client: DeclaredClient | undefined;
   readonly signal: AbortSignal;
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` if the request asked for logs at this level. */
@@ -149,10 +158,11 @@ interface Waiting {
 function refusal(pending: PendingApproval, reason: OperatorRefusalReason, operator: string | undefined, places: readonly string[] = []): OperatorDecision {
   // Passive, so that any operator name reads once ("The operator console operator ... declined" did not).
   // A timeout names where approvals are decided: a client that showed no progress learns it here.
+  // Every message ends "; it was not executed.", so a tool that says so itself can cut it off whole.
   const where = placesText(places);
   const message =
     reason === 'declined' ? `The call of ${pending.tool} was declined by ${operator ?? 'an unknown operator'}; it was not executed.`
-    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms; it was not executed.${where === '' ? '' : ` Calls held for approval are approved or declined ${where}.`}`
+    : reason === 'timeout' ? `No operator decided on the call of ${pending.tool} within ${pending.deadline - pending.requestedAt} ms${where === '' ? '' : ` (calls held for approval are approved or declined ${where})`}; it was not executed.`
     : reason === 'cancelled' ? `The call of ${pending.tool} was cancelled while waiting for an operator; it was not executed.`
     : `The server closed while the call of ${pending.tool} waited for an operator; it was not executed.`;
   const error = toolError(reason === 'declined' ? 'approvalDeclined' : 'approvalTimedOut', message);
@@ -241,6 +251,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ServerApprov
       summary: request.summary,
       details: request.details === undefined ? undefined : (JSON.parse(JSON.stringify(request.details)) as JsonValue),
       subject: held.subject,
+      client: held.client,
       requestedAt: now,
       deadline: now + timeoutMs,
     });

@@ -1,3 +1,4 @@
+import type { DeclaredClient } from '../../protocol/client-info.js';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { VisibleTo } from './visibility.js';
 import type { InputFlow } from './input-flow.js';
@@ -87,6 +88,12 @@ export interface ToolContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The caller, when the server has an `authorize` option. */
   readonly auth: AuthInfo | undefined;
+  /**
+   * The client's name and version as the client declared them (2025: `initialize`'s clientInfo;
+   * 2026-07-28: the request's clientInfo `_meta`), or undefined. Not authenticated: for records and
+   * display beside `auth.subject`, never for decisions.
+   */
+  readonly client: DeclaredClient | undefined;
   /** Shorthand for `auth?.scopes ?? []`. */
   readonly scopes: readonly string[];
   /** The request's `params._meta`. */

@@ -15,6 +15,7 @@
  * outlives its connection) are streams.ts and replay.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { declaredClient } from '../../protocol/client-info.js';
 import { isJsonObject, isJsonRpcId } from '../../protocol/json-rpc.js';
 import type { JsonObject, JsonRpcId } from '../../protocol/json-rpc.js';
 import type { HeaderLookup, InboundMessage, Reply, SessionEndpoint } from '../../transport/message-dispatcher.js';
@@ -97,7 +98,8 @@ export function resolveLegacyOptions(options: LegacyWireOptions = {}): Required<
 /** Reads `initialize` params into a new session record, or the error to answer. */
 export function initializeRecord(params: JsonObject): LegacySessionRecord | 'invalid' {
   if (typeof params.protocolVersion !== 'string' || !isJsonObject(params.capabilities)) return 'invalid';
-  return { id: randomUUID(), protocolVersion: negotiateLegacyVersion(params.protocolVersion), capabilities: params.capabilities, subscriptions: [] };
+  const clientInfo = declaredClient(params.clientInfo);
+  return { id: randomUUID(), protocolVersion: negotiateLegacyVersion(params.protocolVersion), capabilities: params.capabilities, ...(clientInfo !== undefined ? { clientInfo } : {}), subscriptions: [] };
 }
 
 /**

@@ -12,6 +12,7 @@
  * (with one instance, the classic bound), and answers `initialize` with 503 beyond that; nothing
  * live is evicted. A full store (StoreFullError) is refused the same way.
  */
+import type { DeclaredClient } from '../../protocol/client-info.js';
 import type { JsonObject, JsonValue } from '../../protocol/json-rpc.js';
 import type { Clock, Store, StoredRecord } from '../store/store.js';
 
@@ -23,6 +24,8 @@ export interface LegacySessionRecord {
   readonly protocolVersion: string;
   /** The client capabilities declared at `initialize`. */
   readonly capabilities: Readonly<Record<string, unknown>>;
+  /** The client's name and version declared at `initialize` (its clientInfo), if any; each request of the session carries it as `_meta`. */
+  readonly clientInfo?: DeclaredClient;
   /** Set by `logging/setLevel`; undefined = the client never asked (every level is sent). */
   readonly logLevel?: string;
   /** URIs of `resources/subscribe`. */

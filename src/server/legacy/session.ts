@@ -309,6 +309,8 @@ export class LegacySessionWire {
       'io.modelcontextprotocol/clientCapabilities': session.record.capabilities,
       'io.modelcontextprotocol/logLevel': session.record.logLevel ?? 'debug',
     };
+    const clientInfo = session.record.clientInfo;
+    if (clientInfo !== undefined) translated['io.modelcontextprotocol/clientInfo'] = { name: clientInfo.name, version: clientInfo.version };
     const meta = isJsonObject(params._meta) ? params._meta : undefined;
     let current: JsonObject = { ...params, _meta: meta === undefined ? translated : { ...meta, ...translated } };
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.

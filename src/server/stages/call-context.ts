@@ -1,4 +1,6 @@
 import { META } from '../../protocol/constants.js';
+import { declaredClient } from '../../protocol/client-info.js';
+import type { DeclaredClient } from '../../protocol/client-info.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../../protocol/json-rpc.js';
 import type { ClientCapabilities } from '../../protocol/wire-types.js';
 import { createInputFlow } from '../approvals/input-flow.js';
@@ -23,6 +25,7 @@ export class CallContext implements ToolContext {
   #approvals: ToolApprovals | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly auth: AuthInfo | undefined;
+  readonly client: DeclaredClient | undefined;
   readonly requestMeta: Readonly<JsonObject>;
   readonly requestId: JsonRpcId;
   readonly toolName: string;
@@ -36,6 +39,7 @@ export class CallContext implements ToolContext {
     this.#env = env;
     this.clientCapabilities = s.capabilities;
     this.auth = s.auth;
+    this.client = declaredClient(s.meta[META.clientInfo]);
     this.requestMeta = s.meta;
     this.requestId = s.id;
     this.toolName = s.tool.name;
@@ -87,6 +91,7 @@ export class CallContext implements ToolContext {
         tool: this.toolName,
         defaultDigest: defaultApprovalDigest(call, s.args),
         subject: s.auth?.subject ?? '',
+        client: this.client,
         signal: s.message.signal,
         progress: (progress, total, text) => this.progress(progress, total, text),
         log: (level, text) => this.log(level, text),

@@ -5,7 +5,8 @@
  * from the banner's JSON exactly as a desktop host starts it and driven by the official SDK v1
  * client over stdio (2025, initialize). A motion waits in the console's approval queue, the
  * operator approves it through the console's HTTP API (the approvals tab's own routes), it runs on
- * the arm the console shows, and the audit record names the bridge as the caller. A host that
+ * the arm the console shows, and the queue entry and the audit record name the bridge as the caller
+ * and, beside it, the host behind it (its clientInfo, relayed by the bridge). A host that
  * declares elicitation still cannot approve its own motion: the bridge's token has no approver
  * scope, so nothing is asked of it and the operator decides.
  */
@@ -105,6 +106,8 @@ describe('the desktop recipe: a stdio host drives the running arm through the br
       const call = client.callTool({ name: 'move_arm_to_pose', arguments: TARGET }) as Promise<CallResult>;
       const held = await nextPending();
       assert.equal(held.tool, 'move_arm_to_pose');
+      assert.equal(held.subject, 'desktop-bridge');
+      assert.deepEqual(held.client, { name: 'desktop-host', version: '1.0.0' });
       const decided = await consoleApi('/approvals/decide', { method: 'POST', body: JSON.stringify({ id: held.id, approve: true, digest: held.digest }) });
       assert.equal(decided.status, 200, await decided.clone().text());
       const result = await call;
@@ -116,7 +119,7 @@ describe('the desktop recipe: a stdio host drives the running arm through the br
     const records = readAuditLog(robot.audit, { key: defaultAuditKeyPath(robot.env), head: defaultAuditHeadPath(robot.audit, robot.env) }).records;
     const record = records.findLast((r) => r.type === 'tool_call' && r.tool === 'move_arm_to_pose');
     assert.ok(record, JSON.stringify(records));
-    assert.deepEqual(record.caller, { subject: 'desktop-bridge', client_id: 'robot-arm-bridge-token' });
+    assert.deepEqual(record.caller, { subject: 'desktop-bridge', client_id: 'robot-arm-bridge-token', client_info: { name: 'desktop-host', version: '1.0.0' } });
     assert.equal(record.transport, 'http');
     assert.equal((record.approval as { approvedBy?: { kind?: string } } | null)?.approvedBy?.kind, 'operator');
     assert.equal(record.outcome, 'ok');
@@ -132,6 +135,8 @@ describe('the desktop recipe: a stdio host drives the running arm through the br
     try {
       const call = client.callTool({ name: 'move_arm_to_pose', arguments: { target_position: { x_mm: -400, y_mm: 100, z_mm: 400 } } }) as Promise<CallResult>;
       const held = await nextPending();
+      // The same bridge token as the first host's; the entry tells the two hosts apart.
+      assert.deepEqual({ subject: held.subject, client: held.client }, { subject: 'desktop-bridge', client: { name: 'eliciting-desktop-host', version: '1.0.0' } });
       const decided = await consoleApi('/approvals/decide', { method: 'POST', body: JSON.stringify({ id: held.id, approve: false }) });
       assert.equal(decided.status, 200);
       const result = await call;

@@ -1,15 +1,7 @@
 import { isJsonObject } from '../../../json/json-object.js';
 import { paramText, schemaTypes } from '../../tool-view.js';
+import { physicalUnitIn } from '../../text-signals.js';
 import type { LintRule } from '../../types.js';
-
-/**
- * Physical units a model tends to write into the value ("15N", "100mm", "2s", "90°") or to confuse
- * (millimetres taken for metres). Counts, fractions and ratios are not here: they have no unit to append.
- */
-const PHYSICAL_UNIT = new RegExp([
-  String.raw`\b(?:newtons?|n·m|newton-met(?:er|re)s?|kn|millimet(?:er|re)s?|centimet(?:er|re)s?|met(?:er|re)s?|kilomet(?:er|re)s?|inch(?:es)?|feet|mm|cm|km|degrees?|deg|radians?|rad|seconds?|secs?|milliseconds?|ms|minutes?|hours?|hz|khz|kilograms?|kg|grams?|celsius|fahrenheit|kelvin|volts?|amps?|watts?|pascals?|kpa|bar|psi|rpm|mm/s|m/s|deg/s|rad/s|percent)\b`,
-  '[°℃℉%]', '牛顿?', '毫米', '厘米', '米', '秒', '毫秒', '分钟', '度', '弧度', '千克', '公斤', '伏', '瓦', '帕',
-].join('|'), 'i');
 
 /** Texts that already say the value is dimensionless, so there is no unit to get wrong. */
 const DIMENSIONLESS = /\b(?:fraction|ratio|factor|proportion|scale|multiplier|dimensionless|unitless)\b|比例|倍数|无单位/i;
@@ -48,13 +40,13 @@ export const numericExamples: LintRule = {
       if (Array.isArray(schema.enum) || schema.const !== undefined) continue;
       if (Array.isArray(schema.examples) && schema.examples.length > 0) continue;
       const text = paramText(param);
-      const unit = PHYSICAL_UNIT.exec(text);
-      if (unit === null || DIMENSIONLESS.test(text) || NUMBER_ONLY.test(text) || UNIT_SUFFIX.test(param.name) || UNIT_SUFFIX_CAMEL.test(param.name)) continue;
+      const unit = physicalUnitIn(text);
+      if (unit === undefined || DIMENSIONLESS.test(text) || NUMBER_ONLY.test(text) || UNIT_SUFFIX.test(param.name) || UNIT_SUFFIX_CAMEL.test(param.name)) continue;
       const example = typeof schema.default === 'number' ? schema.default : typeof schema.minimum === 'number' ? schema.minimum : typeof schema.maximum === 'number' ? schema.maximum : 10;
       ctx.report({
         pointer: param.pointer,
-        message: `numeric parameter "${param.name}" is in ${unit[0]} but gives no example value: models then send the number with its unit ("${example} ${unit[0]}" instead of ${example}) or guess its scale`,
-        fix: `add "examples": [${example}] and say "a number only, no unit" in its description, or put the unit in the name (e.g. "${param.name}_${suffixFor(unit[0])}")`,
+        message: `numeric parameter "${param.name}" is in ${unit} but gives no example value: models then send the number with its unit ("${example} ${unit}" instead of ${example}) or guess its scale`,
+        fix: `add "examples": [${example}] and say "a number only, no unit" in its description, or put the unit in the name (e.g. "${param.name}_${suffixFor(unit)}")`,
       });
     }
   },
