@@ -5,6 +5,8 @@
  * Records live in THE store (task-store.ts); what only this process can hold (the running handler,
  * its abort controller, the sealed requestState between input rounds) lives here. With a store that
  * has publish/subscribe, a cancel or answer arriving at another instance reaches the one running it.
+ * (Just over 400 lines: start, the rounds, settle, update and cancel all read and change one task's
+ * in-process entry; the records, wire shapes and policy are already tasks/'s files.)
  */
 import { randomBytes } from 'node:crypto';
 import { META } from '../../protocol/constants.js';
