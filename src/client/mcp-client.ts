@@ -163,6 +163,22 @@ class Client implements McpClient {
 /**
  * Connects to an MCP server of either era. Nothing is sent until the first call; that call finds
  * the era (see {@link ClientOptions.era}). A stdio target is spawned at once.
+ *
+ * @example
+ * ```ts
+ * import { connect } from 'toolwright/client';
+ *
+ * // Over Streamable HTTP; a stdio server is `connect({ command: 'node', args: ['server.js'] })`.
+ * const client = connect('http://127.0.0.1:3000/mcp', { timeoutMs: 10_000 });
+ * try {
+ *   const { tools } = await client.listTools();
+ *   console.log(tools.map((t) => t.name));
+ *   const result = await client.callTool('calculate_sum', { a: 2, b: 3 });
+ *   console.log(result.isError === true ? 'failed' : result.content);
+ * } finally {
+ *   await client.close();
+ * }
+ * ```
  */
 export function connect(target: ConnectTarget, options: ClientOptions = {}): McpClient {
   return new Client(target, options);

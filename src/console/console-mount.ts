@@ -145,6 +145,35 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; 
 /**
  * Creates the console. Pages are bundled right away (see {@link ConsoleMount.ready}); a request
  * before that waits for them.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'toolwright';
+ * import { createConsoleMount, LiveChannel } from 'toolwright/console';
+ *
+ * const server = createServer({ name: 'tank', version: '1.0.0', tools: [] });
+ * const channel = new LiveChannel();
+ * let level = 0;
+ * const consoleMount = createConsoleMount({
+ *   title: 'Tank console',
+ *   // tank-page.ts beside this module: the browser entry, bundled at start.
+ *   pages: [{ id: 'tank', title: 'Tank', entry: new URL('./tank-page', import.meta.url) }],
+ *   channel,
+ *   snapshot: () => [{ event: 'level', data: level }],
+ *   routes: [{
+ *     method: 'POST',
+ *     path: '/api/fill',
+ *     handle: () => {
+ *       level += 1;
+ *       channel.broadcast('level', level); // every open page hears it
+ *       return { status: 200, json: { level } };
+ *     },
+ *   }],
+ * });
+ * await consoleMount.ready();
+ * const listener = await server.listen({ port: 0, mounts: [consoleMount] });
+ * console.error(`console: ${consoleMount.url(listener)}`);
+ * ```
  */
 export function createConsoleMount(options: ConsoleOptions): ConsoleMount {
   if (options.token !== undefined) assertConsoleToken(options.token);

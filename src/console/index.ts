@@ -39,6 +39,25 @@ export interface WorkbenchConsoleOptions {
  * The console for any server (what `toolwright serve <module> --console` mounts): the workbench,
  * and the approvals tab where an operator decides the calls the server holds
  * (`ctx.approvals.awaitOperator`, the hook's `approver: 'operator'`).
+ *
+ * @example
+ * ```ts
+ * import { createServer, defineTool } from 'toolwright';
+ * import { createStageEventFanout, createWorkbenchConsole } from 'toolwright/console';
+ *
+ * const echo = defineTool({
+ *   name: 'echo',
+ *   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const,
+ *   run: ({ text }) => text,
+ * });
+ * // The fan-out lets the console show each call's stages beside any other listener.
+ * const stages = createStageEventFanout();
+ * const server = createServer({ name: 'demo', version: '1.0.0', tools: [echo], onStageEvent: stages.onStageEvent });
+ * const consoleMount = createWorkbenchConsole(server, { operator: 'Ada', subscribeStageEvents: stages.subscribe });
+ * await consoleMount.ready();
+ * const listener = await server.listen({ port: 3000, mounts: [consoleMount] });
+ * console.error(`console: ${consoleMount.url(listener)}`); // the address carries the operator's token
+ * ```
  */
 export function createWorkbenchConsole(server: McpServer, options: WorkbenchConsoleOptions = {}): ConsoleMount {
   const channel = new LiveChannel();

@@ -110,6 +110,25 @@ function checkAfterLimits(schema: object | boolean, remotes: CompileOptions['rem
  * validator. Throws {@link SchemaCompileError} for an unsupported dialect, a schema that breaks its
  * meta-schema, an unresolvable `$ref`, a size/depth over the limits, or a dangerous `pattern`.
  * Results are cached by schema identity and content.
+ *
+ * @example
+ * ```ts
+ * import { compileSchema, SchemaCompileError } from 'toolwright/schema';
+ *
+ * const point = compileSchema({
+ *   type: 'object',
+ *   properties: { x: { type: 'number' }, y: { type: 'number' } },
+ *   required: ['x', 'y'],
+ * });
+ * const verdict = point.validate({ x: 1, y: 'two' });
+ * if (!verdict.valid) console.log(verdict.errors.map((e) => e.message)); // names /y and what was expected
+ *
+ * try {
+ *   compileSchema({ type: 'string', pattern: '[' }); // not a regular expression: refused before any instance
+ * } catch (error) {
+ *   if (error instanceof SchemaCompileError) console.log(error.message);
+ * }
+ * ```
  */
 export function compileSchema(schema: object | boolean, options?: CompileOptions): CompiledSchema {
   assertShape(schema);

@@ -5,23 +5,8 @@
  * TypeScript cold starts on a loaded 2-core machine only compete with each other).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { it } from 'node:test';
-import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath('src', 'cli', 'main.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli as cli } from '../support/run-cli.js';
 
 const COMMANDS = ['audit', 'auth', 'bridge', 'call', 'diff', 'eval', 'gateway', 'install', 'lint', 'openapi', 'preview', 'serve'] as const;
 const UNKNOWN = 'unknown option --hepl; did you mean --help? (a value starting with "-" goes after "--", e.g. -- --hepl)';

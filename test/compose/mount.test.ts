@@ -12,6 +12,7 @@ import type { AuthInfo, HttpListener, McpServer, Middleware, ServerOptions } fro
 import { connect } from '../../src/client/index.js';
 import { filterTools, rename, transformTools } from '../../src/compose/index.js';
 import { META, rpc, standardHeaders } from '../fixtures/servers/raw-http.js';
+import { openEvents } from '../support/sse-events.js';
 
 const TOKENS: Record<string, AuthInfo> = { alice: { subject: 'alice', scopes: ['arm'] }, bob: { subject: 'bob', scopes: [] } };
 const authorize: ServerOptions['authorize'] = ({ bearerToken }) => (bearerToken === undefined ? null : TOKENS[bearerToken] ?? null);
@@ -186,23 +187,13 @@ describe('mount: upstream list_changed', () => {
     try {
       assert.deepEqual(front.mountable.listChanged, ['tools'], 'the front announces what its mounts announce');
       const message = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'L', META);
-      const response = await fetch(listener.url, { method: 'POST', headers: { ...standardHeaders(message), authorization: 'Bearer bob' }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let text = '';
-      const until = async (done: (t: string) => boolean) => {
-        while (!done(text)) {
-          const { value, done: ended } = await reader.read();
-          if (ended) break;
-          text += value;
-        }
-      };
-      await until((t) => t.includes('notifications/subscriptions/acknowledged'));
+      const events = await openEvents(listener.url, { method: 'POST', headers: { ...standardHeaders(message), authorization: 'Bearer bob' }, body: message });
+      assert.equal((await events.next('the acknowledgement')).data.method, 'notifications/subscriptions/acknowledged');
       state.bobSeesBeta = true;
       for (let i = 0; i < 5; i++) arm.notifyListChanged('tools');
-      await until((t) => t.includes('notifications/tools/list_changed'));
-      assert.match(text, /"method":"notifications\/tools\/list_changed","params":\{"_meta":\{"io.modelcontextprotocol\/subscriptionId":"L"\}\}/);
+      assert.deepEqual((await events.next('the list change')).data, { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'L' } } });
       assert.deepEqual(forwarded, ['tools'], 'five upstream changes within the interval: one now, the rest held for its end');
-      await reader.cancel();
+      events.drop();
     } finally {
       stopCounting();
       await listener.close();

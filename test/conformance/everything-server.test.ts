@@ -13,7 +13,7 @@ import { DEFAULT_APPROVER_SCOPE } from '../../src/index.js';
 import { createEverythingServer } from '../../examples/conformance/everything-server.js';
 import { META, rpc } from '../fixtures/servers/raw-http.js';
 import { assertMessage, post } from './wire-client.js';
-import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-events.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const ALL_CAPS = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} } };

@@ -6,18 +6,11 @@
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import { standardHeaders } from '../fixtures/servers/raw-http.js';
 import type { RawResponse } from '../fixtures/servers/raw-http.js';
+import { sseMessages } from '../support/sse-events.js';
 
 /** Asserts `message` is a valid server message of the official schema, as specific as its kind allows. */
 export function assertMessage(message: unknown, requestMethod: string | undefined): void {
   assertServerMessage(message, requestMethod);
-}
-
-function parseSse(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n\n')
-    .map((event) => event.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n'))
-    .filter((data) => data !== '')
-    .map((data) => JSON.parse(data) as Record<string, unknown>);
 }
 
 /** POSTs `message` with a correct client's headers (Mcp-Name from params.name or params.uri) merged with `headers`. */
@@ -33,7 +26,7 @@ export async function post(url: string, message: Record<string, unknown>, header
   const response = await fetch(url, { method: 'POST', headers: merged, body: JSON.stringify(message), signal: AbortSignal.timeout(15_000) });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  const messages = text === '' ? [] : type.startsWith('text/event-stream') ? parseSse(text) : [JSON.parse(text) as Record<string, unknown>];
+  const messages = text === '' ? [] : type.startsWith('text/event-stream') ? sseMessages(text) : [JSON.parse(text) as Record<string, unknown>];
   for (const m of messages) assertMessage(m, message.method as string);
   return { status: response.status, headers: response.headers, text, messages, body: messages.at(-1) };
 }

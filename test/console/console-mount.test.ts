@@ -7,13 +7,9 @@ import type { HttpListener, McpServer } from '../../src/index.js';
 import { connect } from '../../src/client/index.js';
 import { createWorkbenchConsole } from '../../src/console/index.js';
 import type { ConsoleMount } from '../../src/console/index.js';
+import { sampleTool } from '../support/sample-tool.js';
 
-const echo = defineTool({
-  name: 'echo',
-  description: 'Return the text it is given, unchanged. Use to check that calls reach the server.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text to return' } }, required: ['text'], additionalProperties: false } as const,
-  run: ({ text }) => ({ content: [{ type: 'text', text }] }),
-});
+const echo = sampleTool();
 
 /** Raw request so that Host and Origin can be set freely (fetch forbids both). */
 function raw(listener: HttpListener, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {

@@ -1,6 +1,6 @@
 /** Starts `toolwright serve ... --console` (or any script printing the banner) as a child and reads its addresses. */
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { startChild } from '../support/child-process.js';
 import { repoPath, TSX_LOADER } from '../support/repo-paths.js';
 
 /** A running child with its MCP and console addresses. */
@@ -12,33 +12,21 @@ export interface ServedChild {
   stop(): Promise<void>;
 }
 
-/** Spawns `node --import tsx <script> ...args` and waits (bounded) for the `console:` banner line. */
-export function startWithConsole(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<ServedChild> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, repoPath(script), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stderr = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+/** A served console outliving this is killed (a browser test's whole run is shorter). */
+const LIFE_MS = 15 * 60_000;
+
+/** Spawns `node --import tsx <script> ...args` and waits (bounded) for the `console:` banner line and the MCP address. */
+export async function startWithConsole(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<ServedChild> {
+  const served = startChild({ args: ['--import', TSX_LOADER, repoPath(script), ...args], env, timeoutMs: LIFE_MS, name: script });
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+    await served.stop('SIGTERM');
   };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`no console banner within 60 s; stderr: ${stderr}`));
-    }, 60_000);
-    child.stdout?.resume();
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const consoleUrl = /^console: (\S+)$/m.exec(stderr)?.[1];
-      const mcpUrl = /(http:\/\/\S+\/mcp)\b/.exec(stderr)?.[1];
-      if (consoleUrl !== undefined && mcpUrl !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, mcpUrl, consoleUrl, stderr: () => stderr, stop });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before the console banner; stderr: ${stderr}`));
-    });
-  });
+  try {
+    const consoleUrl = (await served.waitForLine(/^console: (\S+)$/, { stream: 'stderr', timeoutMs: 60_000 }))[1]!;
+    const mcpUrl = (await served.waitForLine(/(http:\/\/\S+\/mcp)\b/, { stream: 'stderr', timeoutMs: 60_000 }))[1]!;
+    return { child: served.process, mcpUrl, consoleUrl, stderr: () => served.stderr(), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

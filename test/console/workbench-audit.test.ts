@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
-import { auditLog, createServer, defineTool, verifyHashChainLog } from '../../src/index.js';
+import { auditLog, createServer, verifyHashChainLog } from '../../src/index.js';
 import { createWorkbenchConsole } from '../../src/console/index.js';
+import { sampleTool } from '../support/sample-tool.js';
 
 const logDir = mkdtempSync(join(tmpdir(), 'tw-wb-audit-log-'));
 const keyDir = mkdtempSync(join(tmpdir(), 'tw-wb-audit-key-'));
@@ -20,8 +21,7 @@ after(() => {
 it('records a workbench call with transport console and the operator; an MCP call stays http with no operator', async () => {
   const path = join(logDir, 'calls.jsonl');
   const files = { key: join(keyDir, 'audit.key'), head: join(keyDir, 'calls.head') };
-  const echo = defineTool({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const, run: ({ text }) => text });
-  const server = createServer({ name: 'wb', version: '1', tools: [echo], use: [auditLog({ path, ...files })] });
+  const server = createServer({ name: 'wb', version: '1', tools: [sampleTool()], use: [auditLog({ path, ...files })] });
   const mount = createWorkbenchConsole(server, { operator: 'Ada Lovelace' });
   await mount.ready();
   const listener = await server.listen({ port: 0, mounts: [mount] });

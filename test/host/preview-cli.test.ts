@@ -1,26 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapTools } from '../../src/host/index.js';
 import { FIXTURES, loadCorpus } from './corpus.js';
 import { REPO_ROOT } from '../support/repo-paths.js';
+import { runCli } from '../support/run-cli.js';
 
 const CORPUS = join(FIXTURES, 'corpus.json');
 
 /** The same as {@link preview}, without blocking, so independent runs overlap. */
-function previewAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'preview', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+async function previewAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(['preview', ...args]);
+  return { status: code, stdout, stderr };
 }
 
 function preview(...args: string[]): { status: number | null; stdout: string; stderr: string } {

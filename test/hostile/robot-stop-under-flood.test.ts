@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from '../../packages/robot-arm/test/support/robot-harness.js';
+import { until } from '../support/until.js';
 
 const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 };
 const flood = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`unknown_key_${String(i).padStart(5, '0')}`, i]));
@@ -16,11 +17,7 @@ describe('stop_arm under hostile load', () => {
     try {
       assert.ok(JSON.stringify(flood).length > 99_000);
       const move = h.call('move_arm_to_pose', FAR);
-      const deadline = Date.now() + 30_000;
-      while (h.robot.driver.sim.state !== 'moving') {
-        assert.ok(Date.now() < deadline, 'the motion never started');
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await until(() => h.robot.driver.sim.state === 'moving', 'the motion starting', { timeoutMs: 30_000, intervalMs: 5 });
       const flooding = h.call('move_arm_to_pose', { ...FAR, ...flood });
       const stop = await h.call('stop_arm', {});
       assert.equal(stop.status, 200);

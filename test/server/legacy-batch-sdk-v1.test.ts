@@ -14,6 +14,7 @@ import { createServer } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { count, countRuns, echo } from '../fixtures/servers/batch-tools.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, unknown>;
 /** The method of each request id the test sends (for the schema check of its answer). */
@@ -28,37 +29,26 @@ before(async () => {
 after(() => server.close());
 
 /** The SDK transport with every message it receives collected and schema-checked. */
-function transport(): { sdk: StreamableHTTPClientTransport; received: JSONRPCMessage[]; until(n: number): Promise<void> } {
+function transport(): { sdk: StreamableHTTPClientTransport; received: JSONRPCMessage[]; receivedAtLeast(n: number): Promise<void> } {
   const sdk = new StreamableHTTPClientTransport(new URL(listener.url));
   const received: JSONRPCMessage[] = [];
-  let wake: (() => void) | undefined;
   sdk.onmessage = (m) => {
     const message = m as Json;
     assertServerMessage(message, METHODS.get(message.id), '2025-03-26');
     received.push(m);
-    wake?.();
   };
   sdk.onerror = (error) => assert.fail(`SDK transport error: ${error.message}`);
-  const until = async (n: number): Promise<void> => {
-    const deadline = Date.now() + 10_000;
-    while (received.length < n) {
-      if (Date.now() > deadline) assert.fail(`the SDK received ${received.length} of ${n} messages: ${JSON.stringify(received)}`);
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 100);
-      });
-    }
-  };
-  return { sdk, received, until };
+  const receivedAtLeast = (n: number): Promise<void> => until(() => received.length >= n, () => `the SDK receiving ${n} messages (it has ${received.length}: ${JSON.stringify(received)})`);
+  return { sdk, received, receivedAtLeast };
 }
 
 describe('SDK v1 client transport sending batches to a 2025-03-26 session', () => {
   it('a JSON array answer and an event-stream answer both reach the SDK, one message each', async () => {
-    const { sdk, received, until } = transport();
+    const { sdk, received, receivedAtLeast } = transport();
     await sdk.start();
     // initialize alone (2025-03-26 forbids it in a batch); no setProtocolVersion: a 2025-03-26 client sends no version header.
     await sdk.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'sdk-v1', version: '1.32.2' } } });
-    await until(1);
+    await receivedAtLeast(1);
     assert.equal(((received[0] as Json).result as Json).protocolVersion, '2025-03-26');
     assert.ok(sdk.sessionId);
     await sdk.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -70,7 +60,7 @@ describe('SDK v1 client transport sending batches to a 2025-03-26 session', () =
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'count', arguments: {} } },
     ]);
-    await until(3);
+    await receivedAtLeast(3);
     assert.deepEqual(received.slice(1).map((m) => (m as Json).id), [1, 2]);
     assert.deepEqual(((received[1] as Json).result as Json).content, [{ type: 'text', text: 'via sdk' }]);
     assert.equal(countRuns(), before + 1);
@@ -80,7 +70,7 @@ describe('SDK v1 client transport sending batches to a 2025-03-26 session', () =
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'streamed' }, _meta: { progressToken: 'p' } } },
       { jsonrpc: '2.0', id: 4, method: 'ping' },
     ]);
-    await until(6);
+    await receivedAtLeast(6);
     assert.deepEqual(received.slice(3).map((m) => ('method' in m ? m.method : (m as Json).id)), ['notifications/progress', 3, 4]);
 
     // Notifications only: 202, nothing for the SDK.

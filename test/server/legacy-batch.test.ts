@@ -19,8 +19,8 @@ import type { OutcomeName } from '../../src/server/outcomes.js';
 import { askModel, count, countRuns, echo, guarded, MAX_BATCH } from '../fixtures/servers/batch-tools.js';
 import { assertServerBatch, assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
-import { openSession, sseMessages } from '../support/legacy-session-client.js';
-import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
+import { openSession } from '../support/legacy-session-client.js';
+import { sseMessages, sseMessagesAsTheyArrive } from '../support/sse-events.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();

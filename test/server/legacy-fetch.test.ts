@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createServer, defineTool } from '../../src/index.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,15 +24,14 @@ it('server.fetch serves a 2025 session: initialize, GET stream, DELETE', async (
     const get = await server.fetch(new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'text/event-stream', ...session } }));
     assert.equal(get.status, 200);
     assert.equal(get.headers.get('content-type'), 'text/event-stream');
-    const reader = get.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const events = sseMessagesAsTheyArrive(get.body!);
     assert.equal(server.notifyListChanged('tools'), 1);
-    const first = await reader.read();
-    const event = JSON.parse((first.value ?? '').split('\n').find((l) => l.startsWith('data: '))!.slice(6)) as Json;
+    const event = (await events.next()).value as Json;
     assertServerMessage(event, undefined, '2025-11-25');
     assert.deepEqual(event, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     const del = await server.fetch(new Request('http://localhost/mcp', { method: 'DELETE', headers: session }));
     assert.equal(del.status, 200);
-    assert.equal((await reader.read()).done, true, 'DELETE ends the GET stream');
+    assert.equal((await events.next()).done, true, 'DELETE ends the GET stream');
     const after = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session);
     assert.equal(after.status, 404);
     assert.deepEqual(await after.json(), { jsonrpc: '2.0', id: 2, error: { code: -31404, message: 'Session not found: it expired or was deleted; send initialize again' } });

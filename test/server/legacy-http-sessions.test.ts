@@ -16,7 +16,7 @@ import type { OutcomeName } from '../../src/server/outcomes.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
 import { exchange, openStream, type LegacyExchange, type SessionStream } from '../support/legacy-session-client.js';
-import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
+import { sseMessagesAsTheyArrive } from '../support/sse-events.js';
 
 type Json = Record<string, unknown>;
 const covered = new Set<OutcomeName>();

@@ -9,7 +9,7 @@ import { createServer, defineTool, elicitInput } from '../../src/index.js';
 import type { HttpListener, McpServer } from '../../src/index.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 import type { McpRevision } from '../fixtures/servers/wire-schema.js';
-import { sseMessagesAsTheyArrive } from '../support/sse-stream.js';
+import { sseMessages, sseMessagesAsTheyArrive } from '../support/sse-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,9 +55,7 @@ async function postRaw(body: Json, headers: Record<string, string> = {}): Promis
   });
   const text = await response.text();
   const sse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  const messages = text === '' ? [] : sse
-    ? text.split('\n\n').map((e) => e.split('\n').find((l) => l.startsWith('data: '))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json)
-    : [JSON.parse(text) as Json];
+  const messages: Json[] = text === '' ? [] : sse ? sseMessages(text) : [JSON.parse(text) as Json];
   // Requests carrying the 2026-07-28 version header are on the modern wire; everything else here is a 2025-11-25 session.
   const revision: McpRevision = headers['mcp-protocol-version'] === '2026-07-28' ? '2026-07-28' : '2025-11-25';
   for (const message of messages) assertServerMessage(message, typeof body.method === 'string' ? body.method : undefined, revision);

@@ -14,6 +14,7 @@ import { cancellationLog, createEverythingServer, TOKENS } from '../fixtures/ser
 import { META, post, rpc, VERSION } from '../fixtures/servers/raw-http.js';
 import { createServer, defineTool } from '../../src/index.js';
 import type { HttpListener } from '../../src/index.js';
+import { until } from '../support/until.js';
 
 const logged: { message: string; detail?: Record<string, unknown> }[] = [];
 const server = createEverythingServer({ logger: { error: (message, detail) => logged.push({ message, detail }) } });
@@ -328,11 +329,10 @@ describe('outcome table', () => {
     const before = { ...cancellationLog };
     const controller = new AbortController();
     const pending = post(url, call('cancellable_wait', {}, {}, { ...META, progressToken: 'w' }), {}, { signal: controller.signal });
-    while (cancellationLog.started === before.started) await new Promise((r) => setTimeout(r, 5));
+    await until(() => cancellationLog.started !== before.started, 'the handler starting');
     controller.abort();
     await assert.rejects(pending, { name: 'AbortError' });
-    const deadline = Date.now() + 5000;
-    while (cancellationLog.aborted === before.aborted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await until(() => cancellationLog.aborted !== before.aborted, 'the handler seeing the abort', { timeoutMs: 5000 });
     assert.equal(cancellationLog.aborted, before.aborted + 1, 'the handler saw the abort signal');
   });
 

@@ -12,6 +12,7 @@ import type { AuthInfo, HttpListener, McpServer, ServerOptions } from '../../src
 import { createMemoryStore } from '../../src/server/store/memory-store.js';
 import { post } from '../conformance/wire-client.js';
 import { rpc } from '../fixtures/servers/raw-http.js';
+import { bodyMessages } from '../support/sse-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -160,8 +161,7 @@ describe('a 2025-11-25 session', () => {
     if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
     const response = await fetch(listener.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
     const raw = await response.text();
-    const data = raw.startsWith('{') ? raw : raw.split('\n').find((l) => l.startsWith('data: '))?.slice(6);
-    return { status: response.status, headers: response.headers, body: data === undefined ? undefined : (JSON.parse(data) as Json) };
+    return { status: response.status, headers: response.headers, body: bodyMessages(raw)[0] };
   }
   async function open(token: string): Promise<string> {
     const init = await send(token, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });

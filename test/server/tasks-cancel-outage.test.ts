@@ -16,6 +16,7 @@ import { gate } from '../support/gate.js';
 import type { Gate } from '../support/gate.js';
 import { missing, startRedis } from '../support/local-services.js';
 import type { RedisProcess } from '../support/local-services.js';
+import { lastMessage } from '../support/sse-events.js';
 
 const skip = missing('redis-server');
 if (skip !== undefined) process.stdout.write(`# skipping the cancel-during-outage tests: ${skip}\n`);
@@ -27,8 +28,7 @@ async function send(url: string, method: string, params: Record<string, unknown>
   const headers: Record<string, string> = { ...standardHeaders(message), ...(typeof name === 'string' ? { 'mcp-name': name } : {}) };
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message), signal: AbortSignal.timeout(15_000) });
   const text = await response.text();
-  const last = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6);
-  return { status: response.status, body: JSON.parse(last) as Record<string, unknown> };
+  return { status: response.status, body: lastMessage(text) };
 }
 
 /** One instance: its store, server, URL, log, and the gates of its `move` task. */

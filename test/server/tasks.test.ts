@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createMemoryStore, createServer, defineTool, elicitInput, OUTCOMES, ToolDefinitionError } from '../../src/index.js';
 import type { AuthInfo, McpServer } from '../../src/index.js';
 import { gate } from '../support/gate.js';
+import { lastMessage } from '../support/sse-events.js';
 
 type Json = Record<string, any>;
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -27,8 +28,7 @@ async function call(url: string, method: string, params: Json, options: { caps?:
   Object.assign(headers, options.headers);
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message), signal: AbortSignal.timeout(15_000) });
   const text = await response.text();
-  const last = text.startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6);
-  return { status: response.status, body: JSON.parse(last) as Json };
+  return { status: response.status, body: lastMessage(text) as Json };
 }
 
 async function pollTask(url: string, taskId: string, done: (task: Json) => boolean, options: { token?: string } = {}): Promise<Json> {

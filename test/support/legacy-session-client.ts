@@ -3,7 +3,7 @@
  * endpoints (instances of one deployment): initialize at one URL, POST, GET and DELETE at others.
  */
 import assert from 'node:assert/strict';
-import { sseMessagesAsTheyArrive } from './sse-stream.js';
+import { sseMessages, sseMessagesAsTheyArrive } from './sse-events.js';
 
 /** A JSON-RPC message as parsed. */
 export type Json = Record<string, unknown>;
@@ -23,11 +23,6 @@ export interface LegacySession {
   /** `Mcp-Session-Id` and `Mcp-Protocol-Version`. */
   readonly headers: Record<string, string>;
   readonly id: string;
-}
-
-/** The JSON-RPC messages of an event-stream body. */
-export function sseMessages(text: string): Json[] {
-  return text.split('\n\n').map((e) => e.split('\n').find((l) => l.startsWith('data: '))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json);
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Runs the real `toolwright` command (src/cli/main.ts under tsx) as a child process to its end and
- * collects its exit code and output: the one harness the CLI tests share for a whole command run.
+ * collects its exit code and output: the CLI tests' whole-command run, on the one child-process
+ * harness (child-process.ts).
  */
-import { spawn } from 'node:child_process';
+import { runChild } from './child-process.js';
 import { repoPath, REPO_ROOT } from './repo-paths.js';
 
 /** How one command run ended. */
@@ -16,24 +17,22 @@ export interface RunCliOptions {
   loader?: string;
   /** Written to the child's stdin, which is then closed. */
   input?: string;
+  /** Added to the environment (`undefined` removes a variable). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Runs `toolwright ...args`; a child still running after 60 s is killed and the run rejected (a guard, not a measurement). */
-export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', options.loader ?? 'tsx', repoPath('src/cli/main.ts'), ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    let killed = false;
-    const timer = setTimeout(() => { killed = true; child.kill(); }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (killed) reject(new Error(`toolwright ${args.join(' ')} did not exit within 60 s; stderr so far: ${stderr}`));
-      else resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
+export async function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliRun> {
+  const name = `toolwright ${args.join(' ')}`;
+  const run = await runChild({
+    args: ['--import', options.loader ?? 'tsx', repoPath('src/cli/main.ts'), ...args],
+    cwd: options.cwd ?? REPO_ROOT,
+    input: options.input ?? '',
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    timeoutMs: 60_000,
+    name,
   });
+  if (run.spawnError !== undefined) throw run.spawnError;
+  if (run.timedOut) throw new Error(`${name} did not exit within 60 s; stderr so far: ${run.stderr}`);
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 }

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFetchHandler, createServer, defineTool } from '../../src/index.js';
+import { createFetchHandler, createServer } from '../../src/index.js';
+import { sampleTool } from '../support/sample-tool.js';
 import { rpc, standardHeaders } from '../fixtures/servers/raw-http.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
 
@@ -13,15 +14,7 @@ const LIMIT = 512;
 const TOO_LARGE = { jsonrpc: '2.0', error: { code: -31400, message: `Payload too large: the limit is ${LIMIT} bytes` } };
 
 let runs = 0;
-const echo = defineTool({
-  name: 'echo',
-  description: 'Returns its text.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const,
-  run: (args) => {
-    runs++;
-    return args.text;
-  },
-});
+const echo = sampleTool({ onRun: () => runs++ });
 const server = createServer({ name: 'limits', version: '1.0.0', tools: [echo], http: { maxBodyBytes: LIMIT } });
 
 /** A tools/call of `echo` serialised to exactly `size` bytes (padded with trailing spaces, still valid JSON). */

@@ -4,14 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createServer, defineTool } from '../../src/index.js';
+import { createServer } from '../../src/index.js';
+import { sampleTool } from '../support/sample-tool.js';
 
-const echo = defineTool({
-  name: 'echo',
-  description: 'Returns its text.',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const,
-  run: (args) => args.text,
-});
+const echo = sampleTool();
 
 const BAD_NUMBERS: readonly [string, unknown, string][] = [
   ['writeTimeoutMs', Number.NaN, 'HTTP option writeTimeoutMs must be a positive whole number, got NaN'],

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { createServer, defineTool } from '../../src/index.js';
 import { rpc } from '../fixtures/servers/raw-http.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { sampleTool } from '../support/sample-tool.js';
 
 const aborted: string[] = [];
 const waitForAbort = defineTool({
@@ -18,7 +19,7 @@ const waitForAbort = defineTool({
       }, { once: true });
     }),
 });
-const echo = defineTool({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } as const, run: ({ text }) => text ?? '' });
+const echo = sampleTool();
 
 function connect(options: { maxLineBytes?: number; drainMs?: number } = {}) {
   const server = createServer({ name: 'stdio-unit', version: '1', tools: [waitForAbort, echo] });

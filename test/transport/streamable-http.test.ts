@@ -7,6 +7,7 @@ import type { HttpListener } from '../../src/index.js';
 import { createEverythingServer } from '../fixtures/servers/everything.js';
 import { META, post, rpc, standardHeaders } from '../fixtures/servers/raw-http.js';
 import { assertServerMessage } from '../fixtures/servers/wire-schema.js';
+import { parseSse } from '../support/sse-events.js';
 
 const server = createEverythingServer({ logger: { error: () => {} } });
 let listener: HttpListener;
@@ -262,10 +263,10 @@ describe('fetch handler (same pipeline)', () => {
   it('switches to SSE when the call reports progress', async () => {
     const { response, text } = await send(call('slow_progress', { delayMs: 1 }, { ...META, progressToken: 9 }));
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
-    const events = text.split('\n\n').filter(Boolean).map((e) => JSON.parse(e.replace(/^event: message\ndata: /, '')) as Record<string, unknown>);
-    assert.equal(events.length, 4);
-    events.slice(0, 3).forEach((e) => assertServerMessage(e));
-    assertServerMessage(events[3], 'tools/call');
+    const events = parseSse(text);
+    assert.deepEqual(events.map((e) => [e.event, e.id]), Array(4).fill(['message', undefined]));
+    events.slice(0, 3).forEach((e) => assertServerMessage(e.data));
+    assertServerMessage(events[3]!.data, 'tools/call');
   });
 
   it('treats any Origin as foreign when no address is known (no allow-list configured)', async () => {

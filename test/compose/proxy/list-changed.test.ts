@@ -15,6 +15,7 @@ import type { McpServer, Tool } from '../../../src/index.js';
 import { toolsFromUpstream } from '../../../src/compose/index.js';
 import type { UpstreamTools } from '../../../src/compose/index.js';
 import { until } from '../../support/until.js';
+import { sseMessagesAsTheyArrive } from '../../support/sse-events.js';
 import { rpc, standardHeaders } from '../../fixtures/servers/raw-http.js';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,16 +47,7 @@ async function rig(options: { minRelistIntervalMs?: number; own?: Tool[]; maxDes
   const message = rpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, 'L');
   const response = await fetch(listener.url, { method: 'POST', headers: standardHeaders(message), body: JSON.stringify(message), signal: stopListening.signal });
   const listening = (async () => {
-    let buffered = '';
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffered += read.value;
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        if (line.startsWith('data:')) heard.push((JSON.parse(line.slice(5)) as { method?: string }).method ?? '');
-      }
-    }
+    for await (const m of sseMessagesAsTheyArrive(response.body!)) heard.push(typeof m.method === 'string' ? m.method : '');
   })().catch(() => undefined);
   await until(() => heard.includes('notifications/subscriptions/acknowledged'), 'the front acknowledging the listen stream');
   const text = async (tool: string, args: Record<string, unknown> = {}): Promise<string> => {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { auditLog, openHashChainLog, ProtocolError, verifyHashChainLog } from '../../../src/index.js';
+import { openHashChainLog, ProtocolError, verifyHashChainLog } from '../../../src/index.js';
+import { auditLog } from '../../../src/server/middleware/audit/index.js';
 import type { CallOutcome, StoredHashChainRecord, ToolCall } from '../../../src/index.js';
 import { createMemoryStore } from '../../../src/server/store/memory-store.js';
 

@@ -18,6 +18,7 @@ import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { readAuditLog } from '../../server/audit-log.js';
 import type { SimulatedRobotServerOptions } from '../../wiring/simulated-robot-server.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
+import { sseMessages } from '../../../../test/support/sse-events.js';
 
 const TARGET = { target_position: { x_mm: -450, y_mm: -150, z_mm: 420 } };
 const TOKEN = 'robot-console-test-token-0123456789';
@@ -130,7 +131,7 @@ describe('robot console over HTTP: held calls decided by the operator (approver 
     const pending = await waiting;
     const decided = await h.post('/api/approvals/decide', { id: pending.id, approve: false });
     assert.equal(decided.status, 200);
-    const events = (await response).split('\n\n').filter((e) => e.includes('data: ')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { method?: string; params?: { message?: string } });
+    const events = sseMessages(await response) as { method?: string; params?: { message?: string } }[];
     const { message: told, ...first } = events[0]?.params ?? {};
     assert.deepEqual({ ...events[0], params: first }, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'held-1', progress: 1 } });
     assert.match(told ?? '', new RegExp(`^waiting for an operator to approve move_arm_to_pose \\(approval id ${pending.id}; \\d+ s left\\): it is approved or declined in the operator console at /console on this server$`));
