@@ -92,4 +92,12 @@ describe('the robot-arm package uses only Toolwright\'s public API', () => {
       `${join('test', 'server', 'planted.test.ts')}: ../../../../dist/index.js (leaves the package for dist/, not the repository's test code)`,
     ]);
   });
+
+  it('no file of the package keeps its own plain-object check: it uses the toolkit\'s isJsonObject', () => {
+    const copy = /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)/;
+    const copies = sourceFiles(PACKAGE_DIR).filter((file) => copy.test(readFileSync(file, 'utf8'))).map((file) => relative(PACKAGE_DIR, file));
+    assert.deepEqual(copies, []);
+    // The copy the controller had, built from parts so that this file holds none.
+    assert.ok(copy.test(['const isObject = (v: unknown) => typeof v', "=== 'object' && v !== null && !Array.isArray(v);"].join(' ')), 'the pattern finds a copy');
+  });
 });
