@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { approvalForm } from 'toolwright';
 import { readAuditLog } from '../../server/audit-log.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
@@ -38,6 +39,8 @@ describe('approval: a human approves the exact plan through an input_required el
     const hash = /SHA-256 ([0-9a-f]{64})/.exec(first.request.params.message)?.[1];
     assert.ok(hash, first.request.params.message);
     assert.match(first.request.params.message, /Duration \d+\.\d\d s; peak TCP speed/);
+    // The question is the server's approval form, in the robot's words.
+    assert.deepEqual(first.request.params, approvalForm(first.request.params.message, { title: 'Approve this motion', description: 'Tick to run exactly the plan shown above on the arm' }).params);
     assert.deepEqual(h.robot.driver.sim.jointsDeg, before, 'asking moves nothing');
 
     const declined = await h.call('move_arm_to_pose', TARGET, { capabilities: ELICITATION, requestState: first.requestState, inputResponses: { approval: { action: 'decline' } } });

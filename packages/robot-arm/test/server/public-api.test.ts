@@ -100,4 +100,11 @@ describe('the robot-arm package uses only Toolwright\'s public API', () => {
     // The copy the controller had, built from parts so that this file holds none.
     assert.ok(copy.test(['const isObject = (v: unknown) => typeof v', "=== 'object' && v !== null && !Array.isArray(v);"].join(' ')), 'the pattern finds a copy');
   });
+
+  it('no file of the package builds an approval form or reads the elicitation capability itself: the server\'s approvalForm and canElicitForm do', () => {
+    const own = /requestedSchema\s*[:=]|[cC]apabilities\??\.elicitation\b/;
+    const files = sourceFiles(PACKAGE_DIR).filter((file) => !relative(PACKAGE_DIR, file).startsWith(`test${sep}`));
+    assert.deepEqual(files.filter((file) => own.test(readFileSync(file, 'utf8'))).map((file) => relative(PACKAGE_DIR, file)), []);
+    assert.ok(own.test('const elicitation = ctx.clientCapabilities.elicitation;') && own.test('requestedSchema: REQUESTED_SCHEMA'), 'the pattern finds the copies the gate had');
+  });
 });
