@@ -12,6 +12,10 @@ export { ProtocolError } from './protocol/protocol-error.js';
 export { ToolwrightError, DefinitionError, StoreError, WireError, InputError } from './errors/toolwright-error.js';
 export type { ErrorCodes, ErrorRole, ToolwrightErrorCode } from './errors/toolwright-error.js';
 export { canonicalJson } from './json/canonical-json.js';
+export { isJsonObject } from './json/json-object.js';
+export { approvalAnswer, approvalForm, canElicitForm, routeApproval } from './server/approvals/approvals.js';
+export type { ApprovalFormWording, ApprovalRoute, ApprovalRouteInput } from './server/approvals/approvals.js';
+export type { ApproverChoice } from './server/contract/tool-types.js';
 export type {
   JsonRpcId,
   JsonValue,

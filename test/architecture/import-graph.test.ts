@@ -5,6 +5,8 @@
  * `src/server/` every import points down its folder order (SERVER_LAYERS), the few files directly
  * in `src/server/` being its floor (imported by all, importing no folder) or its roof. A file
  * directly in a folder counts as a node of its own in the cycle check, so no loop can hide in them.
+ * The same for the robot package's folders (packages/robot-arm/, "The robot package's layers");
+ * its imports from outside the package are checked by its own test/server/public-api.test.ts.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -61,23 +63,24 @@ interface Edge {
   readonly to: string;
 }
 
-function sourceFiles(dir: string, out: string[] = []): string[] {
+function sourceFiles(dir: string, skip: readonly string[] = [], out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) sourceFiles(path, out);
-    else if (entry.name.endsWith('.ts')) out.push(path);
+    if (entry.isDirectory()) {
+      if (!skip.includes(entry.name)) sourceFiles(path, skip, out);
+    } else if (entry.name.endsWith('.ts')) out.push(path);
   }
   return out;
 }
 
-/** Every relative import of src/, as paths relative to src/ with .ts endings. */
-function imports(): Edge[] {
+/** Every relative import under `root` (folders named in `skip` left out), as paths relative to it with .ts endings. */
+function imports(root = SRC, skip: readonly string[] = []): Edge[] {
   const edges: Edge[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(root, skip)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm)) {
       const target = resolve(dirname(file), match[1] as string).replace(/\.js$/, '.ts');
-      edges.push({ from: relative(SRC, file), to: relative(SRC, target) });
+      edges.push({ from: relative(root, file), to: relative(root, target) });
     }
   }
   return edges;
@@ -242,5 +245,75 @@ describe('import graph of src/', () => {
     const inside = (path: string) => path.startsWith('server/legacy/');
     const wrong = edges.filter((e) => !inside(e.from) && inside(e.to) && e.to !== 'server/legacy/index.ts').map((e) => `${e.from} -> ${e.to}`);
     assert.deepEqual(wrong, []);
+  });
+});
+
+const ROBOT = join(REPO_ROOT, 'packages', 'robot-arm');
+
+/**
+ * What each folder of the robot package may import (besides itself), bottom-up. Its top files
+ * (main.ts, server.ts, index.ts, start-banner.ts) and bench/ may import any folder; no folder imports them.
+ */
+const ROBOT_ALLOWED: Record<string, readonly string[]> = {
+  sim: [],
+  model: ['sim'],
+  driver: ['model', 'sim'],
+  view: ['driver', 'model'],
+  server: ['view', 'driver', 'model'],
+  controller: ['server', 'driver', 'model', 'sim'],
+  console: ['server', 'view', 'driver', 'model'],
+  wiring: ['server', 'driver', 'model'],
+};
+/** Folders above every layer, like the top files: scripts that use the package. */
+const ROBOT_TOP_FOLDERS = ['bench'];
+
+/** Imports between the robot package's folders that do not point downward, as `from -> to (why)`. */
+function robotLayerViolations(edges: readonly Edge[]): string[] {
+  const wrong: string[] = [];
+  for (const { from, to } of edges) {
+    const a = folderOf(from, '');
+    const b = folderOf(to, '');
+    if (a === undefined || b === undefined || a === b || a === '' || ROBOT_TOP_FOLDERS.includes(a)) continue;
+    if (b === '' || ROBOT_TOP_FOLDERS.includes(b)) wrong.push(`${from} -> ${to} (the top of the package, imported from ${a}/)`);
+    else if (ROBOT_ALLOWED[a] === undefined) wrong.push(`${from} -> ${to} (${a}/ is a folder the layering does not name)`);
+    else if (!ROBOT_ALLOWED[a].includes(b)) wrong.push(`${from} -> ${to} (${a} may import ${ROBOT_ALLOWED[a].join(', ') || 'nothing'})`);
+  }
+  return wrong;
+}
+
+describe('import graph of packages/robot-arm/', () => {
+  // Tests may import any folder; node_modules holds links, not the package's code.
+  const edges = imports(ROBOT, ['test', 'node_modules', '.data']);
+
+  it('finds the imports it checks', () => {
+    assert.ok(edges.length > 300, `only ${edges.length} imports found: the scanner is broken`);
+  });
+
+  it('every import between its folders points downward (sim, model, driver, view, server, controller, console, wiring)', () => {
+    assert.deepEqual(robotLayerViolations(edges), []);
+  });
+
+  it('no two of its folders import each other', () => {
+    assert.deepEqual(cycles(edges, ''), []);
+  });
+
+  it('the checks refuse a planted upward import, an unnamed folder, an import of the top, and a cycle', () => {
+    const planted: Edge[] = [
+      { from: 'sim/robot-simulation.ts', to: 'model/arm-model.ts' },
+      { from: 'model/arm-model.ts', to: 'sim/vector3.ts' },
+      { from: 'server/create-robot-server.ts', to: 'console/arm-app.ts' },
+      { from: 'console/robot-arm-feed.ts', to: 'server/create-robot-server.ts' },
+      { from: 'extras/helper.ts', to: 'model/arm-model.ts' },
+      { from: 'wiring/simulated-robot-server.ts', to: 'main.ts' },
+      { from: 'main.ts', to: 'console/arm-console.ts' },
+      { from: 'bench/controller-stall.ts', to: 'controller/remote-arm-driver.ts' },
+    ];
+    assert.deepEqual(robotLayerViolations(planted), [
+      'sim/robot-simulation.ts -> model/arm-model.ts (sim may import nothing)',
+      'server/create-robot-server.ts -> console/arm-app.ts (server may import view, driver, model)',
+      'extras/helper.ts -> model/arm-model.ts (extras/ is a folder the layering does not name)',
+      'wiring/simulated-robot-server.ts -> main.ts (the top of the package, imported from wiring/)',
+    ]);
+    assert.deepEqual(cycles(planted, ''), ['console <-> server', 'model <-> sim']);
   });
 });

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { ARM_VIEW_STATE_URI, type ArmAppState } from '../../packages/robot-arm/console/arm-app.js';
+import { ARM_VIEW_STATE_URI, type ArmAppState } from '../../packages/robot-arm/view/arm-app.js';
 import { startHarness, type Harness } from '../../packages/robot-arm/test/support/robot-harness.js';
 import { openBrowserSession } from './browser-session.js';
 import { CHROMIUM_MISSING } from './chromium.js';

@@ -8,7 +8,7 @@ const PUBLIC = [
   'REPAIRS_META_KEY', 'STAGES', 'SUPPORTED_PROTOCOL_VERSIONS', 'ServerDefinitionError', 'StoreEpochError', 'StoreFullError', 'StoreUnavailableError', 'DEFAULT_APPROVER_SCOPE', 'TRUNCATION_META_KEY',
   'ToolDefinitionError', 'audio', 'auditLog', 'canonicalJson', 'checkToolDefinition', 'compileUriTemplate', 'completeFrom',
   'createFetchHandler', 'createMemoryStore', 'createRedisStore', 'createServer', 'definePrompt', 'defineResource', 'defineResourceTemplate', 'defineTool',
-  'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isTool', 'jwtAuthorizer', 'lenientCoercion',
+  'elicitInput', 'embeddedResource', 'errorResult', 'image', 'inputRequired', 'isJsonObject', 'isTool', 'approvalAnswer', 'approvalForm', 'canElicitForm', 'routeApproval', 'jwtAuthorizer', 'lenientCoercion',
   'listRootsInput', 'rateLimit', 'refuse', 'resourceContents', 'resourceLink', 'resultBudget', 'sampleInput', 'text', 'toBase64',
   'tracing', 'HashChainLog', 'HashChainLogLockedError', 'openHashChainLog', 'verifyHashChainLog',
   'AuditKeyError', 'auditChainFiles', 'defaultAuditKeyPath', 'defaultAuditHeadPath', 'toolwrightStateDir',

@@ -11,7 +11,7 @@ import type { McpServer, StageEvent } from 'toolwright';
 import { createApprovalRoutes, createConsoleMount, createWorkbench, LiveChannel } from 'toolwright/console';
 import type { ConsoleMount, ConsoleReply } from 'toolwright/console';
 import type { UserApprovalBoard } from '../server/user-approval-board.js';
-import type { ArmFeed, ArmState } from './arm-feed.js';
+import type { ArmFeed, ArmState } from '../view/arm-feed.js';
 
 /** Options of {@link createArmConsole}. */
 export interface ArmConsoleOptions {

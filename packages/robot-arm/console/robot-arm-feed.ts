@@ -10,8 +10,8 @@
 import { readAuditLogChain, type StoredAuditRecord } from '../server/audit-log.js';
 import type { RobotServer } from '../server/create-robot-server.js';
 import type { PresenceStatus, PresenceUpdate } from '../driver/arm-driver.js';
-import { armEnvelopeOf, armObjectsOf, armStateOf } from './arm-view-state.js';
-import type { ArmAuditEntry, ArmFeed, ArmFeedEvent, ArmObject, ArmSnapshot, ArmState, AuditVerification, Point } from './arm-feed.js';
+import { armEnvelopeOf, armObjectsOf, armStateOf } from '../view/arm-view-state.js';
+import type { ArmAuditEntry, ArmFeed, ArmFeedEvent, ArmObject, ArmSnapshot, ArmState, AuditVerification, Point } from '../view/arm-feed.js';
 
 /** Options of {@link RobotArmFeed}. */
 export interface RobotArmFeedOptions {

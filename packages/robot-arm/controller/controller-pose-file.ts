@@ -9,6 +9,7 @@
  * that cannot be read or does not fit this arm makes `robot-sim` refuse to start rather than guess.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isJsonObject } from 'toolwright';
 import type { ArmStatus } from '../driver/arm-driver.js';
 import type { RestoredGrip, RestoredGripper } from '../sim/restored-gripper.js';
 import type { Mat3 } from '../sim/rotation.js';
@@ -31,19 +32,18 @@ interface PoseFileJson {
   readonly broken?: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isVec3 = (v: unknown): v is Vec3 => isObject(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && isFiniteNumber(v.z);
+const isVec3 = (v: unknown): v is Vec3 => isJsonObject(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && isFiniteNumber(v.z);
 const isMat3 = (v: unknown): v is Mat3 => Array.isArray(v) && v.length === 9 && v.every(isFiniteNumber);
 
 /** The grip recorded in `held`: null when the gripper was open, undefined when the value is not a grip. */
 function gripOf(value: unknown): RestoredGrip | null | undefined {
   if (value === null) return null;
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const { objectId, offsetInToolMm, rotationInTool, liftOffFloorsMm } = value;
   if (typeof objectId !== 'string' || !isVec3(offsetInToolMm) || !isMat3(rotationInTool)) return undefined;
   if (liftOffFloorsMm === undefined) return { objectId, offsetInToolMm, rotationInTool };
-  if (!(isObject(liftOffFloorsMm) && Object.values(liftOffFloorsMm).every(isFiniteNumber))) return undefined;
+  if (!(isJsonObject(liftOffFloorsMm) && Object.values(liftOffFloorsMm).every(isFiniteNumber))) return undefined;
   return { objectId, offsetInToolMm, rotationInTool, liftOffFloorsMm: liftOffFloorsMm as Record<string, number> };
 }
 
@@ -65,7 +65,7 @@ export class PoseFile {
     } catch {
       throw new Error(`the pose file ${this.path} is damaged (not JSON); remove it only after checking where the arm is`);
     }
-    if (!isObject(value)) throw new Error(`the pose file ${this.path} is damaged (not a JSON object); remove it only after checking where the arm is`);
+    if (!isJsonObject(value)) throw new Error(`the pose file ${this.path} is damaged (not a JSON object); remove it only after checking where the arm is`);
     if (value.presetId !== presetId) throw new Error(`the pose file ${this.path} is for preset ${String(value.presetId)}, not ${presetId}`);
     if (!Array.isArray(value.jointsDeg) || !value.jointsDeg.every(isFiniteNumber) || !Array.isArray(value.objects)) {
       throw new Error(`the pose file ${this.path} has no valid jointsDeg and objects`);

@@ -3,6 +3,7 @@
  * their types, the limits both ends enforce, and the checks that turn an untrusted frame into a typed
  * message or a specific error. Both ends validate everything they receive; nothing here throws.
  */
+import { isJsonObject } from 'toolwright';
 import type { ArmFault, ArmFaultKind, ArmSample, ArmState, ArmStatus, MotionProgress } from '../driver/arm-driver.js';
 import type { EmergencyStopInfo } from '../server/robot-controller.js';
 import type { Vec3 } from '../sim/vector3.js';
@@ -85,12 +86,11 @@ export interface MessageProblem {
   readonly problem: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isRequestId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isShortText = (v: unknown, max = 4096): v is string => typeof v === 'string' && v.length <= max;
 const isNumberList = (v: unknown, max = 16): v is number[] => Array.isArray(v) && v.length <= max && v.every(isFiniteNumber);
-const isVec3 = (v: unknown): v is Vec3 => isObject(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && isFiniteNumber(v.z);
+const isVec3 = (v: unknown): v is Vec3 => isJsonObject(v) && isFiniteNumber(v.x) && isFiniteNumber(v.y) && isFiniteNumber(v.z);
 const STATES: ReadonlySet<string> = new Set<ArmState>(['idle', 'moving', 'stopping', 'estop', 'fault']);
 const FAULT_KINDS: ReadonlySet<string> = new Set<ArmFaultKind>(['disconnected', 'timeout', 'protective_stop', 'rejected']);
 
@@ -104,19 +104,19 @@ export function parseServerMessage(frame: Record<string, unknown>): ServerMessag
     if (!isRequestId(frame.id)) return { problem: 'a request needs an id (a non-negative integer)' };
     if (typeof frame.op !== 'string' || !OPERATIONS.has(frame.op)) return { problem: `unknown op ${JSON.stringify(frame.op)}; expected one of ${[...OPERATIONS].join(', ')}` };
     const args = frame.args ?? {};
-    if (!isObject(args)) return { problem: 'request args must be an object' };
+    if (!isJsonObject(args)) return { problem: 'request args must be an object' };
     return { type: 'request', id: frame.id, op: frame.op as OperationName, args };
   }
   return { problem: `unknown message type ${JSON.stringify(frame.type)}; expected auth or request` };
 }
 
 function sampleProblem(v: unknown, what: string): string | null {
-  if (!isObject(v)) return `${what} must be an object`;
+  if (!isJsonObject(v)) return `${what} must be an object`;
   if (typeof v.state !== 'string' || !STATES.has(v.state)) return `${what}.state ${JSON.stringify(v.state)} is not a known arm state`;
   if (!isFiniteNumber(v.timeMs)) return `${what}.timeMs must be a finite number`;
   if (!isNumberList(v.jointsDeg) || v.jointsDeg.length === 0 || !isNumberList(v.jointVelocitiesDegS) || !isNumberList(v.jointAccelerationsDegS2)) return `${what} needs jointsDeg, jointVelocitiesDegS and jointAccelerationsDegS2 (finite numbers)`;
   const tcp = v.tcp;
-  if (!(isObject(tcp) && isVec3(tcp) && isFiniteNumber(tcp.rollDeg) && isFiniteNumber(tcp.pitchDeg) && isFiniteNumber(tcp.yawDeg))) return `${what}.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg`;
+  if (!(isJsonObject(tcp) && isVec3(tcp) && isFiniteNumber(tcp.rollDeg) && isFiniteNumber(tcp.pitchDeg) && isFiniteNumber(tcp.yawDeg))) return `${what}.tcp must be a pose with finite x, y, z, rollDeg, pitchDeg, yawDeg`;
   if (!isVec3(v.tcpVelocityMmS) || !isFiniteNumber(v.tcpSpeedMmS)) return `${what} needs tcpVelocityMmS and tcpSpeedMmS`;
   return null;
 }
@@ -127,7 +127,7 @@ function passed<T>(value: unknown, problem: string | null): value is T {
 }
 
 function faultProblem(f: unknown): string | null {
-  if (!(isObject(f) && typeof f.kind === 'string' && FAULT_KINDS.has(f.kind) && isShortText(f.message) && (f.code === undefined || isShortText(f.code, 64)))) return 'a fault must be { kind, message, code? } with a known kind';
+  if (!(isJsonObject(f) && typeof f.kind === 'string' && FAULT_KINDS.has(f.kind) && isShortText(f.message) && (f.code === undefined || isShortText(f.code, 64)))) return 'a fault must be { kind, message, code? } with a known kind';
   return null;
 }
 
@@ -140,22 +140,22 @@ export function parseWireStatus(v: unknown): WireArmStatus | MessageProblem {
 
 function statusProblem(v: unknown): string | null {
   const problem = sampleProblem(v, 'status');
-  if (problem !== null || !isObject(v)) return problem ?? 'status must be an object';
+  if (problem !== null || !isJsonObject(v)) return problem ?? 'status must be an object';
   const s = v;
   if (!isShortText(s.presetId, 64) || !(s.heldObjectId === null || isShortText(s.heldObjectId, 64)) || typeof s.estopLatched !== 'boolean') return 'status needs presetId, heldObjectId and estopLatched';
   const m = s.motion;
-  if (!(m === null || (isObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return 'status.motion must be null or { motionId, phase, elapsedS, durationS }';
+  if (!(m === null || (isJsonObject(m) && isShortText(m.motionId, 64) && isShortText(m.phase, 32) && isFiniteNumber(m.elapsedS) && isFiniteNumber(m.durationS)))) return 'status.motion must be null or { motionId, phase, elapsedS, durationS }';
   if (!(s.fault === null || faultProblem(s.fault) === null)) return 'status.fault must be null or a fault { kind, message, code? }';
   const held = s.held;
-  if (!(held === null || (isObject(held) && isObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return 'status.held must be null or { object, offsetInToolMm, rotationInTool, liftOffFloorsMm? }';
-  if (held !== null && held.liftOffFloorsMm !== undefined && !(isObject(held.liftOffFloorsMm) && Object.keys(held.liftOffFloorsMm).length <= 80 && Object.values(held.liftOffFloorsMm).every(isFiniteNumber))) return 'status.held.liftOffFloorsMm must map at most 80 obstacle ids to finite millimetres';
-  if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return 'status.objects must be a list of at most 64 objects with id and position';
-  if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isObject))) return 'status.contacts must be a list';
+  if (!(held === null || (isJsonObject(held) && isJsonObject(held.object) && isVec3(held.offsetInToolMm) && isNumberList(held.rotationInTool, 9) && held.rotationInTool.length === 9))) return 'status.held must be null or { object, offsetInToolMm, rotationInTool, liftOffFloorsMm? }';
+  if (held !== null && held.liftOffFloorsMm !== undefined && !(isJsonObject(held.liftOffFloorsMm) && Object.keys(held.liftOffFloorsMm).length <= 80 && Object.values(held.liftOffFloorsMm).every(isFiniteNumber))) return 'status.held.liftOffFloorsMm must map at most 80 obstacle ids to finite millimetres';
+  if (!(Array.isArray(s.objects) && s.objects.length <= 64 && s.objects.every((o) => isJsonObject(o) && isShortText(o.id, 64) && isVec3(o.position)))) return 'status.objects must be a list of at most 64 objects with id and position';
+  if (!(Array.isArray(s.contacts) && s.contacts.length <= 64 && s.contacts.every(isJsonObject))) return 'status.contacts must be a list';
   return null;
 }
 
 function latchProblem(e: unknown): string | null {
-  return e === null || (isObject(e) && isShortText(e.reason) && isShortText(e.source, 32) && isShortText(e.at, 64)) ? null : 'latch must be null or { reason, source, at }';
+  return e === null || (isJsonObject(e) && isShortText(e.reason) && isShortText(e.source, 32) && isShortText(e.at, 64)) ? null : 'latch must be null or { reason, source, at }';
 }
 
 /** Checks a frame received by the server. */
@@ -180,12 +180,12 @@ export function parseControllerMessage(frame: Record<string, unknown>): Controll
     }
     case 'response':
       if (!isRequestId(frame.id)) return { problem: 'response needs id' };
-      if (frame.ok === true && isObject(frame.result)) return { type: 'response', id: frame.id, ok: true, result: frame.result };
+      if (frame.ok === true && isJsonObject(frame.result)) return { type: 'response', id: frame.id, ok: true, result: frame.result };
       if (frame.ok === false && passed<WireError>(frame.error, faultProblem(frame.error))) return { type: 'response', id: frame.id, ok: false, error: frame.error };
       return { problem: 'response needs ok: true with result, or ok: false with error { kind, message, code? }' };
     case 'motion_progress': {
       const p = frame.progress;
-      if (!(isRequestId(frame.id) && isObject(p) && isShortText(p.motionId, 64) && isFiniteNumber(p.fraction) && isFiniteNumber(p.elapsedS) && Array.isArray(p.samples) && p.samples.length <= 1000)) return { problem: 'motion_progress needs id and progress { motionId, fraction, elapsedS, samples }' };
+      if (!(isRequestId(frame.id) && isJsonObject(p) && isShortText(p.motionId, 64) && isFiniteNumber(p.fraction) && isFiniteNumber(p.elapsedS) && Array.isArray(p.samples) && p.samples.length <= 1000)) return { problem: 'motion_progress needs id and progress { motionId, fraction, elapsedS, samples }' };
       for (const sample of p.samples) {
         const problem = sampleProblem(sample, 'progress sample');
         if (problem !== null) return { problem };

@@ -17,7 +17,7 @@ import type { ObjectDetection } from '../sim/table-camera.js';
 import type { Vec3 } from '../sim/vector3.js';
 import type { ArmPoseState, ArmPresetId, TcpPose, Trajectory } from '../model/arm-model.js';
 
-import type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
+import type { ForceTorqueRequest, ForceTorqueResult } from './robot-simulation.js';
 
 export type { ContactPoint, FtAxis, FtFilter, GraspOutcome, GraspRequest, ObjectDetection, PresenceStatus };
 /**
@@ -167,7 +167,7 @@ export type ReleaseResult =
   | Extract<ReleasePlan, { ok: false }>;
 
 // The sensor reading's shape is the simulator's own (one definition; a real driver fills the same fields).
-export type { ForceTorqueRequest, ForceTorqueResult } from '../sim/robot-simulation.js';
+export type { ForceTorqueRequest, ForceTorqueResult } from './robot-simulation.js';
 
 /**
  * An arm behind a controller. Contract (test/driver/arm-driver-contract.ts checks it for any driver):

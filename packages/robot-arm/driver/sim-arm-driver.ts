@@ -5,7 +5,7 @@
  * have fresh samples. Nothing outside the driver advances the clock.
  */
 import { createArmModel, type ArmModel, type Trajectory } from '../model/arm-model.js';
-import { RobotSimulation, type RobotSimulationOptions, type SimStatus, type StateRefusal } from '../sim/robot-simulation.js';
+import { RobotSimulation, type RobotSimulationOptions, type SimStatus, type StateRefusal } from './robot-simulation.js';
 import {
   ArmFaultError,
   type ArmDriver,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { anySignal } from './any-signal.js';
-import { elicitInput, type Approver, type InputRequiredInit, type JsonValue, type ToolContext } from 'toolwright';
+import { approvalAnswer, approvalForm, canElicitForm, routeApproval, type ApprovalRoute, type Approver, type ApproverChoice, type InputRequiredInit, type JsonValue, type ToolContext } from 'toolwright';
 import type { MotionPlan } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
 import { UserApprovalBoard } from './user-approval-board.js';
@@ -18,7 +18,9 @@ export type ApprovalMode = 'always' | 'large-moves' | 'off';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['always', 'large-moves', 'off'];
 
 /**
- * Who approves what the mode says needs approval:
+ * Who approves what the mode says needs approval (the server's {@link ApproverChoice}, with the
+ * operator named where this application's operator sits, `console`; routed by the server's
+ * `routeApproval`):
  * - `elicitation`: the client's user, through form elicitation (clients that cannot elicit, or that do
  *   not hold the server's approver scope, are refused);
  * - `console`: the operator at the console (`server.approvals`), for every client: the call is held open;
@@ -34,6 +36,9 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['always', 'large-moves',
 export type ApproverMode = 'elicitation' | 'console' | 'either';
 
 export const APPROVER_MODES: readonly ApproverMode[] = ['elicitation', 'console', 'either'];
+
+/** The robot's approver words as the server's routing names them. */
+const SERVER_APPROVER: Readonly<Record<ApproverMode, ApproverChoice>> = { elicitation: 'elicitation', console: 'operator', either: 'either' };
 
 /** How long a call waits for the console operator by default (under common client timeouts), ms. */
 export const DEFAULT_OPERATOR_WAIT_MS = 45_000;
@@ -68,12 +73,6 @@ export interface ApprovalSubject {
   readonly maxJointTravelDeg: number;
   /** The world it was computed against; bound by the hash (issue 30 item 1). */
   readonly world: WorldState;
-}
-
-/** Whether the client declared form elicitation. */
-function formSupportedBy(ctx: ToolContext): boolean {
-  const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
-  return typeof elicitation === 'object' && elicitation !== null && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
 }
 
 /** Subjects that touch an object: they need a human in every mode except `off`. */
@@ -112,11 +111,8 @@ export function planChangedMessage(approved: { brief: string; world: WorldState 
   return `the plan changed since it was shown for approval (${what}). Approved: ${approved.brief}. Now: ${now.brief}. Nothing was executed; ask again`;
 }
 
-const REQUESTED_SCHEMA = {
-  type: 'object',
-  properties: { approve: { type: 'boolean', title: 'Approve this motion', description: 'Tick to run exactly the plan shown above on the arm' } },
-  required: ['approve'],
-};
+/** The words of the server's approval form (approvalForm) for a motion. */
+const FORM_WORDING = { title: 'Approve this motion', description: 'Tick to run exactly the plan shown above on the arm' } as const;
 
 /**
  * Human approval bound to the exact plan, on Toolwright's MRTR input flow (`ctx.inputs`): the question
@@ -173,6 +169,20 @@ export class ApprovalGate {
     return this.approver === 'console' || (this.approver === 'either' && this.#operators > 0);
   }
 
+  /**
+   * Who approves this call: the server's routing, with an operator present only while a console is
+   * attached (under `either`, a client that cannot approve by itself is then refused at once rather
+   * than held for nobody).
+   */
+  #route(ctx: ToolContext): ApprovalRoute {
+    return routeApproval({
+      approver: SERVER_APPROVER[this.approver],
+      callerMayApprove: ctx.approvals.callerMayApprove,
+      formElicitation: canElicitForm(ctx.clientCapabilities),
+      operatorPresent: this.#operators > 0,
+    });
+  }
+
   /** Whether this plan (or release) needs a human at all under the configured mode. */
   requiresApproval(plan: ApprovalSubject): boolean {
     if (this.mode === 'off') return false;
@@ -187,8 +197,7 @@ export class ApprovalGate {
    */
   /** Whether {@link decide} holds this call for the console operator (then the caller holds the motion slot across the wait). */
   asksOperator(ctx: ToolContext, plan: ApprovalSubject): boolean {
-    if (!this.requiresApproval(plan)) return false;
-    return this.approver === 'console' || ((!formSupportedBy(ctx) || !ctx.approvals.callerMayApprove) && this.holdsForOperator);
+    return this.requiresApproval(plan) && this.#route(ctx).to === 'operator';
   }
 
   /**
@@ -202,10 +211,9 @@ export class ApprovalGate {
         : `large-moves mode, below both thresholds: anywhere on the path the TCP stays within ${plan.maxDisplacementMm.toFixed(0)} mm of its start (threshold ${LARGE_MOVE_MM} mm) and no joint moves more than ${plan.maxJointTravelDeg.toFixed(0)}° from its start (threshold ${LARGE_MOVE_DEG}°)`;
       return { kind: 'proceed', decision: { decision: 'not_required', planHash, reason } };
     }
-    const formSupported = formSupportedBy(ctx);
-    const mayApprove = ctx.approvals.callerMayApprove;
-    if (this.approver === 'console' || ((!formSupported || !mayApprove) && this.holdsForOperator)) return this.#askOperator(ctx, plan, epoch, describe, details);
-    if (!mayApprove) {
+    const route = this.#route(ctx);
+    if (route.to === 'operator') return this.#askOperator(ctx, plan, epoch, describe, details);
+    if (route.to === 'refused' && route.reason === 'approver-scope') {
       const scope = ctx.approvals.approverScope;
       const reason = `this client does not hold the approver scope "${scope}", so its own answer cannot approve a motion`;
       return {
@@ -214,7 +222,7 @@ export class ApprovalGate {
         decision: { decision: 'refused', planHash, reason },
       };
     }
-    if (!formSupported) {
+    if (route.to === 'refused') {
       const reason = 'the client cannot ask a human (no form elicitation capability) and approval is required';
       return {
         kind: 'refuse',
@@ -227,7 +235,7 @@ export class ApprovalGate {
     const askId = randomBytes(12).toString('base64url');
     const sealed: SealedApproval = { plan_hash: planHash, stop_epoch: epoch, ask_id: askId, shown: brief, world: plan.world };
     const got = ctx.inputs.require(
-      { approval: elicitInput({ mode: 'form', message: entry.summary, requestedSchema: REQUESTED_SCHEMA }) },
+      { approval: approvalForm(entry.summary, FORM_WORDING) },
       // The plan hash is what is approved: the redeemed record names it. A state sealed for another plan
       // comes back (not -32602) so the refusal can say the plan changed.
       { data: sealedJson(sealed), singleUse: true, approves: planHash, onOtherDigest: 'complete' },
@@ -250,11 +258,11 @@ export class ApprovalGate {
       return refuse('plan_changed', planChangedMessage({ brief: shown, world: approved.world }, { brief, world: plan.world }));
     }
     if (declinedBy !== undefined) return refuse('approval_declined', `the motion was declined at the console by ${declinedBy} while it awaited the client's user`, 'declined');
-    const answer = got.responses.approval;
-    if (answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true) {
+    const answer = approvalAnswer(got.responses.approval);
+    if (answer === 'approved') {
       return { kind: 'proceed', decision: { decision: 'approved', planHash, reason: 'approved by the user through elicitation', ...(got.approval !== undefined ? { approvedBy: got.approval.approvedBy, approves: got.approval.approves } : {}) } };
     }
-    const how = answer.action === 'accept' ? 'did not tick approve' : answer.action === 'decline' ? 'declined' : 'cancelled';
+    const how = answer === 'not-approved' ? 'did not tick approve' : answer;
     return refuse('approval_declined', `the user ${how} the approval`, 'declined');
   }
 

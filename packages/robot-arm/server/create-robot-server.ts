@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createServer, type Authorizer, type McpServer, type StageEvent, type Store, type Tool } from 'toolwright';
-import { armAppResources, linkArmApp, plannedPathOf } from '../console/arm-app.js';
-import { armViewStateOf } from '../console/arm-view-state.js';
+import { armAppResources, linkArmApp, plannedPathOf } from '../view/arm-app.js';
+import { armViewStateOf } from '../view/arm-view-state.js';
 import { ArmFaultError, type ArmDriver, type PresenceStatus, type PresenceUpdate } from '../driver/arm-driver.js';
 import { createArmModel, type ArmModel, type ArmPresetId } from '../model/arm-model.js';
 import { ApprovalGate, DEFAULT_OPERATOR_WAIT_MS, type ApprovalMode, type ApproverMode } from './approval-gate.js';

@@ -1,7 +1,7 @@
 import type { JsonValue, ToolContext, ToolRunResult } from 'toolwright';
 import { anySignal } from './any-signal.js';
-import { plannedMotionOf } from '../console/planned-motion.js';
-import type { PlannedMotion } from '../console/arm-feed.js';
+import { plannedMotionOf } from '../view/planned-motion.js';
+import type { PlannedMotion } from '../view/arm-feed.js';
 import type { ArmStatus } from '../driver/arm-driver.js';
 import type { GripperAction, MotionPlan } from './motion-plan.js';
 import type { PlanStore } from './plan-store.js';

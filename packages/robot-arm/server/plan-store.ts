@@ -7,7 +7,7 @@
  * refuses a record that does not hash to its own id. A plan runs at most once: the run takes
  * (deletes) the record atomically, so of two instances executing one plan only one moves the arm.
  */
-import type { JsonValue, Store, StoredRecord } from 'toolwright';
+import { isJsonObject, type JsonValue, type Store, type StoredRecord } from 'toolwright';
 import type { ArmModel, WireTrajectory } from '../model/arm-model.js';
 import { motionPlanOf, type GripperAction, type MotionPlan, type PoseTarget } from './motion-plan.js';
 import type { Refusal } from './safety-stages.js';
@@ -29,25 +29,24 @@ function planKey(id: string): string {
   return `robot-arm:plan:${id}`;
 }
 
-const isRecord = (v: JsonValue | undefined): v is JsonRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isFinite = (v: JsonValue | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
-const isNumbers = (v: JsonValue | undefined): v is number[] => Array.isArray(v) && v.every(isFinite);
-const isString = (v: JsonValue | undefined): v is string => typeof v === 'string';
-const isKind = (v: JsonValue | undefined): v is MotionPlan['kind'] => v === 'pose' || v === 'waypoints' || v === 'grasp_approach';
-const isScaling = (v: JsonValue | undefined): v is MotionPlan['timeScaling'] => v === 'trapezoidal' || v === 'quintic';
-const isPath = (v: JsonValue | undefined): v is MotionPlan['path'] => v === 'linear' || v === 'joint';
+const isFinite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every(isFinite);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isKind = (v: unknown): v is MotionPlan['kind'] => v === 'pose' || v === 'waypoints' || v === 'grasp_approach';
+const isScaling = (v: unknown): v is MotionPlan['timeScaling'] => v === 'trapezoidal' || v === 'quintic';
+const isPath = (v: unknown): v is MotionPlan['path'] => v === 'linear' || v === 'joint';
 
-function poseTargetOf(v: JsonValue): PoseTarget | undefined {
-  if (!isRecord(v) || !isFinite(v.x_mm) || !isFinite(v.y_mm) || !isFinite(v.z_mm)) return undefined;
+function poseTargetOf(v: unknown): PoseTarget | undefined {
+  if (!isJsonObject(v) || !isFinite(v.x_mm) || !isFinite(v.y_mm) || !isFinite(v.z_mm)) return undefined;
   const o = v.orientation;
   if (o === undefined) return { x_mm: v.x_mm, y_mm: v.y_mm, z_mm: v.z_mm };
-  if (!isRecord(o) || !isFinite(o.roll_deg) || !isFinite(o.pitch_deg) || !isFinite(o.yaw_deg)) return undefined;
+  if (!isJsonObject(o) || !isFinite(o.roll_deg) || !isFinite(o.pitch_deg) || !isFinite(o.yaw_deg)) return undefined;
   return { x_mm: v.x_mm, y_mm: v.y_mm, z_mm: v.z_mm, orientation: { roll_deg: o.roll_deg, pitch_deg: o.pitch_deg, yaw_deg: o.yaw_deg } };
 }
 
-function gripperActionOf(v: JsonValue | undefined): GripperAction | null | undefined {
+function gripperActionOf(v: unknown): GripperAction | null | undefined {
   if (v === null) return null;
-  if (!isRecord(v) || !isFinite(v.force_n) || (v.strategy !== 'parallel' && v.strategy !== 'suction' && v.strategy !== 'adaptive')) return undefined;
+  if (!isJsonObject(v) || !isFinite(v.force_n) || (v.strategy !== 'parallel' && v.strategy !== 'suction' && v.strategy !== 'adaptive')) return undefined;
   const { object_id: objectId, object_max_force_n: maxForce, required_force_n: required, default_for_class: forClass } = v;
   if ((objectId !== undefined && !isString(objectId)) || (maxForce !== undefined && maxForce !== null && !isFinite(maxForce))) return undefined;
   if ((required !== undefined && !isFinite(required)) || (forClass !== undefined && !isString(forClass))) return undefined;
@@ -61,18 +60,18 @@ function gripperActionOf(v: JsonValue | undefined): GripperAction | null | undef
   };
 }
 
-function worldOfJson(v: JsonValue | undefined): WorldState | undefined {
-  if (!isRecord(v) || !isNumbers(v.joints_deg) || !Array.isArray(v.objects)) return undefined;
+function worldOfJson(v: unknown): WorldState | undefined {
+  if (!isJsonObject(v) || !isNumbers(v.joints_deg) || !Array.isArray(v.objects)) return undefined;
   let held: WorldState['held'] = null;
   if (v.held !== null) {
-    if (!isRecord(v.held)) return undefined;
+    if (!isJsonObject(v.held)) return undefined;
     const { id, offset_in_tool_mm: offset } = v.held;
     if (!isString(id) || !isNumbers(offset)) return undefined;
     held = { id, offset_in_tool_mm: offset };
   }
   const objects: WorldState['objects'][number][] = [];
   for (const o of v.objects) {
-    if (!isRecord(o) || !isString(o.id) || !isNumbers(o.position_mm)) return undefined;
+    if (!isJsonObject(o) || !isString(o.id) || !isNumbers(o.position_mm)) return undefined;
     objects.push({ id: o.id, position_mm: o.position_mm });
   }
   return { joints_deg: v.joints_deg, held, objects };
@@ -121,7 +120,7 @@ function planRecord(model: ArmModel, plan: MotionPlan): JsonRecord {
 
 /** The plan a record holds, or why it is not one of this arm's plans under this id. */
 function planOfRecord(model: ArmModel, id: string, value: JsonValue): MotionPlan | string {
-  if (!isRecord(value)) return 'the record is not an object';
+  if (!isJsonObject(value)) return 'the record is not an object';
   const { kind, time_scaling: scaling, path, speed_fraction: speed } = value;
   if (!isKind(kind)) return 'kind is not a plan kind';
   if (!isScaling(scaling) || !isPath(path) || !isFinite(speed)) return 'time_scaling, path or speed_fraction is malformed';

@@ -6,7 +6,10 @@
  * kilograms. Orientation is roll/pitch/yaw in degrees, R = Rz(yaw)·Ry(pitch)·Rx(roll) (xArm
  * convention); tool pointing straight down is roll 180°, pitch 0°. The TCP is the flange centre.
  *
- * The usual way in is the facade:
+ * This folder is the physics only: pure functions and the small stateful parts (clock, gripper,
+ * sensors, motion executor). It imports nothing of the package. The simulated cell that keeps the
+ * arm's state, `RobotSimulation` (driver/robot-simulation.ts), sits above the arm model it plans
+ * and checks with (model/arm-model.ts), and is what SimArmDriver drives; its usual use:
  *
  *   const sim = createRobotSimulation({ preset: 'ur5e', seed: 1 });      // or 'xarm6'
  *   const plan = sim.planToPose({ position: { x: -420, y: -220, z: 200 } }, { speedFraction: 0.5 });
@@ -70,20 +73,3 @@ export type { ObjectDetection } from './table-camera.js';
 export { SeededRandom } from './seeded-random.js';
 export { MotionExecutor } from './motion-executor.js';
 export type { MotionPhase, StopForecast } from './motion-executor.js';
-export { createRobotSimulation, RobotSimulation } from './robot-simulation.js';
-export type {
-  ExecuteOptions,
-  ExecuteResult,
-  ForceTorqueRequest,
-  ForceTorqueResult,
-  ReleaseOutcome,
-  RobotSimulationOptions,
-  SimFault,
-  SimGraspOutcome,
-  SimState,
-  SimStatus,
-  StateRefusal,
-  StopReport,
-  TrajectoryCheck,
-  TrajectoryProblemCode,
-} from './robot-simulation.js';

@@ -14,14 +14,19 @@
  * store under `approval:operator:<id>` when the operator decides (operator-approvals.ts): that
  * approval lives inside the held request only, so it cannot be carried to another one.
  */
+import { isJsonObject } from '../../protocol/json-rpc.js';
 import type { JsonValue } from '../../protocol/json-rpc.js';
 import type { ProtocolError } from '../../protocol/protocol-error.js';
+import type { ElicitResult } from '../../protocol/feature-wire-types.js';
+import type { ClientCapabilities } from '../../protocol/wire-types.js';
 import { rpcError } from '../outcomes.js';
 import { digestArguments } from './request-state-seal.js';
 import type { RequestStateSigner, SealedClaims } from './request-state-seal.js';
 import { StoreEpochError, StoreFullError } from '../store/store.js';
 import type { Store } from '../store/store.js';
 import type { ApprovalRecord, ClientUserApprover } from '../contract/approval.js';
+import type { ApproverChoice } from '../contract/tool-types.js';
+import type { ElicitationInputRequest } from './input-flow.js';
 
 export type { ApprovalRecord, Approver, ClientUserApprover, OperatorApprover } from '../contract/approval.js';
 
@@ -111,4 +116,127 @@ export function redeemRequestState(signer: RequestStateSigner, store: Store, bin
   if (state.kind === 'none') return NOT_SINGLE_USE;
   if (state.kind === 'refused') return { ok: false, error: state.error };
   return claimApproval(store, state.claims);
+}
+
+/**
+ * Whether a client declared form elicitation: an `elicitation` capability that is empty (form, as
+ * the spec reads it) or names `form`. A client that declared only URL mode cannot answer an
+ * approval form.
+ * @example
+ * ```ts
+ * import { canElicitForm } from 'toolwright';
+ *
+ * canElicitForm({ elicitation: {} }); // true
+ * canElicitForm({ elicitation: { url: {} } }); // false
+ * canElicitForm({}); // false
+ * ```
+ */
+export function canElicitForm(capabilities: ClientCapabilities): boolean {
+  const elicitation: unknown = capabilities.elicitation;
+  return isJsonObject(elicitation) && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
+}
+
+/** What {@link routeApproval} decides from. */
+export interface ApprovalRouteInput {
+  readonly approver: ApproverChoice;
+  /** `ctx.approvals.callerMayApprove`: the caller's own answer may approve (approver scope, or the trusted stdio host). */
+  readonly callerMayApprove: boolean;
+  /** {@link canElicitForm} of the request's capabilities. */
+  readonly formElicitation: boolean;
+  /** The request carries a `requestState` (an elicitation round in progress): under `either` a trusted caller keeps it. Default false. */
+  readonly answering?: boolean;
+  /**
+   * Whether an operator decides calls here now. Under `either`, a call goes to the operator only
+   * then; otherwise it is routed as under `elicitation`, and refused when that cannot work, rather
+   * than waiting for nobody until its deadline. Default true.
+   */
+  readonly operatorPresent?: boolean;
+}
+
+/** Where an approval goes, or why nobody can approve this call. */
+export type ApprovalRoute =
+  | { readonly to: 'elicitation' }
+  | { readonly to: 'operator' }
+  /** `approver-scope`: the caller's own answer cannot approve; `form-elicitation`: the client cannot show an approval form. */
+  | { readonly to: 'refused'; readonly reason: 'approver-scope' | 'form-elicitation' };
+
+/**
+ * THE approval routing: who approves this call, given the approver chosen, the caller's trust and
+ * capabilities and whether an operator is present. Only a caller trusted to ask a person approves by
+ * its own answer; under `either` any other goes to the operator whatever it declares.
+ * @example
+ * ```ts
+ * import { routeApproval } from 'toolwright';
+ *
+ * routeApproval({ approver: 'either', callerMayApprove: true, formElicitation: true }); // { to: 'elicitation' }
+ * routeApproval({ approver: 'either', callerMayApprove: false, formElicitation: true }); // { to: 'operator' }
+ * routeApproval({ approver: 'either', callerMayApprove: true, formElicitation: false, operatorPresent: false });
+ * // { to: 'refused', reason: 'form-elicitation' }
+ * ```
+ */
+export function routeApproval(input: ApprovalRouteInput): ApprovalRoute {
+  const { approver, callerMayApprove, formElicitation } = input;
+  if (approver !== 'elicitation' && approver !== 'operator' && approver !== 'either') {
+    throw new TypeError(`approver must be "elicitation", "operator" or "either", got ${JSON.stringify(approver)}`);
+  }
+  if (approver === 'operator') return OPERATOR_ROUTE;
+  const toOperator = approver === 'either' && (input.operatorPresent ?? true) && (!callerMayApprove || (!formElicitation && input.answering !== true));
+  if (toOperator) return OPERATOR_ROUTE;
+  if (!callerMayApprove) return { to: 'refused', reason: 'approver-scope' };
+  if (!formElicitation) return { to: 'refused', reason: 'form-elicitation' };
+  return ELICITATION_ROUTE;
+}
+
+const OPERATOR_ROUTE: ApprovalRoute = { to: 'operator' };
+const ELICITATION_ROUTE: ApprovalRoute = { to: 'elicitation' };
+
+/** The words of an approval form's one field. */
+export interface ApprovalFormWording {
+  /** Default `Approve`. */
+  readonly title?: string;
+  /** Default `Allow this call to run as described above`. */
+  readonly description?: string;
+}
+
+/**
+ * THE approval form: an `elicitation/create` input request whose schema is one required boolean,
+ * `approve`, shown under `message` (what is approved, in plain words). Read the answer with
+ * {@link approvalAnswer}; ask it with `ctx.inputs.require(..., { singleUse: true, approves })`.
+ * @throws TypeError when `message` is empty.
+ * @example
+ * ```ts
+ * import { approvalAnswer, approvalForm, defineTool } from 'toolwright';
+ *
+ * const wipe = defineTool({
+ *   name: 'wipe_cache',
+ *   inputSchema: { type: 'object' },
+ *   run: (_args, ctx) => {
+ *     const got = ctx.inputs.require({ approval: approvalForm('Wipe the cache?') }, { singleUse: true });
+ *     if (!got.ready) return got.result;
+ *     return approvalAnswer(got.responses.approval) === 'approved' ? 'wiped' : 'left as it was';
+ *   },
+ * });
+ * ```
+ */
+export function approvalForm(message: string, wording: ApprovalFormWording = {}): ElicitationInputRequest {
+  if (typeof message !== 'string' || message === '') throw new TypeError('approvalForm() needs a non-empty message');
+  const approve = { type: 'boolean', title: wording.title ?? 'Approve', description: wording.description ?? 'Allow this call to run as described above' };
+  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { approve }, required: ['approve'] } } };
+}
+
+/**
+ * What a person answered to an {@link approvalForm}: `approved` only for an accepted form with
+ * `approve: true`; `not-approved` for an accepted form without it; else the elicitation's action.
+ * @example
+ * ```ts
+ * import { approvalAnswer } from 'toolwright';
+ *
+ * approvalAnswer({ action: 'accept', content: { approve: true } }); // 'approved'
+ * approvalAnswer({ action: 'accept', content: { approve: false } }); // 'not-approved'
+ * approvalAnswer({ action: 'decline' }); // 'declined'
+ * ```
+ */
+export function approvalAnswer(answer: ElicitResult): 'approved' | 'not-approved' | 'declined' | 'cancelled' {
+  if (answer.action === 'accept') return isJsonObject(answer.content) && answer.content.approve === true ? 'approved' : 'not-approved';
+  return answer.action === 'decline' ? 'declined' : 'cancelled';
 }

@@ -163,6 +163,14 @@ export type RunResultFor<O> = [O] extends [undefined]
   ? ToolRunResult | void
   : TypedToolResultInit<InferOutput<O>> | ToolErrorResultInit | InputRequiredInit;
 
+/**
+ * Who approves a call that needs a person: `elicitation`, the client's user through a form (the
+ * caller must hold the approver scope); `operator`, someone deciding through `server.approvals`
+ * while the call is held open; `either`, the client's user when that can work, else the operator
+ * (see `routeApproval`). The `approver` of a tool's `approval` hook.
+ */
+export type ApproverChoice = 'elicitation' | 'operator' | 'either';
+
 /** A request for human approval: shown to the client's user through an elicitation, or to an operator. */
 export interface ApprovalRequest {
   /** What the user is asked to approve, in plain words. */
@@ -177,7 +185,7 @@ export interface ApprovalRequest {
    * `operator`: the call is held open until an operator decides through `server.approvals`;
    * `either`: elicitation when the request declares the capability, else the operator.
    */
-  approver?: 'elicitation' | 'operator' | 'either';
+  approver?: ApproverChoice;
   /** For an operator: how long the call is held open (default 45000 ms; see `AwaitOperatorOptions`). */
   timeoutMs?: number;
   /** For an operator: JSON shown with the message (e.g. a plan). */

@@ -1,10 +1,10 @@
 /** Browser entry of the robot arm tab: live view, approval queue, e-stop, audit tail (bundled at start). */
 import { api, connectLive, h } from 'toolwright/console/web';
 import type { PendingApproval, ApprovalQueueEvent } from 'toolwright';
-import { isPlannedMotion } from '../arm-feed.js';
-import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification, PlannedMotion } from '../arm-feed.js';
+import { isPlannedMotion } from '../../view/arm-feed.js';
+import type { ArmAuditEntry, ArmFeedEvent, ArmSnapshot, ArmState, AuditVerification, PlannedMotion } from '../../view/arm-feed.js';
 import type { AwaitingUserApproval, AwaitingUserEvent } from '../../server/user-approval-board.js';
-import { ArmViews } from './arm-views.js';
+import { ArmViews } from '../../view/web/arm-views.js';
 
 const app = document.getElementById('app') as HTMLElement;
 const views = new ArmViews();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type Tool } from 'toolwright';
-import { plannedReleaseOf } from '../../console/planned-motion.js';
+import { plannedReleaseOf } from '../../view/planned-motion.js';
 import type { ReleasePlan } from '../../model/arm-model.js';
 import { planChangedMessage, type ApprovalSubject } from '../approval-gate.js';
 import { worldOf, type WorldState } from '../world-binding.js';

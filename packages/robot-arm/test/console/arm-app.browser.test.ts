@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { openBrowserSession } from '../../../../test/console/browser-session.js';
 import type { BrowserSession } from '../../../../test/console/browser-session.js';
-import { ARM_APP_URI } from '../../console/arm-app.js';
+import { ARM_APP_URI } from '../../view/arm-app.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
 
 /** The host page: an iframe for the App and a hand-written ext-apps host loop. */

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { TSX_LOADER, repoPath } from '../../../../test/support/repo-paths.js';
 import { PoseFile } from '../../controller/controller-pose-file.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
-import type { RobotSimulation } from '../../sim/robot-simulation.js';
+import type { RobotSimulation } from '../../driver/robot-simulation.js';
 import type { Vec3 } from '../../sim/vector3.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultApprovalDigest } from '../../../../src/server/approvals/approvals.js';
+import { approvalForm } from 'toolwright';
 import { readAuditLog } from '../../server/audit-log.js';
 import { ELICITATION, refusalOf, startHarness, textOf, type Harness } from '../support/robot-harness.js';
 
@@ -39,6 +39,8 @@ describe('approval: a human approves the exact plan through an input_required el
     const hash = /SHA-256 ([0-9a-f]{64})/.exec(first.request.params.message)?.[1];
     assert.ok(hash, first.request.params.message);
     assert.match(first.request.params.message, /Duration \d+\.\d\d s; peak TCP speed/);
+    // The question is the server's approval form, in the robot's words.
+    assert.deepEqual(first.request.params, approvalForm(first.request.params.message, { title: 'Approve this motion', description: 'Tick to run exactly the plan shown above on the arm' }).params);
     assert.deepEqual(h.robot.driver.sim.jointsDeg, before, 'asking moves nothing');
 
     const declined = await h.call('move_arm_to_pose', TARGET, { capabilities: ELICITATION, requestState: first.requestState, inputResponses: { approval: { action: 'decline' } } });
@@ -60,9 +62,9 @@ describe('approval: a human approves the exact plan through an input_required el
     assert.equal(approved.body.result?.structuredContent?.status, 'completed', JSON.stringify(approved.body));
     assert.notDeepEqual(h.robot.driver.sim.jointsDeg, before);
     const record = readAuditLog(h.auditPath).records.filter((r) => r.type === 'tool_call').at(-1)!;
-    // `approves` is what the toolkit's approval mechanism redeemed: the plan hash, not the tool+arguments digest.
+    // `approves` is what the toolkit's approval mechanism redeemed: the plan hash the question showed (the
+    // digest the robot supplies), not the toolkit's default of the tool and its arguments.
     assert.deepEqual(record.approval, { decision: 'approved', planHash: hash, reason: 'approved by the user through elicitation', approvedBy: { kind: 'client-user', subject: '', via: 'elicitation' }, approves: hash });
-    assert.notEqual(hash, defaultApprovalDigest('tools/call move_arm_to_pose', TARGET));
     assert.equal(record.plan_hash, hash);
   });
 

@@ -8,8 +8,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PendingApproval } from 'toolwright';
-import { ARM_APP_URI, ARM_VIEW_STATE_URI } from '../../console/arm-app.js';
-import { isPlannedMotion } from '../../console/arm-feed.js';
+import { ARM_APP_URI, ARM_VIEW_STATE_URI } from '../../view/arm-app.js';
+import { isPlannedMotion } from '../../view/arm-feed.js';
 import { startHarness, type Harness } from '../support/robot-harness.js';
 
 interface ListedResource { uri: string; name: string; mimeType?: string }

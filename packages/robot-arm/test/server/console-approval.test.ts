@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { ApprovalQueue, PendingApproval } from 'toolwright';
 import type { ConsoleMount } from 'toolwright/console';
 import { createArmConsole } from '../../console/arm-console.js';
-import { isPlannedMotion } from '../../console/arm-feed.js';
+import { isPlannedMotion } from '../../view/arm-feed.js';
 import { RobotArmFeed } from '../../console/robot-arm-feed.js';
 import { ArmFaultError } from '../../driver/arm-driver.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ArmFeedEvent } from '../../console/arm-feed.js';
+import type { ArmFeedEvent } from '../../view/arm-feed.js';
 import { RobotArmFeed } from '../../console/robot-arm-feed.js';
 import { AuditLog, readAuditLog } from '../../server/audit-log.js';
 import { createSimulatedRobotServer } from '../../wiring/simulated-robot-server.js';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { UR5E, type ArmPreset } from '../../sim/arm-presets.js';
 import { forwardKinematics } from '../../sim/forward-kinematics.js';
-import { RobotSimulation } from '../../sim/robot-simulation.js';
+import { RobotSimulation } from '../../driver/robot-simulation.js';
 import { SimArmDriver } from '../../driver/sim-arm-driver.js';
 import { createArmModel } from '../../model/arm-model.js';
 import type { Trajectory } from '../../sim/trajectory.js';

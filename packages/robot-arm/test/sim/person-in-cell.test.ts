@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RobotSimulation } from '../../sim/robot-simulation.js';
+import { RobotSimulation } from '../../driver/robot-simulation.js';
 import { DEFAULT_WARNING_SPEED_MM_S, separationSpeedMmS, stoppingDistanceMm, zoneContains, zoneOf, type PresenceConfig, type PresenceZone } from '../../sim/presence-sensor.js';
 import type { Trajectory } from '../../sim/trajectory.js';
 import type { Vec3 } from '../../sim/vector3.js';

@@ -13,7 +13,7 @@ import { armCapsules, selfCollisionPairs, type Capsule } from '../../sim/arm-cap
 import { heldPose } from '../../sim/held-object-shape.js';
 import { tcpFrameRad } from '../../sim/forward-kinematics.js';
 import { signedDistance } from '../../sim/obstacle-geometry.js';
-import { createRobotSimulation, type RobotSimulation } from '../../sim/robot-simulation.js';
+import { createRobotSimulation, type RobotSimulation } from '../../driver/robot-simulation.js';
 import { heightOf, obstacleOf, type SceneObjectState } from '../../sim/scene-objects.js';
 import { add, distance, lerp, scale, type Vec3 } from '../../sim/vector3.js';
 import { apply } from '../../sim/rotation.js';

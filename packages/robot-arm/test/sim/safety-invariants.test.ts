@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkArmCollision } from '../../sim/collision-check.js';
-import { createRobotSimulation, type RobotSimulation } from '../../sim/robot-simulation.js';
+import { createRobotSimulation, type RobotSimulation } from '../../driver/robot-simulation.js';
 import { checkPose } from '../../sim/workspace-envelope.js';
 
 const hostileNumber = fc.oneof(

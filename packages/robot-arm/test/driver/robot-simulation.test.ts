@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { XARM6 } from '../../sim/arm-presets.js';
-import { createRobotSimulation, type ExecuteOptions, type RobotSimulation } from '../../sim/robot-simulation.js';
+import { createRobotSimulation, type ExecuteOptions, type RobotSimulation } from '../../driver/robot-simulation.js';
 import { motionLimitsOf, planJointMotion, type CartesianTarget } from '../../sim/trajectory-planner.js';
 import type { Trajectory } from '../../sim/trajectory.js';
 import type { Vec3 } from '../../sim/vector3.js';

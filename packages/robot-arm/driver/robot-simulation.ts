@@ -1,25 +1,25 @@
 // One file over ~400 lines on purpose: the simulated cell (clock, joints, executor, gripper, objects, sensors) is one
 // aggregate whose invariants every step keeps together; SimArmDriver is its only user outside sim/.
-import { getArmPreset, type ArmPreset, type ArmPresetId } from './arm-presets.js';
-import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from './angles.js';
-import { checkArmCollision, type CollisionHit, type CollisionWorld, type HeldObject } from './collision-check.js';
-import { contactWrench, DEFAULT_CONTACT_MODEL, type ContactPoint, type Wrench } from './contact-model.js';
-import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from './forward-kinematics.js';
-import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from './force-torque-sensor.js';
-import { attemptGrasp, type GraspOutcome, type GraspRequest } from './gripper.js';
-import type { ReleasePlan } from './release-landing.js';
-import { MotionExecutor, type MotionPhase } from './motion-executor.js';
-import { checkBrokenIds, checkRestoredGrip, type RestoredGripper } from './restored-gripper.js';
-import { apply, column } from './rotation.js';
-import { NO_PRESENCE_ZONES, describePresence, pathTcpSpeedCapMmS, presenceConfigProblem, presenceStatus, type PersonPosition, type PresenceConfig, type PresenceStatus, type SeparationLimits } from './presence-sensor.js';
-import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from './scene-objects.js';
-import { SeededRandom } from './seeded-random.js';
-import { SimClock } from './sim-clock.js';
-import { TableCamera, type ObjectDetection } from './table-camera.js';
-import { Trajectory } from './trajectory.js';
-import type { CartesianTarget, MotionLimits, PlanOptions, PlanResult } from './trajectory-planner.js';
-import { add, type Vec3 } from './vector3.js';
-import type { EnvelopeCheck, EnvelopeOverrides, WorkspaceEnvelope } from './workspace-envelope.js';
+import { getArmPreset, type ArmPreset, type ArmPresetId } from '../sim/arm-presets.js';
+import { DEG_PER_RAD, RAD_PER_DEG, wrapDeg } from '../sim/angles.js';
+import { checkArmCollision, type CollisionHit, type CollisionWorld, type HeldObject } from '../sim/collision-check.js';
+import { contactWrench, DEFAULT_CONTACT_MODEL, type ContactPoint, type Wrench } from '../sim/contact-model.js';
+import { forwardKinematics, tcpFrameRad, type Frame, type TcpPose } from '../sim/forward-kinematics.js';
+import { FT_AXES, ForceTorqueSensor, type FtAxis, type FtFilter } from '../sim/force-torque-sensor.js';
+import { attemptGrasp, type GraspOutcome, type GraspRequest } from '../sim/gripper.js';
+import type { ReleasePlan } from '../sim/release-landing.js';
+import { MotionExecutor, type MotionPhase } from '../sim/motion-executor.js';
+import { checkBrokenIds, checkRestoredGrip, type RestoredGripper } from '../sim/restored-gripper.js';
+import { apply, column } from '../sim/rotation.js';
+import { NO_PRESENCE_ZONES, describePresence, pathTcpSpeedCapMmS, presenceConfigProblem, presenceStatus, type PersonPosition, type PresenceConfig, type PresenceStatus, type SeparationLimits } from '../sim/presence-sensor.js';
+import { defaultSceneObjects, validateSceneObjects, type SceneObjectSpec, type SceneObjectState } from '../sim/scene-objects.js';
+import { SeededRandom } from '../sim/seeded-random.js';
+import { SimClock } from '../sim/sim-clock.js';
+import { TableCamera, type ObjectDetection } from '../sim/table-camera.js';
+import { Trajectory } from '../sim/trajectory.js';
+import type { CartesianTarget, MotionLimits, PlanOptions, PlanResult } from '../sim/trajectory-planner.js';
+import { add, type Vec3 } from '../sim/vector3.js';
+import type { EnvelopeCheck, EnvelopeOverrides, WorkspaceEnvelope } from '../sim/workspace-envelope.js';
 import { ArmModel, type MotionAllowances, type TrajectoryCheck, type TrajectoryProblemCode } from '../model/arm-model.js';
 
 export { describeHit, ENVELOPE_ROUNDING_MM } from '../model/arm-model.js';

@@ -1,5 +1,6 @@
-// Pick-and-place on simulated time: `npx tsx packages/robot-arm/sim/demo.ts`. Prints what happens at each step.
-import { createRobotSimulation, type CartesianTarget, type ExecuteOptions } from './index.js';
+// Pick-and-place on simulated time: `npx tsx packages/robot-arm/driver/simulation-demo.ts`. Prints what happens at each step.
+import type { CartesianTarget } from '../sim/index.js';
+import { createRobotSimulation, type ExecuteOptions } from './robot-simulation.js';
 
 const sim = createRobotSimulation({ preset: 'ur5e', seed: 1 });
 const say = (what: string): void => {

@@ -3,9 +3,21 @@
  * One function, used by the console's feed and by the MCP App's state resource, so the two views of
  * the same cell cannot disagree.
  */
-import type { RobotController } from '../server/robot-controller.js';
+import type { ArmModel } from '../model/arm-model.js';
+import type { ArmStatus } from '../driver/arm-driver.js';
 import { pointOf as pt } from './planned-motion.js';
 import type { ArmEnvelope, ArmObject, ArmState } from './arm-feed.js';
+
+/**
+ * What a view reads of the arm: the server's RobotController is one. Declared here, not imported,
+ * so that view/ stays below server/ (server/ builds the App's resources from these functions).
+ */
+export interface ArmViewSource {
+  readonly model: ArmModel;
+  status(): ArmStatus;
+  /** The latched emergency stop the server knows of, or null. */
+  readonly emergencyStop: { readonly reason: string } | null;
+}
 
 /** The drawable state of the cell at one instant. */
 export interface ArmViewState {
@@ -15,13 +27,13 @@ export interface ArmViewState {
 }
 
 /** The envelope: reach sphere, table plane, base keep-out. */
-export function armEnvelopeOf(controller: RobotController): ArmEnvelope {
+export function armEnvelopeOf(controller: ArmViewSource): ArmEnvelope {
   const e = controller.model.envelope;
   return { reachCenter: pt(e.reachCenter), reachRadiusMm: e.reachRadiusMm, tableZMm: e.tableZMm, keepOutRadiusMm: e.keepOutRadiusMm };
 }
 
 /** The pose (joint origins from forward kinematics of the driver's snapshot), gripper, motion and e-stop state. */
-export function armStateOf(controller: RobotController): ArmState {
+export function armStateOf(controller: ArmViewSource): ArmState {
   const { model } = controller;
   const arm = controller.status();
   const held = arm.heldObjectId;
@@ -49,11 +61,11 @@ export function armStateOf(controller: RobotController): ArmState {
 }
 
 /** The scene objects. */
-export function armObjectsOf(controller: RobotController): ArmObject[] {
+export function armObjectsOf(controller: ArmViewSource): ArmObject[] {
   return controller.status().objects.map((o) => ({ id: o.id, label: o.label, shape: o.shape, position: pt(o.position), sizeMm: pt(o.sizeMm), yawDeg: o.yawDeg, held: o.held }));
 }
 
 /** All three at once. */
-export function armViewStateOf(controller: RobotController): ArmViewState {
+export function armViewStateOf(controller: ArmViewSource): ArmViewState {
   return { envelope: armEnvelopeOf(controller), objects: armObjectsOf(controller), state: armStateOf(controller) };
 }

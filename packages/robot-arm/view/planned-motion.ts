@@ -2,8 +2,15 @@
  * A checked motion plan as the console shows it before approval (the `details` of the held call):
  * the TCP path, duration, peak speed, grip force and the plan hash the operator approves.
  */
-import type { MotionPlan } from '../server/motion-plan.js';
+import type { Trajectory } from '../model/arm-model.js';
 import type { PlannedMotion, Point } from './arm-feed.js';
+
+/** What a view draws of a checked plan (the server's MotionPlan is one): declared here so that view/ stays below server/. */
+export interface ShownPlan {
+  readonly trajectory: Pick<Trajectory, 'samples' | 'durationS' | 'peaks'>;
+  readonly gripperAction: { readonly force_n: number } | null;
+  readonly hash: string;
+}
 
 /** At most this many path points go to the console: enough to draw, small for pages and records. */
 const MAX_PATH_POINTS = 200;
@@ -14,7 +21,7 @@ export function pointOf(v: { readonly x: number; readonly y: number; readonly z:
 }
 
 /** The plan's TCP samples (thinned to {@link MAX_PATH_POINTS}, first and last kept) and its figures. */
-export function plannedMotionOf(plan: MotionPlan): PlannedMotion {
+export function plannedMotionOf(plan: ShownPlan): PlannedMotion {
   const samples = plan.trajectory.samples;
   const stride = Math.max(1, Math.ceil(samples.length / MAX_PATH_POINTS));
   const path: Point[] = [];
