@@ -2,7 +2,10 @@ import { isJsonObject } from '../json/json-object.js';
 import type { ConfigIgnore, LintConfig, LintRule, RuleSetting, SeveritySetting } from './types.js';
 import { DefinitionError } from '../errors/toolwright-error.js';
 
-/** Thrown for a config file that does not fit the documented shape; the message says where and why. */
+/**
+ * Thrown for a config (a file, or one built in code and passed to `lintTools`) that does not fit the
+ * documented shape; the message says where and why, e.g. which rule, option and value.
+ */
 export class LintConfigError extends DefinitionError {
   readonly errorCode = 'lint-config' as const;
   constructor(message: string) {
