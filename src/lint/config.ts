@@ -2,7 +2,10 @@ import { isJsonObject } from '../json/json-object.js';
 import type { ConfigIgnore, LintConfig, LintRule, RuleSetting, SeveritySetting } from './types.js';
 import { DefinitionError } from '../errors/toolwright-error.js';
 
-/** Thrown for a config file that does not fit the documented shape; the message says where and why. */
+/**
+ * Thrown for a config (a file, or one built in code and passed to `lintTools`) that does not fit the
+ * documented shape; the message says where and why, e.g. which rule, option and value.
+ */
 export class LintConfigError extends DefinitionError {
   readonly errorCode = 'lint-config' as const;
   constructor(message: string) {
@@ -17,7 +20,24 @@ function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
 }
 
-function checkOptions(rule: LintRule, where: string, options: unknown): Record<string, number | string | boolean | string[]> {
+/** Names an option's value in a refusal: the value itself when it is short, else its kind. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value); // NaN and Infinity have no JSON form
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null || Array.isArray(value)) {
+    const text = JSON.stringify(value);
+    if (text.length <= 60) return text;
+  }
+  return describe(value);
+}
+
+/**
+ * Checks the options a config gives one rule against the rule's defaults: known names, the default's
+ * type (a finite number, a string, a boolean, a list of strings), then the rule's `validateOptions`.
+ * `parseLintConfig` runs it when a config file is read and `lintTools` once per run before any
+ * `prepare`, so a hand-built config is refused with the same message. Returns the checked options.
+ */
+export function checkRuleOptions(rule: LintRule, options: unknown): Record<string, number | string | boolean | string[]> {
+  const where = `rules["${rule.id}"]`;
   if (!isJsonObject(options)) throw new LintConfigError(`${where}.options must be an object, got ${describe(options)}`);
   const defaults = rule.defaultOptions ?? {};
   const checked: Record<string, number | string | boolean | string[]> = {};
@@ -28,12 +48,12 @@ function checkOptions(rule: LintRule, where: string, options: unknown): Record<s
     }
     const expected = defaults[key];
     if (Array.isArray(expected)) {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new LintConfigError(`${where}.options.${key} must be a list of strings, got ${describe(value)}`);
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new LintConfigError(`${where}.options.${key} must be a list of strings, got ${describeValue(value)}`);
       checked[key] = value as string[];
     } else if (typeof value !== typeof expected) {
-      throw new LintConfigError(`${where}.options.${key} must be a ${typeof expected}, got ${describe(value)}`);
+      throw new LintConfigError(`${where}.options.${key} must be a ${typeof expected}, got ${describeValue(value)}`);
     } else if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw new LintConfigError(`${where}.options.${key} must be a finite number`);
+      throw new LintConfigError(`${where}.options.${key} must be a finite number, got ${describeValue(value)}`);
     } else {
       checked[key] = value as number | string | boolean;
     }
@@ -75,7 +95,7 @@ export function parseLintConfig(data: unknown, rules: readonly LintRule[]): Lint
         if (typeof setting.severity !== 'string' || !SEVERITIES.has(setting.severity)) throw new LintConfigError(`${where}.severity must be one of error, warning, info, off; got ${describe(setting.severity)}`);
         resolved.severity = setting.severity as SeveritySetting;
       }
-      if (setting.options !== undefined) resolved.options = checkOptions(rule, where, setting.options);
+      if (setting.options !== undefined) resolved.options = checkRuleOptions(rule, setting.options);
       config.rules[id] = resolved;
     }
   }

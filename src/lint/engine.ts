@@ -4,7 +4,7 @@ import { createPinRules } from './pin.js';
 import type { PinLock } from './pin.js';
 import { readInlineOptOuts } from './opt-out.js';
 import { buildToolView } from './tool-view.js';
-import { DEFAULT_CONFIG } from './config.js';
+import { checkRuleOptions, DEFAULT_CONFIG } from './config.js';
 import type { CatalogView, Finding, LintConfig, LintResult, LintRule, Report, RuleContext, RuleOptions, Severity, Suppression, ToolView } from './types.js';
 
 /** Options for {@link lintTools}. */
@@ -29,13 +29,19 @@ interface ResolvedRule {
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+/**
+ * Settles each rule once per run: its severity, its options (checked as `parseLintConfig` checks
+ * them, so a hand-built config with a bad value is refused here, before any rule runs, rather than
+ * read as NaN by every check) and what its `prepare` makes of them.
+ */
 function resolveRules(rules: readonly LintRule[], config: LintConfig): ResolvedRule[] {
   const resolved: ResolvedRule[] = [];
   for (const rule of rules) {
     const setting = config.rules[rule.id];
+    const configured = setting?.options === undefined ? undefined : checkRuleOptions(rule, setting.options);
     const severity = setting?.severity ?? rule.defaultSeverity;
     if (severity === 'off') continue;
-    const options = { ...rule.defaultOptions, ...setting?.options };
+    const options = { ...rule.defaultOptions, ...configured };
     resolved.push({ rule, severity, forced: setting?.severity !== undefined, options, prepared: rule.prepare?.(options) });
   }
   return resolved;
@@ -52,8 +58,11 @@ function comparePointers(a: Finding, b: Finding): number {
 
 /**
  * Lints a `tools/list` catalog: every rule over every tool, then the catalog-wide rules. Never
- * throws on bad input (a broken definition is a finding); findings come back sorted by tool, then
+ * throws on bad tools (a broken definition is a finding); findings come back sorted by tool, then
  * pointer, then rule id, so output is stable.
+ *
+ * @throws LintConfigError when `config` gives a rule an option it does not have or a value of the
+ *   wrong type (the message names the rule, the option and the value), before any rule runs.
  */
 export function lintTools(tools: readonly unknown[], options: LintOptions = {}): LintResult {
   const config = options.config ?? DEFAULT_CONFIG;

@@ -79,7 +79,10 @@ export type RuleOptions = Readonly<Record<string, number | string | boolean | re
 
 /** Context handed to a rule for one run. */
 export interface RuleContext<Prepared = unknown> {
-  /** The rule's options: defaults merged with the config. */
+  /**
+   * The rule's options: defaults merged with the config, checked against the defaults' types.
+   * The built-in rules read them only in `prepare` and use `prepared` in their checks.
+   */
   options: RuleOptions;
   /** What the rule's `prepare` made of its options, once per lint run (undefined without `prepare`). */
   prepared: Prepared;
@@ -104,8 +107,9 @@ export interface LintRule<Prepared = unknown> {
   /** Extra checks of configured options beyond their type; returns a problem or undefined. */
   validateOptions?(options: RuleOptions): string | undefined;
   /**
-   * Turns the rule's options into what its checks read (parsed lists, sets), once per lint run
-   * rather than once per tool; the checks find it as `ctx.prepared`.
+   * Turns the rule's options into what its checks read (typed numbers, parsed lists, sets), once
+   * per lint run rather than once per tool; the checks find it as `ctx.prepared`. The options have
+   * been checked first (each configured value has its default's type, and `validateOptions` passed).
    */
   prepare?(options: RuleOptions): Prepared;
   /** Checks one tool; called once per tool of the catalog. */

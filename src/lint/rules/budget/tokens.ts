@@ -2,6 +2,7 @@ import { isJsonObject } from '../../../json/json-object.js';
 import { countTextTokens } from '../../../host/token-estimate.js';
 import { estimateToolTokens, surelyWithinTokens } from '../../token-estimator.js';
 
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
 
 /**
@@ -33,20 +34,23 @@ function overBudget(text: string, maxTokens: number, maxCjkChars: number): Budge
   return tokens > maxTokens ? { cjk: false, used: tokens, limit: maxTokens, unit: 'tokens' } : undefined;
 }
 
+const DESCRIPTION_BUDGET = { max: 114, maxCjkChars: 150 };
+
 /**
  * The description alone: long descriptions crowd the context and bury the first sentence. Defaults
  * from the seed guide (§6.4): at most about 150 Chinese characters, or for other text the 114 o200k_base
  * tokens that 150 characters of the guide's own tool descriptions take (0.763 tokens per character,
  * measured in test/lint/budget-defaults.test.ts).
  */
-export const descriptionTokens: LintRule = {
+export const descriptionTokens: LintRule<typeof DESCRIPTION_BUDGET> = {
   id: 'budget/description-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
   summary: 'A tool description stays within its budget (seed guide: 150 CJK characters; 114 o200k_base tokens for other text).',
-  defaultOptions: { max: 114, maxCjkChars: 150 },
+  defaultOptions: DESCRIPTION_BUDGET,
+  prepare: (options) => optionsOfDefaults(DESCRIPTION_BUDGET, options),
   checkTool(tool, ctx) {
-    const over = overBudget(tool.description, Number(ctx.options.max), Number(ctx.options.maxCjkChars));
+    const over = overBudget(tool.description, ctx.prepared.max, ctx.prepared.maxCjkChars);
     if (over === undefined) return;
     ctx.report({
       pointer: '/description',
@@ -56,20 +60,22 @@ export const descriptionTokens: LintRule = {
   },
 };
 
+const PARAMETER_DESCRIPTION_BUDGET = { max: 31, maxCjkChars: 50 };
+
 /**
  * Each parameter description: a short phrase with meaning, unit and range is what helps. Defaults
  * from the seed guide (§6.4): at most about 50 Chinese characters, or 31 o200k_base tokens for other
  * text (0.617 tokens per character on the guide's parameter descriptions).
  */
-export const parameterDescriptionTokens: LintRule = {
+export const parameterDescriptionTokens: LintRule<typeof PARAMETER_DESCRIPTION_BUDGET> = {
   id: 'budget/parameter-description-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
   summary: 'Each parameter description stays within its budget (seed guide: 50 CJK characters; 31 o200k_base tokens for other text).',
-  defaultOptions: { max: 31, maxCjkChars: 50 },
+  defaultOptions: PARAMETER_DESCRIPTION_BUDGET,
+  prepare: (options) => optionsOfDefaults(PARAMETER_DESCRIPTION_BUDGET, options),
   checkTool(tool, ctx) {
-    const max = Number(ctx.options.max);
-    const maxCjk = Number(ctx.options.maxCjkChars);
+    const { max, maxCjkChars: maxCjk } = ctx.prepared;
     for (const param of tool.params) {
       if (!isJsonObject(param.schema) || typeof param.schema.description !== 'string') continue;
       const over = overBudget(param.schema.description, max, maxCjk);
@@ -83,15 +89,18 @@ export const parameterDescriptionTokens: LintRule = {
   },
 };
 
+const TOOL_BUDGET = { max: 500 };
+
 /** The whole tool as the model receives it (name, description, inputSchema). */
-export const toolTokens: LintRule = {
+export const toolTokens: LintRule<typeof TOOL_BUDGET> = {
   id: 'budget/tool-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
   summary: 'A whole tool definition stays within its token budget (default 500).',
-  defaultOptions: { max: 500 },
+  defaultOptions: TOOL_BUDGET,
+  prepare: (options) => optionsOfDefaults(TOOL_BUDGET, options),
   checkTool(tool, ctx) {
-    const max = Number(ctx.options.max);
+    const { max } = ctx.prepared;
     const tokens = estimateToolTokens(tool.descriptor);
     if (tokens <= max) return;
     ctx.report({
@@ -102,15 +111,18 @@ export const toolTokens: LintRule = {
   },
 };
 
+const CATALOG_BUDGET = { max: 10000 };
+
 /** All tools together: past about 10k tokens, selection accuracy drops and tool search pays off. */
-export const catalogTokens: LintRule = {
+export const catalogTokens: LintRule<typeof CATALOG_BUDGET> = {
   id: 'budget/catalog-tokens',
   family: 'budget',
   defaultSeverity: 'warning',
   summary: 'All tool definitions together stay within the catalog token budget (default 10,000).',
-  defaultOptions: { max: 10000 },
+  defaultOptions: CATALOG_BUDGET,
+  prepare: (options) => optionsOfDefaults(CATALOG_BUDGET, options),
   checkCatalog(catalog, ctx) {
-    const max = Number(ctx.options.max);
+    const { max } = ctx.prepared;
     let total = 0;
     for (const tool of catalog.tools) total += estimateToolTokens(tool.descriptor);
     if (total <= max) return;
@@ -122,22 +134,23 @@ export const catalogTokens: LintRule = {
   },
 };
 
+const TOOL_COUNT_LIMITS = { warnAbove: 20, strongWarnAbove: 40, errorAbove: 128 };
+
 /**
  * Tool count: models choose worse among many tools. Warning above 20 (OpenAI, Gemini guidance),
  * a stronger warning above 40 (Google MCP Toolbox's upper limit), error above 128 (the OpenAI and
  * VS Code hard limit: the request is rejected).
  */
-export const toolCount: LintRule = {
+export const toolCount: LintRule<typeof TOOL_COUNT_LIMITS> = {
   id: 'budget/tool-count',
   family: 'budget',
   defaultSeverity: 'warning',
   summary: 'Tool count: warning above 20, stronger warning above 40, error above 128.',
-  defaultOptions: { warnAbove: 20, strongWarnAbove: 40, errorAbove: 128 },
+  defaultOptions: TOOL_COUNT_LIMITS,
+  prepare: (options) => optionsOfDefaults(TOOL_COUNT_LIMITS, options),
   checkCatalog(catalog, ctx) {
     const count = catalog.tools.length;
-    const warn = Number(ctx.options.warnAbove);
-    const strong = Number(ctx.options.strongWarnAbove);
-    const error = Number(ctx.options.errorAbove);
+    const { warnAbove: warn, strongWarnAbove: strong, errorAbove: error } = ctx.prepared;
     if (count <= warn) return;
     if (count > error) {
       ctx.report({

@@ -1,7 +1,8 @@
 import { HostError, mapTools, PROVIDER_NAMES } from '../../../host/index.js';
 import type { MappedCatalog, ProviderName } from '../../../host/index.js';
 import type { ToolDescriptor } from '../../../protocol/wire-types.js';
-import type { CatalogView, LintRule, RuleContext, RuleOptions, ToolView } from '../../types.js';
+import { optionsOfDefaults } from '../../rule-options.js';
+import type { CatalogView, LintRule, RuleOptions, ToolView } from '../../types.js';
 
 /**
  * The provider family runs the host's own lowering (`host/map-tools.ts`), the code that really
@@ -43,17 +44,19 @@ function lowered(catalog: CatalogView, provider: ProviderName): MappedCatalog {
   return mapped;
 }
 
-function providersOf(ctx: RuleContext): ProviderName[] {
-  const option = ctx.options.providers;
-  const list = Array.isArray(option) ? (option as readonly string[]) : [];
+const PROVIDER_OPTIONS: { providers: readonly string[] } = { providers: [] };
+
+/** The providers a rule targets, once per run (`all` is every provider the host lowers for). */
+function targetProviders(options: RuleOptions): readonly ProviderName[] {
+  const list = optionsOfDefaults(PROVIDER_OPTIONS, options).providers;
   if (list.includes('all')) return [...PROVIDER_NAMES];
-  // Unknown names were refused when the config was read; anything else here is skipped, never a crash.
+  // Unknown names were refused when the options were checked (validateProviders).
   return PROVIDER_NAMES.filter((name) => list.includes(name));
 }
 
-/** Refuses provider names the host does not know, when the config is read. */
+/** Refuses provider names the host does not know, when the options are checked. */
 export function validateProviders(options: RuleOptions): string | undefined {
-  const list = Array.isArray(options.providers) ? (options.providers as readonly string[]) : [];
+  const list = optionsOfDefaults(PROVIDER_OPTIONS, options).providers;
   const unknown = list.filter((name) => name !== 'all' && !(PROVIDER_NAMES as readonly string[]).includes(name));
   return unknown.length === 0 ? undefined : `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${PROVIDER_NAMES.join(', ')}, all)`;
 }
@@ -65,16 +68,17 @@ function byName(catalog: CatalogView): Map<string, ToolView> {
 }
 
 /** A tool the provider would refuse: the host cannot lower it, so it would fail the whole request. */
-export const providerRejected: LintRule = {
+export const providerRejected: LintRule<readonly ProviderName[]> = {
   id: 'provider/rejected',
   family: 'provider',
   defaultSeverity: 'warning',
   summary: 'Each tool can be lowered for every target provider (the host\'s lowering accepts it); opt-in per provider.',
-  defaultOptions: { providers: [] },
+  defaultOptions: PROVIDER_OPTIONS,
   validateOptions: validateProviders,
+  prepare: targetProviders,
   checkCatalog(catalog, ctx) {
     const tools = byName(catalog);
-    for (const provider of providersOf(ctx)) {
+    for (const provider of ctx.prepared) {
       for (const failure of lowered(catalog, provider).failures) {
         const tool = tools.get(failure.mcpName);
         ctx.report({
@@ -93,16 +97,17 @@ export const providerRejected: LintRule = {
  * constraint) or moves them into the description text (seen as prose, not enforced by decoding).
  * Opt-in per provider: every provider loses something, and only the targeted ones matter.
  */
-export const providerLossy: LintRule = {
+export const providerLossy: LintRule<readonly ProviderName[]> = {
   id: 'provider/lossy',
   family: 'provider',
   defaultSeverity: 'info',
   summary: 'Reports per target provider which schema keywords are dropped or moved into the description.',
-  defaultOptions: { providers: [] },
+  defaultOptions: PROVIDER_OPTIONS,
   validateOptions: validateProviders,
+  prepare: targetProviders,
   checkCatalog(catalog, ctx) {
     const tools = byName(catalog);
-    for (const provider of providersOf(ctx)) {
+    for (const provider of ctx.prepared) {
       for (const mapped of lowered(catalog, provider).tools) {
         const tool = tools.get(mapped.mcpName);
         if (tool === undefined) continue;
@@ -126,16 +131,17 @@ export const providerLossy: LintRule = {
 };
 
 /** OpenAI strict mode (constrained decoding) is not possible for this tool, so calls may be malformed. */
-export const providerStrictFallback: LintRule = {
+export const providerStrictFallback: LintRule<readonly ProviderName[]> = {
   id: 'provider/strict-fallback',
   family: 'provider',
   defaultSeverity: 'info',
   summary: 'Reports tools that cannot use strict (constrained) mode on a target provider that supports it.',
-  defaultOptions: { providers: [] },
+  defaultOptions: PROVIDER_OPTIONS,
   validateOptions: validateProviders,
+  prepare: targetProviders,
   checkCatalog(catalog, ctx) {
     const tools = byName(catalog);
-    for (const provider of providersOf(ctx)) {
+    for (const provider of ctx.prepared) {
       for (const mapped of lowered(catalog, provider).tools) {
         const tool = tools.get(mapped.mcpName);
         if (tool === undefined || mapped.strictFallback === undefined) continue;

@@ -1,4 +1,5 @@
 import { nameSegments, wordsOf } from '../../text-signals.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule, ToolView } from '../../types.js';
 
 /** Sorted distinct ids of the character bigrams of a text (ids shared through `ids`). */
@@ -50,21 +51,23 @@ function jaccard(a: Int32Array, b: Int32Array, threshold: number): number {
 
 interface Signature { tool: ToolView; compact: string; grams: Int32Array; words: Int32Array }
 
+const CONFUSABLE_THRESHOLDS = { nameThreshold: 0.85, descriptionThreshold: 0.8 };
+
 /**
  * Two tools the model cannot tell apart: names that differ only by separators, case or a typo
  * (bigram Dice ≥ nameThreshold), or descriptions with nearly the same words (Jaccard ≥
  * descriptionThreshold over at least 5 words). Pairs are compared once, each with precomputed sets,
  * so a 1,000-tool catalog stays fast.
  */
-export const confusableTools: LintRule = {
+export const confusableTools: LintRule<typeof CONFUSABLE_THRESHOLDS> = {
   id: 'quality/confusable-tools',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'No two tools have names or descriptions too similar to tell apart.',
-  defaultOptions: { nameThreshold: 0.85, descriptionThreshold: 0.8 },
+  defaultOptions: CONFUSABLE_THRESHOLDS,
+  prepare: (options) => optionsOfDefaults(CONFUSABLE_THRESHOLDS, options),
   checkCatalog(catalog, ctx) {
-    const nameThreshold = Number(ctx.options.nameThreshold);
-    const descriptionThreshold = Number(ctx.options.descriptionThreshold);
+    const { nameThreshold, descriptionThreshold } = ctx.prepared;
     const ids = new Map<string, number>();
     const gramIds = new Map<string, number>();
     const sigs: Signature[] = catalog.tools.map((tool) => {

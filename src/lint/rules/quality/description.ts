@@ -1,15 +1,19 @@
 import { ORDER_WORDS, USAGE_GUIDANCE, weightedLength } from '../../text-signals.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
 
+const PURPOSE_OPTIONS = { minLength: 20 };
+
 /** The description states what the tool does: present and long enough to say it. */
-export const descriptionPurpose: LintRule = {
+export const descriptionPurpose: LintRule<typeof PURPOSE_OPTIONS> = {
   id: 'quality/description-purpose',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'The tool has a description that says what it does (at least ~20 characters).',
-  defaultOptions: { minLength: 20 },
+  defaultOptions: PURPOSE_OPTIONS,
+  prepare: (options) => optionsOfDefaults(PURPOSE_OPTIONS, options),
   checkTool(tool, ctx) {
-    const min = Number(ctx.options.minLength);
+    const min = ctx.prepared.minLength;
     const raw = tool.descriptor.description;
     if (typeof raw !== 'string' || raw.trim() === '') {
       ctx.report({

@@ -1,6 +1,16 @@
 import { ABBREVIATIONS, ALLOWED_SHORT_WORDS, GENERIC_TOOL_NAMES, nameSegments, nameStyle } from '../../text-signals.js';
 import type { NameStyle } from '../../text-signals.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
+
+const STYLE_SETTINGS = ['dominant', 'snake_case', 'camelCase', 'PascalCase', 'kebab-case', 'dot.case', 'SCREAMING_SNAKE'] as const;
+type StyleSetting = (typeof STYLE_SETTINGS)[number];
+const STYLE_OPTIONS = { style: 'dominant' };
+const ABBREVIATION_OPTIONS: { allow: readonly string[] } = { allow: [] };
+
+function isStyleSetting(value: string): value is StyleSetting {
+  return (STYLE_SETTINGS as readonly string[]).includes(value);
+}
 
 function dominant(styles: NameStyle[]): NameStyle | undefined {
   const counts = new Map<NameStyle, number>();
@@ -21,22 +31,27 @@ function fitsStyle(style: NameStyle, expected: NameStyle): boolean {
  * Names follow one style: `snake_case` by default, or the style most names of the server already
  * use (configurable). Tool names and parameter names are judged separately.
  */
-export const nameStyleRule: LintRule = {
+export const nameStyleRule: LintRule<StyleSetting> = {
   id: 'quality/name-style',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'Tool and parameter names use one consistent style (snake_case, or the server\'s dominant style).',
-  defaultOptions: { style: 'dominant' },
+  defaultOptions: STYLE_OPTIONS,
   validateOptions(options) {
-    const allowed = ['dominant', 'snake_case', 'camelCase', 'PascalCase', 'kebab-case', 'dot.case', 'SCREAMING_SNAKE'];
-    return allowed.includes(String(options.style)) ? undefined : `style must be one of ${allowed.join(', ')}; got ${JSON.stringify(options.style)}`;
+    const { style } = optionsOfDefaults(STYLE_OPTIONS, options);
+    return isStyleSetting(style) ? undefined : `style must be one of ${STYLE_SETTINGS.join(', ')}; got ${JSON.stringify(style)}`;
+  },
+  prepare(options) {
+    const { style } = optionsOfDefaults(STYLE_OPTIONS, options);
+    if (!isStyleSetting(style)) throw new TypeError(`style ${JSON.stringify(style)} reached prepare: validateOptions refuses it when the options are checked`);
+    return style;
   },
   checkCatalog(catalog, ctx) {
-    const configured = String(ctx.options.style);
+    const configured = ctx.prepared;
     const toolStyles = catalog.tools.map((t) => nameStyle(t.name));
     const paramStyles = catalog.tools.flatMap((t) => t.params.map((p) => nameStyle(p.name)));
-    const expectedTools = (configured === 'dominant' ? dominant(toolStyles) : configured as NameStyle) ?? 'snake_case';
-    const expectedParams = (configured === 'dominant' ? dominant(paramStyles) : configured as NameStyle) ?? 'snake_case';
+    const expectedTools = (configured === 'dominant' ? dominant(toolStyles) : configured) ?? 'snake_case';
+    const expectedParams = (configured === 'dominant' ? dominant(paramStyles) : configured) ?? 'snake_case';
     catalog.tools.forEach((tool, i) => {
       const style = toolStyles[i]!;
       if (typeof tool.descriptor.name === 'string' && !fitsStyle(style, expectedTools)) {
@@ -70,8 +85,8 @@ export const nameAbbreviation: LintRule<ReadonlySet<string>> = {
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'Names use full words, not cryptic abbreviations (`grasp_strategy`, not `gs`).',
-  defaultOptions: { allow: [] },
-  prepare: (options) => new Set(Array.isArray(options.allow) ? (options.allow as readonly string[]).map((s) => s.toLowerCase()) : []),
+  defaultOptions: ABBREVIATION_OPTIONS,
+  prepare: (options) => new Set(optionsOfDefaults(ABBREVIATION_OPTIONS, options).allow.map((s) => s.toLowerCase())),
   checkTool(tool, ctx) {
     const extra = ctx.prepared;
     const judge = (name: string, pointer: string, what: string): void => {

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../../json/json-object.js';
 import { schemaTypes } from '../../tool-view.js';
 import { SWITCH_NAME } from '../../text-signals.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule, ParamInfo, ToolView } from '../../types.js';
 
 function enumValues(param: ParamInfo): string[] {
@@ -26,20 +27,23 @@ function branchesOn(tool: ToolView, name: string): boolean {
   return false;
 }
 
+const ONE_JOB_OPTIONS = { minOtherOptional: 2 };
+
 /**
  * One tool, one job: an `action`/`mode`/`operation` enum that decides which other parameters apply
  * turns one tool into several sharing a muddled parameter space (the `robot_control` anti-example).
  * Flagged when such a switch exists and either schema branches key on it, or there are at least
  * `minOtherOptional` other optional parameters it could be switching between.
  */
-export const oneToolOneJob: LintRule = {
+export const oneToolOneJob: LintRule<typeof ONE_JOB_OPTIONS> = {
   id: 'quality/one-tool-one-job',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'No action/mode/operation switch that changes which parameters apply; split such a tool.',
-  defaultOptions: { minOtherOptional: 2 },
+  defaultOptions: ONE_JOB_OPTIONS,
+  prepare: (options) => optionsOfDefaults(ONE_JOB_OPTIONS, options),
   checkTool(tool, ctx) {
-    const minOther = Number(ctx.options.minOtherOptional);
+    const minOther = ctx.prepared.minOtherOptional;
     for (const param of tool.topLevel) {
       const types = schemaTypes(param.schema);
       if (!SWITCH_NAME.test(param.name) || (types.length > 0 && !types.includes('string'))) continue;

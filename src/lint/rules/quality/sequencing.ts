@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../../json/json-object.js';
 import { schemaTypes } from '../../tool-view.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule, ToolView } from '../../types.js';
 
 const IDENTIFIER = String.raw`[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+`;
@@ -23,6 +24,8 @@ function outputProperties(tool: ToolView): Set<string> {
   return new Set(isJsonObject(schema) && isJsonObject(schema.properties) ? Object.keys(schema.properties) : []);
 }
 
+const PREREQUISITE_OPTIONS = { checkNamedTools: false };
+
 /**
  * A tool that needs another tool first says so, and names a tool that exists (seed guide §5.2:
  * "抓取前通常需要先调用move_arm_to_pose"). By default: a required `<thing>_id` parameter that another
@@ -32,14 +35,15 @@ function outputProperties(tool: ToolView): Set<string> {
  * mode leaves out, leave such hints behind). It is opt-in because an identifier in prose is not
  * always a tool name.
  */
-export const prerequisiteTool: LintRule = {
+export const prerequisiteTool: LintRule<typeof PREREQUISITE_OPTIONS> = {
   id: 'quality/prerequisite-tool',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'A tool that needs another tool first names it, and the tool it names exists in the catalog.',
-  defaultOptions: { checkNamedTools: false },
+  defaultOptions: PREREQUISITE_OPTIONS,
+  prepare: (options) => optionsOfDefaults(PREREQUISITE_OPTIONS, options),
   checkCatalog(catalog, ctx) {
-    const checkNamed = ctx.options.checkNamedTools === true;
+    const checkNamed = ctx.prepared.checkNamedTools;
     const names = new Set(catalog.tools.map((t) => t.name));
     // Each tool's output properties once (not once per pair of tools), and the producers of each
     // id parameter once per parameter name: a 1,000-tool catalog with a common `plan_id` would

@@ -1,19 +1,22 @@
 import { isJsonObject } from '../../../json/json-object.js';
 import { childPointer, schemaTypes } from '../../tool-view.js';
 import { forEachSchemaNode } from '../schema-nodes.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
 
+const PARAM_COUNT_LIMITS = { warnAbove: 5, errorAbove: 10 };
+
 /** Each extra parameter is another chance for the model to get a call wrong. */
-export const paramCount: LintRule = {
+export const paramCount: LintRule<typeof PARAM_COUNT_LIMITS> = {
   id: 'quality/param-count',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'At most 5 top-level parameters (warning); more than 10 is an error.',
-  defaultOptions: { warnAbove: 5, errorAbove: 10 },
+  defaultOptions: PARAM_COUNT_LIMITS,
+  prepare: (options) => optionsOfDefaults(PARAM_COUNT_LIMITS, options),
   checkTool(tool, ctx) {
     const count = tool.topLevel.length;
-    const warnAbove = Number(ctx.options.warnAbove);
-    const errorAbove = Number(ctx.options.errorAbove);
+    const { warnAbove, errorAbove } = ctx.prepared;
     if (count <= warnAbove) return;
     const severe = count > errorAbove;
     ctx.report({
@@ -44,18 +47,21 @@ export const requiredHasDefault: LintRule = {
   },
 };
 
+const NESTING_LIMIT = { max: 3 };
+
 /**
  * Nesting depth counts object and array levels on the way to a value, the root object being 1:
  * `waypoints: [{x,y,z}]` is depth 3. Deeper structures are hard for models to fill correctly.
  */
-export const nestingDepth: LintRule = {
+export const nestingDepth: LintRule<typeof NESTING_LIMIT> = {
   id: 'quality/nesting-depth',
   family: 'quality',
   defaultSeverity: 'warning',
   summary: 'Parameter nesting is at most 3 levels deep (root object = 1).',
-  defaultOptions: { max: 3 },
+  defaultOptions: NESTING_LIMIT,
+  prepare: (options) => optionsOfDefaults(NESTING_LIMIT, options),
   checkTool(tool, ctx) {
-    const max = Number(ctx.options.max);
+    const { max } = ctx.prepared;
     const depthOf = new Map<string, number>();
     let deepest: { depth: number; pointer: string } | undefined;
     forEachSchemaNode(tool.descriptor, ({ schema, pointer, visit }) => {

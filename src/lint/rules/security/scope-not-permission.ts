@@ -1,6 +1,11 @@
 import { DEFAULT_APPROVER_SCOPE } from '../../../protocol/scope-token.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
 import { requiredScopes, SCOPES_POINTER } from './declared-scopes.js';
+
+const NOT_PERMISSION_OPTIONS: { notPermissions: readonly string[] } = {
+  notPermissions: ['openid', 'profile', 'email', 'address', 'phone', 'offline_access', DEFAULT_APPROVER_SCOPE],
+};
 
 /**
  * Scopes that say who the caller is or how the token behaves, not what it may do: the OpenID
@@ -14,8 +19,8 @@ export const scopeNotPermission: LintRule<ReadonlySet<string>> = {
   family: 'security',
   defaultSeverity: 'warning',
   summary: 'A tool is not guarded only by scopes that grant no permission (openid, profile, email, offline_access, the approver scope).',
-  defaultOptions: { notPermissions: ['openid', 'profile', 'email', 'address', 'phone', 'offline_access', DEFAULT_APPROVER_SCOPE] },
-  prepare: (options) => new Set(Array.isArray(options.notPermissions) ? (options.notPermissions as readonly string[]) : []),
+  defaultOptions: NOT_PERMISSION_OPTIONS,
+  prepare: (options) => new Set(optionsOfDefaults(NOT_PERMISSION_OPTIONS, options).notPermissions),
   checkTool(tool, ctx) {
     const scopes = requiredScopes(tool);
     if (scopes.length === 0 || !scopes.every((scope) => ctx.prepared.has(scope))) return;

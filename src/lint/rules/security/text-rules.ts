@@ -1,5 +1,6 @@
 import { describeCodePoint, EXFILTRATION_HINTS, HIDDEN_CHARACTER, INJECTION_PHRASES, PERSUASION_WORDS, URL_OR_EMAIL } from '../../text-signals.js';
 import { modelFacingText, proseText } from './model-facing-text.js';
+import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule } from '../../types.js';
 
 function excerpt(text: string, index: number, length: number): string {
@@ -86,14 +87,16 @@ export const exfiltration: LintRule = {
   },
 };
 
+const URL_OPTIONS: { allow: readonly string[] } = { allow: [] };
+
 /** URLs and addresses in model-facing prose are where injected instructions point data. */
 export const urlInDescription: LintRule<readonly string[]> = {
   id: 'security/url-in-description',
   family: 'security',
   defaultSeverity: 'warning',
   summary: 'Descriptions contain no URLs or e-mail addresses unless allow-listed.',
-  defaultOptions: { allow: [] },
-  prepare: (options) => (Array.isArray(options.allow) ? (options.allow as readonly string[]) : []),
+  defaultOptions: URL_OPTIONS,
+  prepare: (options) => optionsOfDefaults(URL_OPTIONS, options).allow,
   checkTool(tool, ctx) {
     const allow = ctx.prepared;
     for (const site of proseText(tool.descriptor)) {
