@@ -1,17 +1,12 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { ProtocolError } from '../../protocol/protocol-error.js';
+import { approvalAnswer, approvalForm, canElicitForm, routeApproval } from '../approvals/approvals.js';
 import { approverScopeError, callerMayApprove } from '../approvals/approver-trust.js';
-import { elicitInput } from '../approvals/input-flow.js';
 import { rpcError, toolError } from '../outcomes.js';
 import type { ApprovalRequest } from '../contract/tool-types.js';
 import type { PipelineEnv } from './pipeline-env.js';
 import { fail, respond, toolStop } from './stage.js';
 import type { Shaped, Stage, Stop } from './stage.js';
-
-function canElicitForm(s: Shaped): boolean {
-  const elicitation = s.capabilities.elicitation;
-  return isJsonObject(elicitation) && (Object.keys(elicitation).length === 0 || elicitation.form !== undefined);
-}
 
 /** Holds the call open until an operator decides (operator-approvals.ts). */
 async function askOperator(s: Shaped, request: ApprovalRequest): Promise<Shaped | Stop> {
@@ -36,9 +31,10 @@ function decide(s: Shaped, env: PipelineEnv, request: ApprovalRequest | null | u
   // answer; any other goes to the operator whatever it declares, or is refused naming the scope.
   const trusted = callerMayApprove(env.approverTrust, s.message.transport, s.auth);
   // A trusted retry carrying a requestState is an elicitation round in progress; only a fresh call goes to the operator.
-  if (approver === 'operator' || (approver === 'either' && (!trusted || (!canElicitForm(s) && s.requestState === undefined)))) return askOperator(s, request);
-  if (!trusted) return fail(approverScopeError(env.approverTrust, s.message.transport, tool.name));
-  if (!canElicitForm(s)) {
+  const route = routeApproval({ approver, callerMayApprove: trusted, formElicitation: canElicitForm(s.capabilities), answering: s.requestState !== undefined });
+  if (route.to === 'operator') return askOperator(s, request);
+  if (route.to === 'refused' && route.reason === 'approver-scope') return fail(approverScopeError(env.approverTrust, s.message.transport, tool.name));
+  if (route.to === 'refused') {
     return fail(rpcError('missingClientCapability', `Missing required client capability: elicitation (tool ${tool.name} needs human approval)`, {
       data: { requiredCapabilities: { elicitation: { form: {} } } },
     }));
@@ -48,15 +44,7 @@ function decide(s: Shaped, env: PipelineEnv, request: ApprovalRequest | null | u
   if (s.approvalState !== undefined && (!isJsonObject(answer) || typeof answer.action !== 'string')) {
     return fail(rpcError('invalidCallParams', 'Invalid params: inputResponses.approval must be an elicitation result with an "action"'));
   }
-  const question = elicitInput({
-    mode: 'form',
-    message: request.message,
-    requestedSchema: {
-      type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Approve', description: `Allow ${tool.name} to run with these arguments` } },
-      required: ['approve'],
-    },
-  });
+  const question = approvalForm(request.message, { description: `Allow ${tool.name} to run with these arguments` });
   let got;
   try {
     got = s.ctx.inputs.require({ approval: question }, { singleUse: true, ...(request.digest !== undefined ? { approves: request.digest } : {}) });
@@ -65,9 +53,9 @@ function decide(s: Shaped, env: PipelineEnv, request: ApprovalRequest | null | u
     throw error;
   }
   if (!got.ready) return respond(got.result);
-  const given = got.responses.approval;
-  if (given.action === 'accept' && isJsonObject(given.content) && given.content.approve === true) return s;
-  const how = given.action === 'accept' ? 'did not approve' : given.action === 'decline' ? 'declined' : 'cancelled';
+  const given = approvalAnswer(got.responses.approval);
+  if (given === 'approved') return s;
+  const how = given === 'not-approved' ? 'did not approve' : given;
   return toolStop(toolError('approvalDeclined', `The user ${how} the call of ${tool.name}; it was not executed.`));
 }
 
