@@ -20,6 +20,7 @@ import { auditLog, rateLimit, resultBudget } from '../src/index.js';
 import type { AuditLog, AuditLogOptions, CallOutcome, Middleware, ToolCall } from '../src/index.js';
 import { createMemoryStore } from '../src/server/store/memory-store.js';
 import { intOption } from './lib/int-option.js';
+import { AUDIT_FLUSH_WITHIN_MS } from './servers/toolwright-app.js';
 
 const rounds = intOption('--rounds', 7);
 const bufferedCalls = intOption('--calls', 50_000);
@@ -64,10 +65,10 @@ const temp = (prefix: string): string => {
 };
 
 /** An audit log with its key and head outside the log's folder, as `npm start` keeps them. */
-function openAudit(fsync: 'never' | 'every-entry'): AuditLog {
+function openAudit(fsync: 'never' | 'every-entry', flushWithinMs = 0): AuditLog {
   const logDir = temp('tw-mw-bench-log-');
   const keyDir = temp('tw-mw-bench-key-');
-  const options: AuditLogOptions = { path: join(logDir, 'calls.jsonl'), fsync, key: join(keyDir, 'audit.key'), head: join(keyDir, 'calls.head') };
+  const options: AuditLogOptions = { path: join(logDir, 'calls.jsonl'), fsync, key: join(keyDir, 'audit.key'), head: join(keyDir, 'calls.head'), ...(flushWithinMs > 0 ? { flushWithinMs } : {}) };
   const audit = auditLog(options);
   audit.open();
   return audit;
@@ -110,11 +111,13 @@ try {
   rows.push(await measure("auditLog, fsync 'never' (batched)", bufferedCalls, [batched], false));
   const perTurn = openAudit('never');
   rows.push(await measure("auditLog, fsync 'never', one call per event-loop turn", bufferedCalls / 5, [perTurn], true));
+  const windowed = openAudit('never', AUDIT_FLUSH_WITHIN_MS);
+  rows.push(await measure(`auditLog, fsync 'never', flushWithinMs ${AUDIT_FLUSH_WITHIN_MS}, one call per event-loop turn`, bufferedCalls / 5, [windowed], true));
   const synced = openAudit('every-entry');
   rows.push(await measure("auditLog, fsync 'every-entry'", fsyncCalls, [synced], false));
-  const chainAudit = openAudit('never');
-  rows.push(await measure("rate limit + audit ('never') + budget, one call per turn (the HTTP middleware row's chain)", bufferedCalls / 5, [limit, chainAudit, budget], true));
-  for (const audit of [batched, perTurn, synced, chainAudit]) audit.close();
+  const chainAudit = openAudit('never', AUDIT_FLUSH_WITHIN_MS);
+  rows.push(await measure(`rate limit + audit ('never', flushWithinMs ${AUDIT_FLUSH_WITHIN_MS}) + budget, one call per turn (the HTTP middleware row's chain)`, bufferedCalls / 5, [limit, chainAudit, budget], true));
+  for (const audit of [batched, perTurn, windowed, synced, chainAudit]) audit.close();
   const lines = [
     'Middleware cost per call (µs; median of interleaved rounds, with the middleware minus the bare harness; keyed audit chain with its sealed head)',
     '',

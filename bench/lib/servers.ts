@@ -41,9 +41,9 @@ export const SERVERS: readonly ServerUnderTest[] = [
   { id: 'toolwright', label: 'Toolwright', httpScript: compiled('toolwright-http'), stdioScript: compiled('toolwright-stdio'), validates: true },
 ];
 
-/** Toolwright with rate limit + audit (no fsync) + result budget on every call (the `middleware` suite only). */
+/** Toolwright with rate limit + audit (no fsync, written every 10 ms: AUDIT_FLUSH_WITHIN_MS) + result budget on every call (the `middleware` suite only). */
 export const MIDDLEWARE_SERVER: ServerUnderTest = {
-  id: 'toolwright-middleware', label: 'Toolwright + rate limit, audit (no fsync), result budget',
+  id: 'toolwright-middleware', label: 'Toolwright + rate limit, audit (no fsync, flushWithinMs 10), result budget',
   httpScript: compiled('toolwright-http'), httpArgs: ['--variant', 'middleware'], stdioScript: compiled('toolwright-stdio'), validates: true,
 };
 

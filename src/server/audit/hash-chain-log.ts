@@ -57,7 +57,8 @@ export class HashChainLog {
   readonly #listeners = new Set<AppendListener>();
   #pending: string[] = [];
   #pendingBytes = 0;
-  #flushTimer: NodeJS.Immediate | undefined;
+  #flushTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  readonly #flushWithinMs: number;
   #failure: Error | undefined;
   /** How a line is linked: a plain hash, or once keyed the key's HMAC. */
   #link: (line: string) => string = lineHash;
@@ -78,6 +79,7 @@ export class HashChainLog {
     const checked = checkHashChainLogOptions(options);
     this.path = path;
     this.fsync = checked.fsync;
+    this.#flushWithinMs = checked.flushWithinMs;
     this.#maxRecordBytes = checked.maxRecordBytes;
     this.#maxFileBytes = checked.maxFileBytes;
     if ((options.key === undefined) !== (options.head === undefined)) throw new RangeError('hash-chain log: key and head go together (a keyed chain without its head cannot tell a cut-off end)');
@@ -213,7 +215,7 @@ export class HashChainLog {
 
   /** Writes the lines batched by `fsync: 'never'` now (a no-op in `every-entry` mode). Throws if the write fails. */
   flush(): void {
-    if (this.#flushTimer !== undefined) clearImmediate(this.#flushTimer);
+    if (this.#flushTimer !== undefined) this.#clearFlushTimer();
     this.#flushTimer = undefined;
     unflushed.delete(this);
     if (this.#pending.length === 0 || this.#fd === null) return;
@@ -344,14 +346,20 @@ export class HashChainLog {
     if (this.#flushTimer !== undefined) return;
     unflushed.add(this);
     installExitHook();
-    this.#flushTimer = setImmediate(() => {
+    const write = (): void => {
       this.#flushTimer = undefined;
       try {
         this.flush();
       } catch {
         // Kept in #failure: the next append throws, so the caller learns of it.
       }
-    });
+    };
+    this.#flushTimer = this.#flushWithinMs === 0 ? setImmediate(write) : setTimeout(write, this.#flushWithinMs);
+  }
+
+  #clearFlushTimer(): void {
+    if (this.#flushWithinMs === 0) clearImmediate(this.#flushTimer as NodeJS.Immediate);
+    else clearTimeout(this.#flushTimer as NodeJS.Timeout);
   }
 }
 

@@ -14,6 +14,14 @@ export interface HashChainLogOptions {
    * lose the last lines, never reorder or corrupt the ones written.
    */
   fsync?: HashChainFsync;
+  /**
+   * With `fsync: 'never'`: write the kept lines at most this many milliseconds after the first of
+   * them was appended (0 to 1000; default 0, the next turn of the event loop). A busy server then
+   * writes many calls' lines, and seals the head, once per interval instead of once per turn; a crash
+   * (not an exit: `flush()`, `close()` and process exit still write at once) can lose the lines of
+   * the last interval. The head is sealed with each write, so it is at most that far behind.
+   */
+  flushWithinMs?: number;
   /** A record whose line would be longer has its large fields cut, each marked with its size (default 64 KiB, at least 1024). */
   maxRecordBytes?: number;
   /** The file is rotated (renamed `<path>.N`) once it reaches this size, the chain carried on (default 64 MiB, at least 1024). */
@@ -54,11 +62,15 @@ function positiveSize(name: string, value: number | undefined, fallback: number)
  * opened, so a caller that opens later (the audit middleware) still refuses bad options at once.
  * @internal
  */
-export function checkHashChainLogOptions(options: HashChainLogOptions): { fsync: HashChainFsync; maxRecordBytes: number; maxFileBytes: number } {
+export function checkHashChainLogOptions(options: HashChainLogOptions): { fsync: HashChainFsync; flushWithinMs: number; maxRecordBytes: number; maxFileBytes: number } {
   const fsync = options.fsync ?? 'every-entry';
   if (fsync !== 'every-entry' && fsync !== 'never') throw new RangeError(`hash-chain log: fsync must be "every-entry" or "never", got ${JSON.stringify(fsync)}`);
+  const flushWithinMs = options.flushWithinMs ?? 0;
+  if (!(Number.isInteger(flushWithinMs) && flushWithinMs >= 0 && flushWithinMs <= 1000)) throw new RangeError(`hash-chain log: flushWithinMs must be an integer from 0 to 1000, got ${String(options.flushWithinMs)}`);
+  if (flushWithinMs > 0 && fsync !== 'never') throw new RangeError(`hash-chain log: flushWithinMs applies to fsync: "never" only (every-entry writes each line before append returns)`);
   return {
     fsync,
+    flushWithinMs,
     maxRecordBytes: positiveSize('maxRecordBytes', options.maxRecordBytes, 64 * 1024),
     maxFileBytes: positiveSize('maxFileBytes', options.maxFileBytes, 64 * 1024 * 1024),
   };

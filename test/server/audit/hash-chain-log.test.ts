@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { HashChainLog, openHashChainLog, verifyHashChainLog } from '../../../src/index.js';
 import { repoPath, TSX_LOADER } from '../../support/repo-paths.js';
+import { until } from '../../support/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-hash-chain-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +52,24 @@ describe('HashChainLog', () => {
     assert.equal(verifyHashChainLog(path).records.at(-1)!.type, 'last', 'close() writes what is batched');
   });
 
+  it('never with flushWithinMs: lines of several turns go out in one write, within the interval; flush() and close() write at once', async () => {
+    const path = fresh();
+    const log = openHashChainLog(path, { fsync: 'never', flushWithinMs: 1000 });
+    log.append({ type: 'tick', i: 0 });
+    await nextTurn();
+    log.append({ type: 'tick', i: 1 });
+    await nextTurn();
+    assert.equal(statSync(path).size, 0, 'two turns later nothing is written yet: the interval has not passed');
+    await until(() => statSync(path).size > 0, 'the batched lines to be written', { timeoutMs: 10_000 });
+    assert.deepEqual(verifyHashChainLog(path).records.map((r) => r.i), [0, 1]);
+    log.append({ type: 'tick', i: 2 });
+    log.flush();
+    assert.deepEqual(verifyHashChainLog(path).records.map((r) => r.i), [0, 1, 2], 'flush() writes at once');
+    log.append({ type: 'last' });
+    log.close();
+    assert.equal(verifyHashChainLog(path).records.at(-1)!.type, 'last', 'close() writes what is batched');
+  });
+
   it('never: lines still batched when the process exits are written', () => {
     const path = fresh();
     const script = `import { openHashChainLog } from ${JSON.stringify(repoPath('src', 'index.ts'))};
@@ -66,6 +85,9 @@ process.exit(0);`;
     const path = fresh();
     assert.throws(() => openHashChainLog(path, { maxRecordBytes: 100 }), { name: 'RangeError', message: 'hash-chain log: maxRecordBytes must be an integer >= 1024, got 100' });
     assert.throws(() => openHashChainLog(path, { maxFileBytes: 1.5e3 + 0.5 }), { name: 'RangeError', message: 'hash-chain log: maxFileBytes must be an integer >= 1024, got 1500.5' });
+    assert.throws(() => openHashChainLog(path, { fsync: 'never', flushWithinMs: 1001 }), { name: 'RangeError', message: 'hash-chain log: flushWithinMs must be an integer from 0 to 1000, got 1001' });
+    assert.throws(() => openHashChainLog(path, { fsync: 'never', flushWithinMs: -1 }), { name: 'RangeError', message: 'hash-chain log: flushWithinMs must be an integer from 0 to 1000, got -1' });
+    assert.throws(() => openHashChainLog(path, { flushWithinMs: 5 }), { name: 'RangeError', message: 'hash-chain log: flushWithinMs applies to fsync: "never" only (every-entry writes each line before append returns)' });
     const log = openHashChainLog(path);
     assert.throws(() => log.append({ type: 'x', seq: 7 }), { name: 'TypeError', message: 'hash-chain log: "seq" is set by the log, not by the record' });
     assert.throws(() => log.append({ type: 'x', prev: '' }), { name: 'TypeError', message: 'hash-chain log: "prev" is set by the log, not by the record' });

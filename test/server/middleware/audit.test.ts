@@ -92,6 +92,8 @@ describe('auditLog', () => {
     assert.equal(runs, 0);
     assert.equal(existsSync(`${path}.lock`), false, 'a refused start leaves no lock behind');
     assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'sometimes' as never }), { name: 'RangeError', message: 'hash-chain log: fsync must be "every-entry" or "never", got "sometimes"' });
+    assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), flushWithinMs: 10 }), { name: 'RangeError', message: 'hash-chain log: flushWithinMs applies to fsync: "never" only (every-entry writes each line before append returns)' });
+    assert.throws(() => auditLog({ path: join(dir, 'x.jsonl'), fsync: 'never', flushWithinMs: 2.5 }), { name: 'RangeError', message: 'hash-chain log: flushWithinMs must be an integer from 0 to 1000, got 2.5' });
   });
 
   it('server.close() closes the audit middleware: the lock is gone and the same path reopens in this process', async () => {

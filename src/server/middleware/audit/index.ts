@@ -27,6 +27,12 @@ export interface AuditLogOptions {
    * `close()`), leaving the disk to the OS.
    */
   fsync?: HashChainFsync;
+  /**
+   * With `fsync: 'never'`: write the records at most this many ms after the first of them (0 to
+   * 1000; default 0, the next turn of the event loop). Under load many calls then share one write
+   * and one head seal; a crash can lose the last interval's records (see `HashChainLogOptions`).
+   */
+  flushWithinMs?: number;
   /** Record the arguments themselves, not only their SHA-256 (default false: arguments may hold secrets). */
   includeArguments?: boolean;
   /** A record over this size has its large fields (e.g. arguments) cut, marked with their size (default 64 KiB). */
@@ -105,6 +111,7 @@ export function auditLog(options: AuditLogOptions): AuditLog {
   const logOptions: HashChainLogOptions = {
     ...chainFiles,
     ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+    ...(options.flushWithinMs !== undefined ? { flushWithinMs: options.flushWithinMs } : {}),
     ...(options.maxRecordBytes !== undefined ? { maxRecordBytes: options.maxRecordBytes } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
   };
