@@ -114,7 +114,7 @@ class Generator {
     const countOnly = `${groupedType === undefined ? '' : typeError} ${this.count(v, depth)}`;
     const kinds: Array<[rank: number, code: string]> = [];
     const rank = (names: string[]): number => (names.some((t) => types.includes(t)) ? 0 : 1);
-    if (explicit('number')) kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK;\n${branch('number')} }`]);
+    if (explicit('number')) kinds.push([rank(['number', 'integer']), `if (typeof ${v} == "number") { ${branch('number')} }`]);
     if (explicit('string')) kinds.push([rank(['string']), `if (typeof ${v} == "string") { ${branch('string')} }`]);
     if (explicit('object') || explicit('array')) {
       kinds.push([rank(['object', 'array']), `if (typeof ${v} == "object" && ${v} !== null) { if (Array.isArray(${v})) { ${explicit('array') ? branch('array') : countOnly} } else { ${explicit('object') ? branch('object') : countOnly} } }`]);
@@ -123,19 +123,41 @@ class Generator {
     // What is left: null, booleans, and the kinds without a branch. countBelow refuses a
     // non-finite number and counts an object or array (the value itself is already counted).
     const rest = `${groupedType === undefined ? '' : typeError} if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK; } else if (typeof ${v} == "object" && ${v} !== null) { ${this.count(v, depth)} }`;
-    out.push(kinds.length === 0 ? rest : `${kinds.map(([, code]) => code).join('\nelse ')}\nelse { ${rest} }`);
-    return out.join('\n');
+    if (kinds.length > 0) {
+      out.push(`${kinds.map(([, code]) => code).join('\nelse ')}\nelse { ${rest} }`);
+      return out.join('\n');
+    }
+    out.push(rest);
+    // Only type, const or enum: a value that passes a single test is known valid, finite and
+    // scalar (nothing under it to count), and skips every check; any other takes them all.
+    const accept = acceptance(s, types, v);
+    return accept === undefined ? out.join('\n') : `if (${accept}) {} else { ${out.join('\n')} }`;
   }
 
   private group(group: Group, s: Schema, v: string, path: PathPart[], schemaPath: string, depth: number): string {
     const err = (keyword: string, params: string): string => this.error(keyword, params, v, path, `${schemaPath}/${keyword}`);
     const out: string[] = [];
     if (group === 'number') {
+      // The number is refused unless finite (budget). A number inside every bound, and inside
+      // the finite range where a side has no finite bound, is known finite and in range: one
+      // test of two comparisons. Any other number is checked for finiteness, then bound by bound.
+      const checks: string[] = [];
+      const within: string[] = [];
+      const finiteSide = { upper: false, lower: false };
       for (const keyword of ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum']) {
         if (typeof s[keyword] !== 'number') continue;
         const [fail, comparison] = LIMIT_FAIL[keyword]!;
         const limit = this.literal(s[keyword]);
-        out.push(`if (${v} ${fail} ${limit}) ${err(keyword, `{ comparison: ${JSON.stringify(comparison)}, limit: ${limit} }`)}`);
+        checks.push(`if (${v} ${fail} ${limit}) ${err(keyword, `{ comparison: ${JSON.stringify(comparison)}, limit: ${limit} }`)}`);
+        within.push(`${v} ${comparison} ${limit}`);
+        if (Number.isFinite(s[keyword])) finiteSide[keyword.toLowerCase().includes('max') ? 'upper' : 'lower'] = true;
+      }
+      const finite = `if (${v} - ${v} !== 0) return FALLBACK;`;
+      if (checks.length === 0) out.push(finite);
+      else {
+        if (!finiteSide.upper) within.push(`${v} <= ${Number.MAX_VALUE}`);
+        if (!finiteSide.lower) within.push(`${v} >= ${-Number.MAX_VALUE}`);
+        out.push(`if (!(${within.join(' && ')})) { ${finite}\n${checks.join('\n')} }`);
       }
       if (typeof s.multipleOf === 'number') out.push(`if (!isMultipleOf(${v}, ${this.literal(s.multipleOf)})) ${err('multipleOf', `{ multipleOf: ${this.literal(s.multipleOf)} }`)}`);
     } else if (group === 'string') {
@@ -176,14 +198,12 @@ class Generator {
     const properties = (typeof s.properties === 'object' && s.properties !== null ? s.properties : {}) as Record<string, unknown>;
     const names = Object.keys(properties);
     const ruled = names.filter((name) => hasRules(properties[name]));
-    const isOneOf = (key: string, list: string[]): string => (list.length <= 8 ? list.map((name) => `${key} === ${JSON.stringify(name)}`).join(' || ') || 'false' : `hasOwn(${this.constant(Object.fromEntries(list.map((x) => [x, true])))}, ${key})`);
     // One pass over the keys: the budget's count, Ajv's additionalProperties, and the counting of
     // every value no property schema descends into.
     const key = this.name('k');
     // for-in also lists inherited enumerable keys, as Ajv's loop does; counting them only raises n
     // above the exact (own keys) count, so the budget stays safe (see the header comment).
-    const loop: string[] = ['n++;'];
-    if (ruled.length > 0) loop.push(`if (${isOneOf(key, ruled)}) continue;`);
+    const loop: string[] = ['n++;', onName(key, ruled, 'continue;')];
     const additional = s.additionalProperties;
     if (additional === false || hasRules(additional)) {
       let handle: string;
@@ -193,10 +213,11 @@ class Generator {
         const extra = this.name('v');
         handle = `const ${extra} = ${v}[${key}];\n${this.value(additional, extra, [...path, { text: '/' }, { code: `escapePointerToken(${key})` }], `${schemaPath}/additionalProperties`, depth + 1)}`;
       }
-      // When every named property has rules, a key that got here is already known to be additional.
-      loop.push(ruled.length === names.length ? `${handle} continue;` : `if (!(${isOneOf(key, names)})) { ${handle} continue; }`);
+      // A named property without rules is only counted; any other key that gets here is additional.
+      loop.push(onName(key, names.filter((name) => !ruled.includes(name)), `{ ${this.count(`${v}[${key}]`, depth + 1)} continue; }`), handle);
+    } else {
+      loop.push(this.count(`${v}[${key}]`, depth + 1));
     }
-    loop.push(this.count(`${v}[${key}]`, depth + 1));
     out.push(`for (const ${key} in ${v}) { ${loop.join('\n')} }`);
     for (const name of ruled) {
       const child = this.name('v');
@@ -207,7 +228,48 @@ class Generator {
   }
 }
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+/** Ajv's type test for a scalar the schema names (a literal's type is known when generating). */
+const SCALAR_TYPE: Record<string, (x: unknown) => boolean> = {
+  string: (x) => typeof x === 'string', boolean: (x) => typeof x === 'boolean', null: (x) => x === null,
+  number: (x) => typeof x === 'number', integer: (x) => typeof x === 'number' && Number.isInteger(x),
+};
+/** The same as code, true only for a finite number where a number passes. */
+const SCALAR_ACCEPT: Record<string, (v: string) => string> = {
+  string: (v) => `typeof ${v} == "string"`, boolean: (v) => `typeof ${v} == "boolean"`, null: (v) => `${v} === null`,
+  number: (v) => `(typeof ${v} == "number" && ${v} - ${v} === 0)`, integer: (v) => `Number.isInteger(${v})`,
+};
+
+/**
+ * For a subschema of only `type`, `const` and `enum`: a test that only a valid, finite, scalar
+ * value passes (so it needs no check and no count), or undefined when there is none to make.
+ * A const or enum value is accepted by identity when it also passes `type` (and `enum`) and is
+ * not a non-finite number; with neither, a scalar `type` is accepted by its own test.
+ */
+function acceptance(s: Schema, types: readonly string[], v: string): string | undefined {
+  const passesType = (x: unknown): boolean => types.length === 0 || types.some((t) => SCALAR_TYPE[t]?.(x) === true);
+  const usable = (x: unknown): boolean => passesType(x) && (typeof x !== 'number' || Number.isFinite(x));
+  let values: unknown[] | undefined;
+  if (s.const !== undefined) values = usable(s.const) && (!Array.isArray(s.enum) || s.enum.includes(s.const)) ? [s.const] : [];
+  else if (Array.isArray(s.enum)) values = s.enum.filter(usable);
+  if (values !== undefined) return values.length === 0 ? undefined : values.map((x) => `${v} === ${JSON.stringify(x)}`).join(' || ');
+  const tests = types.filter((t) => SCALAR_ACCEPT[t] !== undefined).map((t) => SCALAR_ACCEPT[t]!(v));
+  return tests.length === 0 ? undefined : tests.join(' || ');
+}
+
+/**
+ * A statement that runs `action` (which ends in `continue`) when the key in `key` is one of
+ * `names`. A few names are compared in turn; more are first told apart by length (a switch V8
+ * turns into a jump), so a key costs about one comparison instead of a hash lookup per key.
+ */
+function onName(key: string, names: readonly string[], action: string): string {
+  if (names.length === 0) return '';
+  const anyOf = (list: readonly string[]): string => list.map((name) => `${key} === ${JSON.stringify(name)}`).join(' || ');
+  if (names.length <= 4) return `if (${anyOf(names)}) ${action}`;
+  const byLength = new Map<number, string[]>();
+  for (const name of names) byLength.set(name.length, [...(byLength.get(name.length) ?? []), name]);
+  const cases = [...byLength].map(([length, list]) => `case ${length}: if (${anyOf(list)}) ${action} break;`);
+  return `switch (${key}.length) { ${cases.join(' ')} }`;
+}
 
 /** The generated source, for tests and for reading what runs. */
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
@@ -224,6 +286,6 @@ export function specialisedSource(schema: object, budget: InstanceBudget): { sou
 export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
   const { source, constants } = specialisedSource(schema, budget);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
-  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'hasOwn', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator;
-  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, hasOwn, escapePointerToken);
+  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator;
+  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, escapePointerToken);
 }
