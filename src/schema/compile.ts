@@ -3,8 +3,8 @@ import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
 import { planFastPath, specialisedBlocker } from './route.js';
-import { compileSpecialised, FALLBACK } from './engines/specialised.js';
-import type { SpecialisedValidator } from './engines/specialised.js';
+import { compileSpecialised, FALLBACK, recordsOf } from './engines/specialised.js';
+import type { ErrorRecord, SpecialisedValidator } from './engines/specialised.js';
 import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
@@ -26,12 +26,17 @@ const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.free
  */
 class LazyInvalidResult implements ValidationResult {
   readonly valid = false as const;
-  #raw: readonly ErrorObject[] | undefined;
+  /** Ajv's records, or the specialised validator's first linked record. */
+  #raw: readonly ErrorObject[] | ErrorRecord | undefined;
   #errors: SchemaError[] | undefined;
   readonly #limit: number;
-  constructor(raw: readonly ErrorObject[], limit: number) { this.#raw = raw; this.#limit = limit; }
+  constructor(raw: readonly ErrorObject[] | ErrorRecord, limit: number) { this.#raw = raw; this.#limit = limit; }
   get errors(): SchemaError[] {
-    if (this.#errors === undefined) { this.#errors = capped(normaliseFastErrors(this.#raw!, this.#limit), this.#limit); this.#raw = undefined; }
+    if (this.#errors === undefined) {
+      const raw = this.#raw!;
+      this.#errors = capped(normaliseFastErrors(Array.isArray(raw) ? raw : recordsOf(raw as ErrorRecord), this.#limit), this.#limit);
+      this.#raw = undefined;
+    }
     return this.#errors;
   }
   toJSON(): ValidationResult { return { valid: false, errors: this.errors }; }

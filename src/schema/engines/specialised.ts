@@ -15,7 +15,7 @@ import { firstDuplicate } from '../unique-items.js';
  * only on failure. Every value the schema does not descend into (an unknown property, an untyped
  * subschema, a value of the wrong type) is counted by countBelow, so the count is the budget's.
  *
- * Returns undefined (valid), the error records, or {@link FALLBACK}: the budget is broken or a
+ * Returns undefined (valid), the first of the linked error records, or {@link FALLBACK}: the budget is broken or a
  * number is not finite. The caller then runs the general path (the exact budget pass, then Ajv),
  * which gives that instance its exact answer.
  *
@@ -25,7 +25,20 @@ import { firstDuplicate } from '../unique-items.js';
  * count, so an instance within this count is within the budget, and one over it falls back to the
  * exact pass. That is why no per-call prototype check is needed.
  */
-export type SpecialisedValidator = (instance: unknown) => readonly ErrorObject[] | undefined | typeof FALLBACK;
+export type SpecialisedValidator = (instance: unknown) => ErrorRecord | undefined | typeof FALLBACK;
+
+/**
+ * One of Ajv's error records (the fields the messages are made of), linked to the next: an invalid
+ * instance costs its records and no array (the list becomes one only when the messages are read).
+ */
+export type ErrorRecord = Pick<ErrorObject, 'instancePath' | 'schemaPath' | 'keyword' | 'params' | 'data'> & { next: ErrorRecord | null };
+
+/** The records of a list, in order. */
+export function recordsOf(first: ErrorRecord): ErrorObject[] {
+  const records: ErrorObject[] = [];
+  for (let record: ErrorRecord | null = first; record !== null; record = record.next) records.push(record as ErrorObject);
+  return records;
+}
 
 export const FALLBACK: unique symbol = Symbol('run the general path');
 
@@ -81,9 +94,11 @@ class Generator {
     return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return FALLBACK;`;
   }
 
+  /** Code that appends one error record to the list E (first) .. T (last). */
   error(keyword: string, params: string, v: string, path: PathPart[], schemaPath: string): string {
     const instancePath = path.length === 0 ? '""' : path.map((p) => ('text' in p ? JSON.stringify(p.text) : `(${p.code})`)).join(' + ');
-    return `(E === null ? (E = []) : E).push({ instancePath: ${instancePath}, schemaPath: ${JSON.stringify(schemaPath)}, keyword: ${JSON.stringify(keyword)}, params: ${params}, message: undefined, data: ${v} });`;
+    const record = `{ instancePath: ${instancePath}, schemaPath: ${JSON.stringify(schemaPath)}, keyword: ${JSON.stringify(keyword)}, params: ${params}, data: ${v}, next: null }`;
+    return `{ const r = ${record}; if (T === null) E = r; else T.next = r; T = r; }`;
   }
 
   /** Validation (Ajv's keyword order and error records) and counting of the value in `v`. */
@@ -192,12 +207,16 @@ class Generator {
     const out: string[] = [];
     if (typeof s.maxProperties === 'number') out.push(`if (Object.keys(${v}).length > ${s.maxProperties}) ${err('maxProperties', `{ limit: ${s.maxProperties} }`)}`);
     if (typeof s.minProperties === 'number') out.push(`if (Object.keys(${v}).length < ${s.minProperties}) ${err('minProperties', `{ limit: ${s.minProperties} }`)}`);
-    for (const name of Array.isArray(s.required) ? (s.required as string[]) : []) {
-      out.push(`if (${v}[${JSON.stringify(name)}] === undefined) ${err('required', `{ missingProperty: ${JSON.stringify(name)} }`)}`);
-    }
     const properties = (typeof s.properties === 'object' && s.properties !== null ? s.properties : {}) as Record<string, unknown>;
     const names = Object.keys(properties);
     const ruled = names.filter((name) => hasRules(properties[name]));
+    // Each property with rules is read once, up front (reading has no effect on the errors'
+    // order); `required` and its validation below use that one read.
+    const read = new Map(ruled.map((name) => [name, this.name('v')]));
+    if (read.size > 0) out.unshift(`const ${[...read].map(([name, child]) => `${child} = ${v}[${JSON.stringify(name)}]`).join(', ')};`);
+    for (const name of Array.isArray(s.required) ? (s.required as string[]) : []) {
+      out.push(`if (${read.get(name) ?? `${v}[${JSON.stringify(name)}]`} === undefined) ${err('required', `{ missingProperty: ${JSON.stringify(name)} }`)}`);
+    }
     // One pass over the keys: the budget's count, Ajv's additionalProperties, and the counting of
     // every value no property schema descends into.
     const key = this.name('k');
@@ -219,10 +238,9 @@ class Generator {
       loop.push(this.count(`${v}[${key}]`, depth + 1));
     }
     out.push(`for (const ${key} in ${v}) { ${loop.join('\n')} }`);
-    for (const name of ruled) {
-      const child = this.name('v');
+    for (const [name, child] of read) {
       const code = this.value(properties[name], child, [...path, { text: `/${escapePointerToken(name)}` }], `${schemaPath}/properties/${fragment(name)}`, depth + 1);
-      out.push(`const ${child} = ${v}[${JSON.stringify(name)}]; if (${child} !== undefined) { ${code} }`);
+      out.push(`if (${child} !== undefined) { ${code} }`);
     }
     return out;
   }
@@ -275,7 +293,7 @@ function onName(key: string, names: readonly string[], action: string): string {
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
   const generator = new Generator(budget);
   const body = generator.value(schema, 'v0', [], '#', 0);
-  const source = `return function validate(v0) {\nlet n = 1; let E = null;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
+  const source = `return function validate(v0) {\nlet n = 1; let E = null; let T = null;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
   return { source, constants: generator.constants };
 }
 
