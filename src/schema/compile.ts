@@ -3,8 +3,8 @@ import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
 import { planFastPath, specialisedBlocker } from './route.js';
-import { compileSpecialised, FALLBACK, recordsOf } from './engines/specialised.js';
-import type { ErrorRecord, SpecialisedValidator } from './engines/specialised.js';
+import { compileSpecialised, recordsOf } from './engines/specialised.js';
+import type { ErrorRecord } from './engines/specialised.js';
 import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
@@ -63,7 +63,8 @@ class Compiled implements CompiledSchema {
   readonly schema: object | boolean;
   readonly dialect: Dialect;
   readonly engine: 'fast' | 'compliant';
-  readonly validate: (instance: unknown) => ValidationResult;
+  /** Replaced once by the specialised validator when it is generated (on the first call). */
+  validate: (instance: unknown) => ValidationResult;
   constructor(schema: object | boolean, dialect: Dialect, engine: 'fast' | 'compliant', validate: (instance: unknown) => ValidationResult) {
     this.schema = schema;
     this.dialect = dialect;
@@ -181,13 +182,21 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
     if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
     // The common MCP shape: our own generated code, budget folded in; the general path takes any
     // instance it hands back (over budget, non-finite, unusual), which then gets that path's answer.
-    let special: SpecialisedValidator | undefined; // generated on first call, like the fast engine's code
-    return new Compiled(schema, dialect, 'fast', (instance) => {
-      let raw: ReturnType<SpecialisedValidator>;
-      try { raw = (special ??= compileSpecialised(schema as object, budget))(instance); } catch { return general(instance); }
-      if (raw === undefined) return VALID;
-      return raw === FALLBACK ? general(instance) : new LazyInvalidResult(raw, limit);
+    // Generated on the first call, like the fast engine's code; it then is `validate` itself (the
+    // first function stays valid for a caller that kept it).
+    let special: ((instance: unknown) => ValidationResult) | undefined;
+    const compiled = new Compiled(schema, dialect, 'fast', (instance) => {
+      if (special === undefined) {
+        try {
+          special = compileSpecialised(schema as object, budget, { valid: VALID, invalid: (first: ErrorRecord) => new LazyInvalidResult(first, limit), general });
+        } catch {
+          special = general;
+        }
+        compiled.validate = special;
+      }
+      return special(instance);
     });
+    return compiled;
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {

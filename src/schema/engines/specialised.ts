@@ -15,9 +15,11 @@ import { firstDuplicate } from '../unique-items.js';
  * only on failure. Every value the schema does not descend into (an unknown property, an untyped
  * subschema, a value of the wrong type) is counted by countBelow, so the count is the budget's.
  *
- * Returns undefined (valid), the first of the linked error records, or {@link FALLBACK}: the budget is broken or a
- * number is not finite. The caller then runs the general path (the exact budget pass, then Ajv),
- * which gives that instance its exact answer.
+ * The caller's three outcomes are built in ({@link Outcomes}), so the generated function is the
+ * validator itself, with no wrapper call: the valid result, the invalid result made from the first
+ * of the linked error records, and the general path (the exact budget pass, then Ajv) for an
+ * instance over the budget, with a non-finite number, or that makes the code throw; that path
+ * gives it its exact answer.
  *
  * Keys are listed with for-in, as Ajv's own code lists them, so an inherited enumerable key (a
  * polluted Object.prototype, an instance of a class) is validated exactly as Ajv validates it. The
@@ -25,7 +27,17 @@ import { firstDuplicate } from '../unique-items.js';
  * count, so an instance within this count is within the budget, and one over it falls back to the
  * exact pass. That is why no per-call prototype check is needed.
  */
-export type SpecialisedValidator = (instance: unknown) => ErrorRecord | undefined | typeof FALLBACK;
+export type SpecialisedValidator<R> = (instance: unknown) => R;
+
+/** What the generated validator returns in each case. */
+export interface Outcomes<R> {
+  /** The result for a valid instance (one shared object: nothing is allocated). */
+  valid: R;
+  /** The result for an invalid instance, given its first error record. */
+  invalid: (first: ErrorRecord) => R;
+  /** The general path, for an instance this code does not decide. */
+  general: (instance: unknown) => R;
+}
 
 /**
  * One of Ajv's error records (the fields the messages are made of), linked to the next: an invalid
@@ -39,8 +51,6 @@ export function recordsOf(first: ErrorRecord): ErrorObject[] {
   for (let record: ErrorRecord | null = first; record !== null; record = record.next) records.push(record as ErrorObject);
   return records;
 }
-
-export const FALLBACK: unique symbol = Symbol('run the general path');
 
 type Schema = Record<string, unknown>;
 /** One piece of an instance path: static text, or a JavaScript expression evaluated on failure. */
@@ -91,7 +101,7 @@ class Generator {
 
   /** Code that counts `v` (already counted itself) and everything under it. */
   count(v: string, depth: number): string {
-    return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return FALLBACK;`;
+    return `n = countBelow(${v}, ${depth}, n, budget); if (n === -1) return general(v0);`;
   }
 
   /** Code that appends one error record to the list E (first) .. T (last). */
@@ -105,7 +115,7 @@ class Generator {
   value(s: unknown, v: string, path: PathPart[], schemaPath: string, depth: number): string {
     if (!hasRules(s)) return this.count(v, depth);
     const out: string[] = [];
-    if (depth >= this.budget.maxDepth) out.push(`if (typeof ${v} == "object" && ${v} !== null) return FALLBACK;`);
+    if (depth >= this.budget.maxDepth) out.push(`if (typeof ${v} == "object" && ${v} !== null) return general(v0);`);
     const types = s.type === undefined ? [] : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     const present = (group: Group): boolean => GROUP_KEYWORDS[group].some((k) => s[k] !== undefined);
     // Ajv reports a single type that has keywords of its own in the else branch of that type's
@@ -137,7 +147,7 @@ class Generator {
     kinds.sort((x, y) => x[0] - y[0]);
     // What is left: null, booleans, and the kinds without a branch. countBelow refuses a
     // non-finite number and counts an object or array (the value itself is already counted).
-    const rest = `${groupedType === undefined ? '' : typeError} if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return FALLBACK; } else if (typeof ${v} == "object" && ${v} !== null) { ${this.count(v, depth)} }`;
+    const rest = `${groupedType === undefined ? '' : typeError} if (typeof ${v} == "number") { if (${v} - ${v} !== 0) return general(v0); } else if (typeof ${v} == "object" && ${v} !== null) { ${this.count(v, depth)} }`;
     if (kinds.length > 0) {
       out.push(`${kinds.map(([, code]) => code).join('\nelse ')}\nelse { ${rest} }`);
       return out.join('\n');
@@ -167,7 +177,7 @@ class Generator {
         within.push(`${v} ${comparison} ${limit}`);
         if (Number.isFinite(s[keyword])) finiteSide[keyword.toLowerCase().includes('max') ? 'upper' : 'lower'] = true;
       }
-      const finite = `if (${v} - ${v} !== 0) return FALLBACK;`;
+      const finite = `if (${v} - ${v} !== 0) return general(v0);`;
       if (checks.length === 0) out.push(finite);
       else {
         if (!finiteSide.upper) within.push(`${v} <= ${Number.MAX_VALUE}`);
@@ -184,7 +194,7 @@ class Generator {
         out.push(`if (!${check}(${v})) ${err('pattern', `{ pattern: ${JSON.stringify(s.pattern)} }`)}`);
       }
     } else if (group === 'array') {
-      out.push(`n += ${v}.length; if (n > ${this.budget.maxNodes}) return FALLBACK;`);
+      out.push(`n += ${v}.length; if (n > ${this.budget.maxNodes}) return general(v0);`);
       if (typeof s.maxItems === 'number') out.push(`if (${v}.length > ${s.maxItems}) ${err('maxItems', `{ limit: ${s.maxItems} }`)}`);
       if (typeof s.minItems === 'number') out.push(`if (${v}.length < ${s.minItems}) ${err('minItems', `{ limit: ${s.minItems} }`)}`);
       const i = this.name('i');
@@ -293,7 +303,7 @@ function onName(key: string, names: readonly string[], action: string): string {
 export function specialisedSource(schema: object, budget: InstanceBudget): { source: string; constants: unknown[] } {
   const generator = new Generator(budget);
   const body = generator.value(schema, 'v0', [], '#', 0);
-  const source = `return function validate(v0) {\nlet n = 1; let E = null; let T = null;\n${body}\nif (n > ${budget.maxNodes}) return FALLBACK;\nreturn E === null ? undefined : E;\n}`;
+  const source = `return function validate(v0) {\nlet n = 1; let E = null; let T = null;\ntry {\n${body}\n} catch { return general(v0); }\nif (n > ${budget.maxNodes}) return general(v0);\nreturn E === null ? valid : invalid(E);\n}`;
   return { source, constants: generator.constants };
 }
 
@@ -301,9 +311,9 @@ export function specialisedSource(schema: object, budget: InstanceBudget): { sou
  * Generates the validator. Only for schemas `specialisedBlocker` accepted; compileSchema calls it
  * on a validator's first call (like the fast engine, so defining 1,000 tools generates nothing).
  */
-export function compileSpecialised(schema: object, budget: InstanceBudget): SpecialisedValidator {
+export function compileSpecialised<R>(schema: object, budget: InstanceBudget, outcomes: Outcomes<R>): SpecialisedValidator<R> {
   const { source, constants } = specialisedSource(schema, budget);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code generation is the point (as in Ajv)
-  const factory = new Function('c', 'budget', 'FALLBACK', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator;
-  return factory(constants, budget, FALLBACK, countBelow, countCodePoints, isMultipleOf, firstDuplicate, escapePointerToken);
+  const factory = new Function('c', 'budget', 'valid', 'invalid', 'general', 'countBelow', 'countCodePoints', 'isMultipleOf', 'firstDuplicate', 'escapePointerToken', source) as (...args: unknown[]) => SpecialisedValidator<R>;
+  return factory(constants, budget, outcomes.valid, outcomes.invalid, outcomes.general, countBelow, countCodePoints, isMultipleOf, firstDuplicate, escapePointerToken);
 }
