@@ -191,3 +191,15 @@ test('inherited keys count towards the folded budget only upwards: over it, the 
   assert.equal(special.validate(big).errors[0]!.keyword, 'budget');
   assert.doesNotMatch(specialisedSource(schema, { maxNodes: 3, maxDepth: 5 }).source, /getPrototypeOf|OBJECT_PROTOTYPE/);
 });
+
+test('validate is replaced by the generated function at the first call; a validate kept from before still answers the same', () => {
+  // A schema no other test compiles (the compile cache would hand back an already used validator).
+  const compiled = compileSchema({ type: 'object', properties: { a: { type: 'number', maximum: 3 } }, required: ['a'], additionalProperties: false, title: 'kept' });
+  const kept = compiled.validate;
+  assert.equal(kept({ a: 1 }).valid, true);
+  assert.notEqual(compiled.validate, kept);
+  for (const instance of [{ a: 1 }, { a: 9, b: 1 }, {}, { a: Infinity }]) {
+    assert.deepEqual([kept(instance).valid, kept(instance).errors], [compiled.validate(instance).valid, compiled.validate(instance).errors]);
+  }
+  assert.deepEqual(kept({ a: 9, b: 1 }).errors.map((e) => e.message), ['/: unexpected property "b"', '/a: expected number <= 3, got number 9']);
+});
