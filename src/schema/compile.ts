@@ -3,8 +3,8 @@ import { detectDialect, metaSchemaAssertsFormat } from './dialect.js';
 import { compileCompliant } from './engines/compliant.js';
 import { compileFast } from './engines/fast.js';
 import { planFastPath, specialisedBlocker } from './route.js';
-import { compileSpecialised, FALLBACK } from './engines/specialised.js';
-import type { SpecialisedValidator } from './engines/specialised.js';
+import { compileSpecialised, recordsOf } from './engines/specialised.js';
+import type { ErrorRecord } from './engines/specialised.js';
 import { normaliseFastErrors } from './normalise-fast.js';
 import type { ErrorObject } from 'ajv';
 import { assertSchemaLimits } from './limits.js';
@@ -26,12 +26,17 @@ const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.free
  */
 class LazyInvalidResult implements ValidationResult {
   readonly valid = false as const;
-  #raw: readonly ErrorObject[] | undefined;
+  /** Ajv's records, or the specialised validator's first linked record. */
+  #raw: readonly ErrorObject[] | ErrorRecord | undefined;
   #errors: SchemaError[] | undefined;
   readonly #limit: number;
-  constructor(raw: readonly ErrorObject[], limit: number) { this.#raw = raw; this.#limit = limit; }
+  constructor(raw: readonly ErrorObject[] | ErrorRecord, limit: number) { this.#raw = raw; this.#limit = limit; }
   get errors(): SchemaError[] {
-    if (this.#errors === undefined) { this.#errors = capped(normaliseFastErrors(this.#raw!, this.#limit), this.#limit); this.#raw = undefined; }
+    if (this.#errors === undefined) {
+      const raw = this.#raw!;
+      this.#errors = capped(normaliseFastErrors(Array.isArray(raw) ? raw : recordsOf(raw as ErrorRecord), this.#limit), this.#limit);
+      this.#raw = undefined;
+    }
     return this.#errors;
   }
   toJSON(): ValidationResult { return { valid: false, errors: this.errors }; }
@@ -58,7 +63,8 @@ class Compiled implements CompiledSchema {
   readonly schema: object | boolean;
   readonly dialect: Dialect;
   readonly engine: 'fast' | 'compliant';
-  readonly validate: (instance: unknown) => ValidationResult;
+  /** Replaced once by the specialised validator when it is generated (on the first call). */
+  validate: (instance: unknown) => ValidationResult;
   constructor(schema: object | boolean, dialect: Dialect, engine: 'fast' | 'compliant', validate: (instance: unknown) => ValidationResult) {
     this.schema = schema;
     this.dialect = dialect;
@@ -195,13 +201,21 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
     if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
     // The common MCP shape: our own generated code, budget folded in; the general path takes any
     // instance it hands back (over budget, non-finite, unusual), which then gets that path's answer.
-    let special: SpecialisedValidator | undefined; // generated on first call, like the fast engine's code
-    return new Compiled(schema, dialect, 'fast', (instance) => {
-      let raw: ReturnType<SpecialisedValidator>;
-      try { raw = (special ??= compileSpecialised(schema as object, budget))(instance); } catch { return general(instance); }
-      if (raw === undefined) return VALID;
-      return raw === FALLBACK ? general(instance) : new LazyInvalidResult(raw, limit);
+    // Generated on the first call, like the fast engine's code; it then is `validate` itself (the
+    // first function stays valid for a caller that kept it).
+    let special: ((instance: unknown) => ValidationResult) | undefined;
+    const compiled = new Compiled(schema, dialect, 'fast', (instance) => {
+      if (special === undefined) {
+        try {
+          special = compileSpecialised(schema as object, budget, { valid: VALID, invalid: (first: ErrorRecord) => new LazyInvalidResult(first, limit), general });
+        } catch {
+          special = general;
+        }
+        compiled.validate = special;
+      }
+      return special(instance);
     });
+    return compiled;
   }
   const check = compileCompliant(schema, dialect, { remotes: options?.remotes, formatAssertion });
   return new Compiled(schema, dialect, 'compliant', (instance) => {

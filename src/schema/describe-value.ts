@@ -99,9 +99,10 @@ export function describeValue(value: unknown): string {
  * Only for values that do not change while it is in use.
  */
 export function createDescriber(): (value: unknown) => string {
-  const memo = new WeakMap<object, string>();
+  let memo: WeakMap<object, string> | undefined; // made at the first object: most errors name scalars
   return (value) => {
     if (typeof value !== 'object' || value === null) return describeValue(value);
+    memo ??= new WeakMap();
     let text = memo.get(value);
     if (text === undefined) memo.set(value, (text = describeValue(value)));
     return text;

@@ -67,6 +67,36 @@ test('the specialised validator gives the general path\'s verdict and errors, by
   assert.ok(invalid > RUNS, `only ${invalid} invalid instances`);
 });
 
+// Objects of many properties: the generated key test switches on the key's length first (more
+// than four names), with names of equal length, names without rules and every additionalProperties.
+const wideNames = fc.constantFrom('a', 'b', 'z', 'ab', 'cd', 'é', 'x y', 't~1', 'abc', 'xyz', 'speed', 'force', 'frame_id', 'timeout_s', '%');
+const wideProperty = fc.oneof(shaped, fc.constant({ description: 'no rules' }), fc.constant(true),
+  fc.constant({ type: 'number', minimum: 0, maximum: 2 }), fc.constant({ type: 'integer', exclusiveMinimum: -1 }),
+  fc.constant({ enum: ['a', 1, null] }), fc.constant({ type: 'string', enum: ['a', 1] }), fc.constant({ const: 'ab' }), fc.constant({ type: ['string', 'null'] }));
+const wide = fc.record({
+  type: fc.constant('object'),
+  properties: fc.dictionary(wideNames, wideProperty, { minKeys: 5, maxKeys: 12, noNullPrototype: true }),
+  required: fc.uniqueArray(wideNames, { maxLength: 3 }),
+  additionalProperties: fc.oneof(fc.constant(false), fc.constant(true), fc.constant({ type: 'string' }), fc.constant({ description: 'no rules' })),
+}, { requiredKeys: ['type', 'properties'] });
+const wideInstance = fc.oneof(fc.dictionary(wideNames, json, { maxKeys: 10, noNullPrototype: true }), fc.dictionary(names, json, { maxKeys: 4, noNullPrototype: true }), json);
+
+test('objects of many properties: the specialised validator gives the general path\'s verdict and errors, byte for byte', () => {
+  let switched = 0;
+  fc.assert(fc.property(wide, fc.array(wideInstance, { minLength: 1, maxLength: 8 }), (schema, instances) => {
+    assert.equal(takesSpecialisedPath(schema), true);
+    if (/switch \(k\d+\.length\)/.test(specialisedSource(schema, { maxNodes: 100, maxDepth: 5 }).source)) switched++;
+    const { special, general } = both(schema);
+    for (const instance of instances) {
+      const a = special.validate(instance);
+      const b = general.validate(instance);
+      assert.equal(a.valid, b.valid);
+      assert.deepEqual(a.errors, b.errors);
+    }
+  }), { numRuns: RUNS, seed: 231 });
+  assert.ok(switched > RUNS * 0.5, `only ${switched} of ${RUNS} schemas switched on key length`);
+});
+
 test('with tight instance budgets the refusals are the general path\'s too', () => {
   fc.assert(fc.property(shaped, fc.array(json, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 3 }), (schema, instances, maxInstanceNodes, maxInstanceDepth) => {
     const { special, general } = both(schema, { maxInstanceNodes, maxInstanceDepth });
@@ -78,9 +108,12 @@ test('with tight instance budgets the refusals are the general path\'s too', () 
 });
 
 test('non-finite numbers anywhere are refused with the general path\'s message', () => {
-  const schema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'array', items: { type: 'object' } } }, additionalProperties: false };
+  // Also where a bound is one-sided (a number inside it may still be infinite) or an enum lists Infinity.
+  const properties = { a: { type: 'number' }, b: { type: 'array', items: { type: 'object' } }, low: { type: 'number', minimum: 0 }, high: { type: 'integer', maximum: 3 }, e: { enum: [1, Infinity] } };
+  const schema = { type: 'object', properties, additionalProperties: false };
   const { special, general } = both(schema);
-  for (const instance of [{ a: Infinity }, { a: 1, b: [{ x: [NaN] }] }, { c: -Infinity }, { b: [{}, 1e400] }, { a: NaN, zz: 1 }]) {
+  for (const instance of [{ a: Infinity }, { a: 1, b: [{ x: [NaN] }] }, { c: -Infinity }, { b: [{}, 1e400] }, { a: NaN, zz: 1 },
+    { low: Infinity }, { low: NaN }, { high: -Infinity }, { high: NaN }, { e: Infinity }]) {
     const a = special.validate(instance);
     assert.equal(a.valid, false);
     assert.deepEqual(a.errors, general.validate(instance).errors);
@@ -157,4 +190,16 @@ test('inherited keys count towards the folded budget only upwards: over it, the 
   assert.deepEqual(special.validate(big).errors, general.validate(big).errors);
   assert.equal(special.validate(big).errors[0]!.keyword, 'budget');
   assert.doesNotMatch(specialisedSource(schema, { maxNodes: 3, maxDepth: 5 }).source, /getPrototypeOf|OBJECT_PROTOTYPE/);
+});
+
+test('validate is replaced by the generated function at the first call; a validate kept from before still answers the same', () => {
+  // A schema no other test compiles (the compile cache would hand back an already used validator).
+  const compiled = compileSchema({ type: 'object', properties: { a: { type: 'number', maximum: 3 } }, required: ['a'], additionalProperties: false, title: 'kept' });
+  const kept = compiled.validate;
+  assert.equal(kept({ a: 1 }).valid, true);
+  assert.notEqual(compiled.validate, kept);
+  for (const instance of [{ a: 1 }, { a: 9, b: 1 }, {}, { a: Infinity }]) {
+    assert.deepEqual([kept(instance).valid, kept(instance).errors], [compiled.validate(instance).valid, compiled.validate(instance).errors]);
+  }
+  assert.deepEqual(kept({ a: 9, b: 1 }).errors.map((e) => e.message), ['/: unexpected property "b"', '/a: expected number <= 3, got number 9']);
 });
