@@ -23,9 +23,9 @@ export class CallContext implements ToolContext {
   #last = -Infinity;
   #inputs: InputFlow | undefined;
   #approvals: ToolApprovals | undefined;
+  #client: DeclaredClient | undefined | null = null;
   readonly clientCapabilities: ClientCapabilities;
   readonly auth: AuthInfo | undefined;
-  readonly client: DeclaredClient | undefined;
   readonly requestMeta: Readonly<JsonObject>;
   readonly requestId: JsonRpcId;
   readonly toolName: string;
@@ -39,7 +39,6 @@ export class CallContext implements ToolContext {
     this.#env = env;
     this.clientCapabilities = s.capabilities;
     this.auth = s.auth;
-    this.client = declaredClient(s.meta[META.clientInfo]);
     this.requestMeta = s.meta;
     this.requestId = s.id;
     this.toolName = s.tool.name;
@@ -55,6 +54,12 @@ export class CallContext implements ToolContext {
 
   get connectionLost(): AbortSignal {
     return this.#s.message.connectionSignal ?? this.#s.message.signal;
+  }
+
+  /** Read from `_meta` when first asked: most calls never look, and it is one object per call otherwise. */
+  get client(): DeclaredClient | undefined {
+    if (this.#client === null) this.#client = declaredClient(this.#s.meta[META.clientInfo]);
+    return this.#client;
   }
 
   get scopes(): readonly string[] {
