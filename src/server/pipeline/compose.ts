@@ -64,17 +64,24 @@ export function runFrom(env: PipelineEnv, s: AnyState, index: number, entered = 
     } catch (error) {
       value = crashed(env, s, stage.name, error);
     }
-    if (value instanceof Promise) {
-      return value.then(
-        (settled) => settle(env, s, i, settled, started, entered),
-        (error: unknown) => settle(env, s, i, crashed(env, s, stage.name, error), started, entered),
-      );
-    }
+    if (value instanceof Promise) return settleLater(env, s, i, value, started, entered);
     const stop = value === s ? undefined : (value as Stop);
     if (env.onStageEvent !== undefined) emitStageEvent(env, s, stage.name as StageName, stop, performance.now() - started);
     if (stop !== undefined) return s.task === undefined ? stop : nextRound(env, s, i, stop, entered);
   }
   return fail(rpcError('internalFault', 'Internal error'));
+}
+
+/**
+ * A stage's promise, continued from its settlement. Its own function, not closures inside
+ * runFrom's loop: closures capturing the loop's variables made V8 allocate a context for every
+ * stage of every call, a pending stage or not (measured: ~1.9 KB per call with middleware).
+ */
+function settleLater(env: PipelineEnv, s: AnyState, i: number, value: Promise<AnyState | Stop>, started: number, entered: number): Promise<Stop> {
+  return value.then(
+    (settled) => settle(env, s, i, settled, started, entered),
+    (error: unknown) => settle(env, s, i, crashed(env, s, STAGE_LIST[i]!.name, error), started, entered),
+  );
 }
 
 function settle(env: PipelineEnv, s: AnyState, i: number, value: AnyState | Stop, started: number, entered: number): Stop | Promise<Stop> {
