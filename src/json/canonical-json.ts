@@ -20,7 +20,37 @@ import { jsonString } from './json-text.js';
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  // Wire data (what JSON.parse made, keys as the client sent them) is usually in canonical order
+  // already: its canonical text is then exactly JSON.stringify's, which V8 writes in one native pass.
+  if (isInCanonicalOrder(value, 0)) return JSON.stringify(value) ?? 'null';
   return write(value, '', []) ?? 'null';
+}
+
+// Deeper data (or a cycle, which never ends) takes the general writer, which detects cycles.
+const FAST_PATH_MAX_DEPTH = 64;
+
+/**
+ * True when JSON.stringify(value) is the canonical text: plain objects and arrays only (no
+ * toJSON, no boxed primitives, no class instances), every object's own keys already sorted, no
+ * bigint. Walks without allocating; anything unusual answers false and goes the general way.
+ */
+function isInCanonicalOrder(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint';
+  if (depth > FAST_PATH_MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isInCanonicalOrder(value[index], depth + 1)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  let previous: string | undefined;
+  for (const key in value) {
+    // An enumerable key inherited from a polluted Object.prototype is no member: the general writer decides.
+    if (!Object.hasOwn(value, key) || (previous !== undefined && previous > key)) return false;
+    previous = key;
+    if (!isInCanonicalOrder((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 // Returns undefined for values JSON leaves out (undefined, functions, symbols), so callers can drop or null them.

@@ -50,6 +50,31 @@ describe('canonicalJson', () => {
     assert.equal(canonicalJson('a"\n\u2028'), JSON.stringify('a"\n\u2028'));
   });
 
+  it('gives the same text for data already in canonical order (written natively) as for anything else', () => {
+    // Sorted at every level, with what only the general writer handles deep inside.
+    assert.equal(canonicalJson({ a: { b: [1, { c: new Date(Date.UTC(2026, 0, 1)) }] } }), '{"a":{"b":[1,{"c":"2026-01-01T00:00:00.000Z"}]}}');
+    assert.equal(canonicalJson({ a: [Object(2)], b: 1 }), '{"a":[2],"b":1}');
+    assert.equal(canonicalJson({ a: [1, undefined], b: undefined, c: () => 1 }), '{"a":[1,null]}');
+    assert.throws(() => canonicalJson({ a: { b: 10n } }), { name: 'TypeError', message: 'canonicalJson: a bigint (10n) has no JSON form' });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: [true] });
+    assert.equal(canonicalJson(bare), '{"a":1,"b":[true]}');
+    class Point { constructor(readonly x: number, readonly y: number) {} }
+    assert.equal(canonicalJson({ p: new Point(1, 2) }), '{"p":{"x":1,"y":2}}');
+    // Deeper than the native path goes: the general writer, same text.
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = { k: deep };
+    assert.equal(canonicalJson(deep), JSON.stringify(deep));
+  });
+
+  it('ignores an enumerable key a polluted Object.prototype adds, as JSON.stringify does', () => {
+    Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true });
+    try {
+      assert.equal(canonicalJson({ a: 1, b: { c: 2 } }), '{"a":1,"b":{"c":2}}');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['polluted'];
+    }
+  });
+
   it('refuses a bigint and a circular structure with a TypeError naming the problem', () => {
     assert.throws(() => canonicalJson({ n: 10n }), { name: 'TypeError', message: 'canonicalJson: a bigint (10n) has no JSON form' });
     const loop: Record<string, unknown> = { a: 1 };
