@@ -34,6 +34,12 @@ export interface InboundMessage {
   readonly connectionSignal?: AbortSignal;
   /** The message already parsed by the transport (stdio parses to route cancellations); decode then skips JSON.parse. */
   parsed?: unknown;
+  /**
+   * Set by an in-process caller that reads {@link Reply.result} and never sends the body (the 2025
+   * session wire, which answers in its own revision's words): a result reply then comes with
+   * `result` and an empty `body`, and the result's JSON is never written. Errors keep their body.
+   */
+  readonly resultOnly?: boolean;
   /** Sends a request-scoped notification (progress, log) on this request's stream. */
   notify(notification: JsonRpcNotification): void;
   /**
@@ -48,7 +54,7 @@ export interface InboundMessage {
 export interface Reply {
   /** HTTP status (stdio ignores it). */
   status: number;
-  /** The serialized JSON-RPC response; undefined when nothing is answered (202 on HTTP). */
+  /** The serialized JSON-RPC response; undefined when nothing is answered (202 on HTTP); '' for a result asked for as `resultOnly`. */
   body: string | undefined;
   /** Extra HTTP response headers. */
   headers?: Readonly<Record<string, string>>;

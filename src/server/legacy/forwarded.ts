@@ -15,6 +15,8 @@ import type { HeaderLookup, InboundMessage } from '../../transport/message-dispa
 export class ForwardedMessage implements InboundMessage {
   readonly body = '';
   parsed: unknown = undefined;
+  // The wire reads the result object and answers in the session's revision: no JSON of the 2026 result.
+  readonly resultOnly = true;
   readonly transport: InboundMessage['transport'];
   readonly header: HeaderLookup | undefined;
   readonly #original: InboundMessage;

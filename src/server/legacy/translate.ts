@@ -55,7 +55,12 @@ export function legacyServerInfo(info: Implementation, revision: string): JsonOb
  * and no tool titles or output schemas).
  */
 export function toLegacyResult(method: string, result: JsonObject, revision: string): JsonObject {
-  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
+  // A copy without the 2026-07-28 members, key by key: a rest destructuring did the same at several
+  // times the cost, once per translated call.
+  const rest: JsonObject = {};
+  for (const key in result) {
+    if (key !== 'resultType' && key !== 'ttlMs' && key !== 'cacheScope' && Object.hasOwn(result, key)) rest[key] = result[key];
+  }
   if (isJsonObject(rest._meta)) {
     const { [META.serverInfo]: _info, [META.subscriptionId]: _sub, ...meta } = rest._meta;
     if (Object.keys(meta).length === 0) delete rest._meta;

@@ -49,6 +49,11 @@ export function toReply(s: AnyState, stop: Stop, env: PipelineEnv): Reply {
       // A result stop only comes from a stage after `envelope`, so the id is known. Without
       // pre-serialized JSON the object is exactly what the body holds, so it travels along.
       if (stop.json !== undefined) return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, stop.json) };
+      if (s.message.resultOnly === true) {
+        // The same object serializeResult would write, with the server's _meta, left unwritten.
+        if (stop.result._meta === undefined) stop.result._meta = env.resultMeta;
+        return { status: 200, body: '', result: stop.result };
+      }
       return { status: 200, body: serializeResult(s.id as JsonRpcId, stop.result, env, undefined), result: stop.result };
     case 'error': {
       const reply: Reply = { status: stop.error.httpStatus, body: JSON.stringify(stop.error.toResponse(s.id)) };
