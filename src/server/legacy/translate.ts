@@ -55,22 +55,36 @@ export function legacyServerInfo(info: Implementation, revision: string): JsonOb
  * and no tool titles or output schemas).
  */
 export function toLegacyResult(method: string, result: JsonObject, revision: string): JsonObject {
-  // A copy without the 2026-07-28 members, key by key: a rest destructuring did the same at several
-  // times the cost, once per translated call.
+  // A copy without the 2026-07-28 members, key by key and in the result's order: a rest
+  // destructuring and `delete` (which turns the copy into a slow dictionary) cost several times
+  // more, once per translated call.
+  const dropStructured = method === 'tools/call' && revision === '2025-03-26';
   const rest: JsonObject = {};
   for (const key in result) {
-    if (key !== 'resultType' && key !== 'ttlMs' && key !== 'cacheScope' && Object.hasOwn(result, key)) rest[key] = result[key];
-  }
-  if (isJsonObject(rest._meta)) {
-    const { [META.serverInfo]: _info, [META.subscriptionId]: _sub, ...meta } = rest._meta;
-    if (Object.keys(meta).length === 0) delete rest._meta;
-    else rest._meta = meta;
+    if (key === 'resultType' || key === 'ttlMs' || key === 'cacheScope' || !Object.hasOwn(result, key)) continue;
+    if (key === 'structuredContent' && dropStructured) continue;
+    const value = result[key];
+    if (key === '_meta' && isJsonObject(value)) {
+      const meta = withoutReservedMeta(value);
+      if (meta !== undefined) rest._meta = meta;
+      continue;
+    }
+    rest[key] = value;
   }
   if (method === 'tools/list' && Array.isArray(rest.tools) && TOOL_FIELDS[revision] !== undefined) {
     rest.tools = rest.tools.map((tool: unknown) => (isJsonObject(tool) ? pick(tool, TOOL_FIELDS[revision]) : tool));
   }
-  if (method === 'tools/call' && revision === '2025-03-26') delete rest.structuredContent;
   return rest;
+}
+
+/** `_meta` without the keys only the 2026-07-28 wire has; undefined when nothing else is left. */
+function withoutReservedMeta(meta: JsonObject): JsonObject | undefined {
+  let kept: JsonObject | undefined;
+  for (const key in meta) {
+    if (key === META.serverInfo || key === META.subscriptionId || !Object.hasOwn(meta, key)) continue;
+    (kept ??= {})[key] = meta[key];
+  }
+  return kept;
 }
 
 /**

@@ -1,0 +1,45 @@
+/** toLegacyResult: a 2026-07-28 result as each 2025 revision reads it (the 2025 wire's answers). */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { META } from '../../src/protocol/constants.js';
+import { toLegacyResult } from '../../src/server/legacy/translate.js';
+
+const call = () => ({
+  resultType: 'complete',
+  content: [{ type: 'text', text: 'sum 42' }],
+  structuredContent: { sum: 42 },
+  ttlMs: 0,
+  cacheScope: 'public',
+  _meta: { [META.serverInfo]: { name: 'x', version: '1' }, [META.subscriptionId]: 's1', 'example.com/trace': 'abc' },
+  isError: false,
+});
+
+describe('toLegacyResult', () => {
+  it('drops the 2026-07-28 members and reserved _meta keys, keeps the rest in the same order', () => {
+    const legacy = toLegacyResult('tools/call', call(), '2025-11-25');
+    assert.equal(JSON.stringify(legacy), '{"content":[{"type":"text","text":"sum 42"}],"structuredContent":{"sum":42},"_meta":{"example.com/trace":"abc"},"isError":false}');
+  });
+
+  it('leaves _meta out when only reserved keys were in it, and copies, never changes, the result', () => {
+    const result = { resultType: 'complete', content: [], _meta: { [META.serverInfo]: { name: 'x', version: '1' } } };
+    const before = JSON.stringify(result);
+    assert.deepEqual(toLegacyResult('tools/call', result, '2025-06-18'), { content: [] });
+    assert.equal(JSON.stringify(result), before);
+  });
+
+  it('keeps a _meta that is not an object as it is', () => {
+    assert.deepEqual(toLegacyResult('ping', { resultType: 'complete', _meta: 'odd' }, '2025-11-25'), { _meta: 'odd' });
+  });
+
+  it('drops structuredContent for 2025-03-26 tools/call only', () => {
+    assert.equal(toLegacyResult('tools/call', call(), '2025-03-26').structuredContent, undefined);
+    assert.deepEqual(toLegacyResult('tools/call', call(), '2025-06-18').structuredContent, { sum: 42 });
+    assert.deepEqual(toLegacyResult('resources/read', { resultType: 'complete', structuredContent: 1 }, '2025-03-26'), { structuredContent: 1 });
+  });
+
+  it('lists tools with only the fields the revision defines', () => {
+    const tool = { name: 't', title: 'T', description: 'd', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, annotations: {}, execution: { taskSupport: 'optional' } };
+    assert.deepEqual(toLegacyResult('tools/list', { resultType: 'complete', tools: [tool] }, '2025-03-26'), { tools: [{ name: 't', description: 'd', inputSchema: { type: 'object' }, annotations: {} }] });
+    assert.deepEqual(Object.keys((toLegacyResult('tools/list', { resultType: 'complete', tools: [tool] }, '2025-11-25').tools as object[])[0]!), Object.keys(tool));
+  });
+});
