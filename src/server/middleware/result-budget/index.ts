@@ -8,7 +8,7 @@
 import { countTextTokens, surelyWithinTokens } from '../../../host/token-estimate.js';
 import type { JsonObject } from '../../../protocol/json-rpc.js';
 import { toolError } from '../../outcomes.js';
-import type { CallOutcome, Middleware } from '../middleware.js';
+import type { CallOutcome, Middleware, ToolCall } from '../middleware.js';
 import { jsonBytesBound } from './json-size-bound.js';
 
 /** Options of {@link resultBudget}. Give `maxTokens`, `maxBytes`, or both. */
@@ -113,47 +113,57 @@ export function resultBudget(options: ResultBudgetOptions): Middleware {
       const outcome = await next();
       if (outcome.kind !== 'result' || outcome.result.resultType !== 'complete') return outcome;
       const result = outcome.result;
-      if (jsonBytesBound({ content: result.content, structuredContent: result.structuredContent }, smallestLimit) <= smallestLimit) return outcome;
-      const measured = (r: JsonObject): string => JSON.stringify({ content: r.content, structuredContent: r.structuredContent });
-      const text = measured(result);
-      let exceeded: Measure | undefined;
-      let original = 0;
-      for (const m of checks) {
-        if (m.surelyWithin(text)) continue;
-        original = m.size(text);
-        if (original > m.limit) {
-          exceeded = m;
-          break;
-        }
-      }
-      if (exceeded === undefined) return outcome;
-      const withheld = (why: string): CallOutcome => {
-        call.report(`result withheld: ${original} ${exceeded.unit} over the budget of ${exceeded.limit}`);
-        return {
-          kind: 'result',
-          outcome: 'tool-error',
-          result: toolError('resultTooLarge', `The result of ${call.tool.name} was ${original} ${exceeded.unit}, over its budget of ${exceeded.limit}; it was withheld${why}. Ask for less (a narrower query or a smaller page).`),
-        };
-      };
-      if (onExceed === 'refuse') return withheld('');
-      const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
-      if (result.structuredContent !== undefined || content.some((b) => b.type !== 'text')) return withheld(' (only text can be truncated, and this result carries structured or non-text content)');
-      const marker = (shown: number): Block => ({ type: 'text', text: `[truncated by toolwright: the result was ${original} ${exceeded.unit}, over the budget of ${exceeded.limit}; ${shown} of ${content.length} text block(s) shown, the last one cut]` });
-      const fits = (blocks: Block[]): boolean => checks.every((m) => !over(m, measured({ content: [...blocks, marker(blocks.length)] } as JsonObject)));
-      const kept: Block[] = [];
-      for (const block of content) {
-        if (fits([...kept, block])) {
-          kept.push(block);
-          continue;
-        }
-        const cut = fitPrefix(String(block.text), (candidate) => fits([...kept, { type: 'text', text: candidate }]));
-        if (cut !== '') kept.push({ type: 'text', text: cut });
-        break;
-      }
-      result.content = [...kept, marker(kept.length)];
-      call.note(TRUNCATION_META_KEY, { unit: exceeded.unit, limit: exceeded.limit, original });
-      call.report(`truncated from ${original} ${exceeded.unit} to the budget of ${exceeded.limit}`);
-      return outcome;
+      // The usual small result passes on a bound of its size, without its text; the rest is measured
+      // apart. The text measured is {"content":…,"structuredContent":…}: 33 bytes besides the two.
+      if (jsonBytesBound(result.content, smallestLimit) + jsonBytesBound(result.structuredContent, smallestLimit) + 33 <= smallestLimit) return outcome;
+      return overBudget(call, outcome, result, checks, onExceed);
     },
   };
+}
+
+/**
+ * A result not surely within the budget: measured exactly, then passed, withheld or truncated.
+ * Apart from handle() so that the closures here cost nothing on the usual call.
+ */
+function overBudget(call: ToolCall, outcome: CallOutcome, result: JsonObject, checks: readonly Measure[], onExceed: 'truncate' | 'refuse'): CallOutcome {
+  const measured = (r: JsonObject): string => JSON.stringify({ content: r.content, structuredContent: r.structuredContent });
+  const text = measured(result);
+  let exceeded: Measure | undefined;
+  let original = 0;
+  for (const m of checks) {
+    if (m.surelyWithin(text)) continue;
+    original = m.size(text);
+    if (original > m.limit) {
+      exceeded = m;
+      break;
+    }
+  }
+  if (exceeded === undefined) return outcome;
+  const withheld = (why: string): CallOutcome => {
+    call.report(`result withheld: ${original} ${exceeded.unit} over the budget of ${exceeded.limit}`);
+    return {
+      kind: 'result',
+      outcome: 'tool-error',
+      result: toolError('resultTooLarge', `The result of ${call.tool.name} was ${original} ${exceeded.unit}, over its budget of ${exceeded.limit}; it was withheld${why}. Ask for less (a narrower query or a smaller page).`),
+    };
+  };
+  if (onExceed === 'refuse') return withheld('');
+  const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
+  if (result.structuredContent !== undefined || content.some((b) => b.type !== 'text')) return withheld(' (only text can be truncated, and this result carries structured or non-text content)');
+  const marker = (shown: number): Block => ({ type: 'text', text: `[truncated by toolwright: the result was ${original} ${exceeded.unit}, over the budget of ${exceeded.limit}; ${shown} of ${content.length} text block(s) shown, the last one cut]` });
+  const fits = (blocks: Block[]): boolean => checks.every((m) => !over(m, measured({ content: [...blocks, marker(blocks.length)] } as JsonObject)));
+  const kept: Block[] = [];
+  for (const block of content) {
+    if (fits([...kept, block])) {
+      kept.push(block);
+      continue;
+    }
+    const cut = fitPrefix(String(block.text), (candidate) => fits([...kept, { type: 'text', text: candidate }]));
+    if (cut !== '') kept.push({ type: 'text', text: cut });
+    break;
+  }
+  result.content = [...kept, marker(kept.length)];
+  call.note(TRUNCATION_META_KEY, { unit: exceeded.unit, limit: exceeded.limit, original });
+  call.report(`truncated from ${original} ${exceeded.unit} to the budget of ${exceeded.limit}`);
+  return outcome;
 }
