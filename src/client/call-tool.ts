@@ -75,19 +75,21 @@ function checkCallResult(result: JsonObject, tool: KnownTool | undefined, name: 
 }
 
 /** Calls a tool to completion. */
-export async function callTool(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
-  return (await callToolOrTask(ctx, name, args, { ...options, task: false })) as CallToolResult;
+export function callTool(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  return callToolOrTask(ctx, name, args, options, false) as Promise<CallToolResult>;
 }
 
 /** Calls a tool declaring the tasks extension on the request; resolves to its task handle (completed at once when the server did not make it a task). */
-export async function callToolAsTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<ToolTask> {
-  return (await callToolOrTask(ctx, name, args, { ...options, task: true })) as ToolTask;
+export function callToolAsTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<ToolTask> {
+  return callToolOrTask(ctx, name, args, options, true) as Promise<ToolTask>;
 }
 
-async function callToolOrTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult | ToolTask> {
+/** `asTask` decides, whatever `options.task` says (callTool and callToolAsTask choose). */
+async function callToolOrTask(ctx: CallContext, name: string, args: Record<string, unknown>, options: CallToolOptions, asTask: boolean): Promise<CallToolResult | ToolTask> {
   if (typeof name !== 'string' || name === '') throw new McpClientError('usage', 'callTool: the tool name must be a non-empty string', { method: 'tools/call' });
   if (!isJsonObject(args)) throw new McpClientError('usage', `callTool: arguments must be an object, got ${describeShape(args)}`, { method: 'tools/call' });
-  let tool = await ctx.catalog.knownTool(name, false, options.signal);
+  const now = ctx.catalog.knownToolNow(name);
+  let tool = now.listed ? now.tool : await ctx.catalog.knownTool(name, false, options.signal);
   if (tool?.excluded !== undefined) throw excludedError(name, tool);
   const progressToken = options.onProgress === undefined ? undefined : `tw-${Math.random().toString(36).slice(2)}`;
   const onNotification = (notification: JsonRpcNotification): void => {
@@ -103,7 +105,6 @@ async function callToolOrTask(ctx: CallContext, name: string, args: Record<strin
     options.onNotification?.(notification);
   };
   const input: CallInputState = { tool: name, arguments: args, options, roots: ctx.roots, maxRounds: ctx.maxRounds, round: 0 };
-  const asTask = options.task === true;
   const onRequest = callRequestHandler(input, ctx.clientHandler);
   let retry: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
   let headerRetried = false;

@@ -36,6 +36,8 @@ export interface CatalogSettings {
 }
 
 const CACHED_METHODS = ['tools/list', 'server/discover'] as const;
+/** A private entry is looked for before a public one. */
+const SCOPES = ['private', 'public'] as const;
 
 function describeShape(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -102,7 +104,7 @@ export class Catalog {
   invalidate(): void {
     this.#sessionListing = undefined;
     for (const method of CACHED_METHODS) {
-      for (const scope of ['public', 'private'] as const) this.#settings.cache.delete(listCacheKey(method, this.#connection.identity, scope, this.#connection.authContext));
+      for (const scope of SCOPES) this.#settings.cache.delete(this.#key(method, scope));
     }
   }
 
@@ -202,9 +204,35 @@ export class Catalog {
     return this.#known.get(name);
   }
 
+  /**
+   * The tool's entry when the listing `listTools()` would reuse is at hand now (the same rules:
+   * a legacy session's list, else a fresh cache entry), without a promise; `listed: false` when
+   * a listing is needed first (then `knownTool`). Every call asks this first: nearly always the list is cached.
+   */
+  knownToolNow(name: string): { listed: true; tool: KnownTool | undefined } | { listed: false } {
+    if (this.#sessionListing !== undefined && this.#exchange.state?.era === 'legacy') return { listed: true, tool: this.#known.get(name) };
+    const hit = this.#readCached<ToolListing>('tools/list');
+    if (hit === undefined) return { listed: false };
+    this.#adopt(hit.value);
+    return { listed: true, tool: this.#known.get(name) };
+  }
+
+  /** Cache keys of this connection by method and scope, made once (its identity and authorization context do not change). */
+  readonly #keys = new Map<string, { readonly public: string; readonly private: string }>();
+
+  #key(method: string, scope: 'public' | 'private'): string {
+    let keys = this.#keys.get(method);
+    if (keys === undefined) {
+      const { identity, authContext } = this.#connection;
+      keys = { public: listCacheKey(method, identity, 'public', authContext), private: listCacheKey(method, identity, 'private', authContext) };
+      this.#keys.set(method, keys);
+    }
+    return keys[scope];
+  }
+
   #readCached<T>(method: string): ListCacheEntry<T> | undefined {
-    for (const scope of ['private', 'public'] as const) {
-      const key = listCacheKey(method, this.#connection.identity, scope, this.#connection.authContext);
+    for (const scope of SCOPES) {
+      const key = this.#key(method, scope);
       const entry = this.#settings.cache.get(key);
       if (entry === undefined) continue;
       if (entry.expiresAt > this.#settings.now()) return entry as ListCacheEntry<T>;
@@ -215,7 +243,7 @@ export class Catalog {
 
   #store(method: string, value: unknown, ttlMs: number, cacheScope: 'public' | 'private'): void {
     if (ttlMs <= 0) return;
-    this.#settings.cache.set(listCacheKey(method, this.#connection.identity, cacheScope, this.#connection.authContext), { value, expiresAt: this.#settings.now() + ttlMs, cacheScope });
+    this.#settings.cache.set(this.#key(method, cacheScope), { value, expiresAt: this.#settings.now() + ttlMs, cacheScope });
   }
 
   async #fetchAllPages(signal: AbortSignal, restarted: boolean): Promise<ToolListing> {

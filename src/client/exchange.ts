@@ -95,8 +95,8 @@ export class Exchange {
   }
 
   /** Sends one request and resolves to its `result`; JSON-RPC errors become McpClientError kind `rpc`. */
-  async send(method: string, params: JsonObject, options: ExchangeOptions = {}): Promise<JsonObject> {
-    return (await this.#send(method, params, options, false)) as JsonObject;
+  send(method: string, params: JsonObject, options: ExchangeOptions = {}): Promise<JsonObject> {
+    return this.#send(method, params, options, false) as Promise<JsonObject>;
   }
 
   /** Like {@link send} for a modern-only method (`server/discover`): resolves to undefined, sending nothing more, when the server turns out legacy. */
@@ -291,7 +291,15 @@ export class Exchange {
     return message.result;
   }
 
+  /** The `_meta` of a request that declares no extension of its own: the same on every request, so made once (it is only ever copied from). */
+  #plainModernMeta: JsonObject | undefined;
+
   #modernMeta(extensions: JsonObject | undefined): JsonObject {
+    if (extensions === undefined) return (this.#plainModernMeta ??= this.#buildModernMeta(undefined));
+    return this.#buildModernMeta(extensions);
+  }
+
+  #buildModernMeta(extensions: JsonObject | undefined): JsonObject {
     const declared = this.#settings.capabilities;
     const capabilities = extensions === undefined ? declared : { ...declared, extensions: { ...(isJsonObject(declared.extensions) ? declared.extensions : {}), ...extensions } };
     const meta: JsonObject = { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: capabilities as JsonObject };

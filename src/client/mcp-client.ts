@@ -140,7 +140,7 @@ class Client implements McpClient {
   callTool(tool: string | CallableTool, args: Record<string, unknown>, options: CallToolOptions & { task: true }): Promise<ToolTask>;
   callTool<T = unknown>(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<T>>;
   callTool<const D extends CallableTool>(tool: D, args?: Record<string, unknown>, options?: CallToolOptions): Promise<TypedCallToolResult<OutputOf<D>>>;
-  async callTool(tool: string | CallableTool, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<unknown> | ToolTask> {
+  callTool(tool: string | CallableTool, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<TypedCallToolResult<unknown> | ToolTask> {
     const name = typeof tool === 'string' ? tool : isJsonObject(tool) && typeof tool.name === 'string' ? tool.name : '';
     return options.task === true ? callToolAsTask(this.#call, name, args, options) : callTool(this.#call, name, args, options);
   }

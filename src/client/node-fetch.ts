@@ -14,7 +14,8 @@
  * sent again once any byte of its answer has arrived, nor when its socket was new.
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -176,6 +177,57 @@ function closedWhileIdle(req: ClientRequest, error: unknown, answered: boolean, 
   return typeof code === 'string' && CLOSED_UNDER_REQUEST.has(code) && (req.socket?.bytesRead ?? bytesReadBefore) === bytesReadBefore;
 }
 
+/** A header name as fetch accepts it (an HTTP token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What fetch would change or refuse in a value: surrounding HTTP whitespace, NUL/CR/LF, a char over 0xFF. */
+const NOT_AS_IS = /^[\t\n\r ]|[\t\n\r ]$|[\0\r\n]|[^\0-\xFF]/;
+
+/**
+ * The request headers as fetch sends them: names lower-cased, values normalised, an invalid header
+ * refused with fetch's own TypeError. A plain record of valid string headers with distinct names
+ * (what http-connection.ts passes on every request) is copied as it is: that is exactly what
+ * `new Headers()` makes of it, without building one (a visible share of a proxied call's CPU).
+ * Anything else goes through `Headers`, so what is sent never depends on which branch built it.
+ */
+function requestHeaders(given: RequestInit['headers']): OutgoingHttpHeaders {
+  if (given !== undefined && given !== null && Object.getPrototypeOf(given) === Object.prototype) {
+    const record = given as Record<string, unknown>;
+    // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+    const headers = Object.create(null) as OutgoingHttpHeaders;
+    let asIs = true;
+    for (const name in record) {
+      const value = record[name];
+      const lower = name.toLowerCase();
+      if (typeof value !== 'string' || !TOKEN.test(name) || NOT_AS_IS.test(value) || lower in headers) {
+        asIs = false;
+        break;
+      }
+      headers[lower] = value;
+    }
+    if (asIs) return headers;
+  }
+  const headers: OutgoingHttpHeaders = {};
+  new Headers(given).forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+/** The request options of a URL (what node:http derives from it on every call), worked out once per URL. */
+const targets = new Map<string, RequestOptions>();
+const MAX_TARGETS = 64;
+
+function targetOf(url: URL): RequestOptions {
+  const href = url.href;
+  let target = targets.get(href);
+  if (target === undefined) {
+    target = urlToHttpOptions(url);
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(href, target);
+  }
+  return target;
+}
+
 /** Creates a fetch over node:http with a keep-alive pool of its own (one per connection). */
 export function createNodeFetch(): NodeFetch {
   // Unlimited sockets per origin, as the global fetch allows: the callers bound their own concurrency.
@@ -194,11 +246,13 @@ export function createNodeFetch(): NodeFetch {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const method = (init.method ?? 'GET').toUpperCase();
-    // Built as fetch builds them, so an invalid header is refused with the same TypeError.
-    const headers: OutgoingHttpHeaders = {};
-    new Headers(init.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
+    let headers: OutgoingHttpHeaders;
+    try {
+      headers = requestHeaders(init.headers);
+    } catch (error) {
+      // Refused as fetch refuses it: a rejected promise, never a throw.
+      return Promise.reject(error);
+    }
     const text = typeof body === 'string' ? body : undefined;
     if (text !== undefined) headers['content-length'] = Buffer.byteLength(text);
     const protocol = url.protocol as 'http:' | 'https:';
@@ -216,7 +270,7 @@ export function createNodeFetch(): NodeFetch {
         };
         const done = (): void => signal?.removeEventListener('abort', onAbort);
         // `agent: false` gives the resend a new socket that is closed after it, outside the pool.
-        const req = send(url, { method, headers, agent: pooled ? agents[protocol] : false }, (res) => {
+        const req = send({ ...targetOf(url), method, headers, agent: pooled ? agents[protocol] : false }, (res) => {
           answered = true;
           if (REDIRECTS.has(res.statusCode ?? 0) && res.headers.location !== undefined) {
             // The server did not take the request here: the global fetch sends it again and follows the redirect as fetch does.

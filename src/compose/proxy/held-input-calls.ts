@@ -61,7 +61,8 @@ export class HeldInputCalls {
 
   /** A proxied tool's `run`: a new upstream call, or the held one the caller's answers belong to. */
   async run(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResultInit | InputRequiredInit> {
-    const heldId = Object.keys(ctx.inputResponses ?? {}).map((key) => KEY.exec(key)?.[1]).find((id) => id !== undefined);
+    // A first call carries no input responses: nothing to look for.
+    const heldId = ctx.inputResponses === undefined ? undefined : Object.keys(ctx.inputResponses).map((key) => KEY.exec(key)?.[1]).find((id) => id !== undefined);
     if (heldId === undefined) return this.#advance(this.#start(name, args, ctx), ctx);
     const held = this.#held.get(heldId);
     if (held === undefined) return lost(this.#upstream.label, name, 'is no longer held here (it ended, timed out, or was held by another instance)');

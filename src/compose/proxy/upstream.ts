@@ -300,13 +300,20 @@ export class Upstream {
     }
   }
 
-  /** Waits for a slot (at most `timeoutMs`, or until `caller` aborts); resolves to a release function, or a refusal text. */
-  async #acquire(caller: AbortSignal): Promise<(() => void) | string> {
-    const release = (): void => {
-      const next = this.#queue.shift();
-      if (next !== undefined) next();
-      else this.#active--;
-    };
+  /** Hands the slot of a finished call to the next one waiting, or frees it. */
+  readonly #release = (): void => {
+    const next = this.#queue.shift();
+    if (next !== undefined) next();
+    else this.#active--;
+  };
+
+  /**
+   * A slot: the release function at once when one is free (no promise: nearly every call), else
+   * the wait for one (at most `timeoutMs`, or until `caller` aborts), which resolves to the release
+   * function or a refusal text.
+   */
+  #acquire(caller: AbortSignal): (() => void) | string | Promise<(() => void) | string> {
+    const release = this.#release;
     if (this.#active < this.#options.maxConcurrent) {
       this.#active++;
       return release;
@@ -342,7 +349,8 @@ export class Upstream {
   async call(name: string, args: Record<string, unknown>, ctx: Pick<ToolContext, 'signal' | 'progress' | 'requestMeta'>, onInputRequired?: CallToolOptions['onInputRequired']): Promise<ToolResultInit> {
     if (this.#closed) return failure(`Upstream ${this.label} is closed (the proxy is shutting down).`);
     const started = Date.now();
-    const release = await this.#acquire(ctx.signal);
+    const slot = this.#acquire(ctx.signal);
+    const release = typeof slot === 'object' ? await slot : slot;
     if (typeof release === 'string') return failure(release);
     const live = this.#current();
     if (typeof live === 'string') {

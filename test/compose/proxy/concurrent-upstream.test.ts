@@ -2,7 +2,8 @@
  * Proxied calls to an HTTP upstream are not serialized: N calls through the front are all in
  * flight upstream at once. The upstream tool is a barrier that answers only when N calls have
  * arrived, so the test finishes only if the client's HTTP request path carries them concurrently
- * (no one-connection serialization); the upstream's observed peak is asserted.
+ * (no one-connection serialization); the upstream's observed peak is asserted. Past `maxConcurrent`,
+ * calls wait in the proxy for a slot and are sent one by one as slots free.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import type { McpClient } from '../../../src/client/index.js';
 import { createServer, defineTool } from '../../../src/index.js';
 import type { HttpListener, McpServer } from '../../../src/index.js';
 import { toolsFromUpstream } from '../../../src/compose/index.js';
+import { until } from '../../support/until.js';
 import type { UpstreamTools } from '../../../src/compose/index.js';
 
 const CALLS = 24;
@@ -63,6 +65,67 @@ describe('proxy in front of an HTTP upstream: concurrent calls', { timeout: 60_0
     const results = await Promise.all(Array.from({ length: CALLS }, (_, n) => client.callTool('up__barrier', { n })));
     assert.equal(peak, CALLS);
     assert.deepEqual(results.map((r) => (r.content[0] as { text: string }).text), Array.from({ length: CALLS }, (_, n) => `${n}`));
+    assert.ok(results.every((r) => r.isError !== true));
+  });
+});
+
+describe('proxy in front of an HTTP upstream: calls past maxConcurrent wait for a slot', { timeout: 60_000 }, () => {
+  const LIMIT = 2;
+  const TOTAL = 5;
+  let inFlight = 0;
+  let peak = 0;
+  const arrivedNames: number[] = [];
+  const releases: (() => void)[] = [];
+  const held = defineTool({
+    name: 'held',
+    description: 'Answers when the test releases it.',
+    inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } as const,
+    run: async ({ n }) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      arrivedNames.push(n);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      inFlight--;
+      return `${n}`;
+    },
+  });
+  let upstream: McpServer;
+  let upstreamListener: HttpListener;
+  let proxied: UpstreamTools;
+  let front: McpServer;
+  let frontListener: HttpListener;
+  let client: McpClient;
+
+  before(async () => {
+    upstream = createServer({ name: 'upstream', version: '1.0.0', tools: [held] });
+    upstreamListener = await upstream.listen({ port: 0 });
+    proxied = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', maxConcurrent: LIMIT, maxQueued: TOTAL - LIMIT });
+    front = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
+    frontListener = await front.listen({ port: 0 });
+    client = connect(frontListener.url, { onWarning: () => {} });
+  });
+  after(async () => {
+    for (const release of releases.splice(0)) release();
+    await client?.close();
+    await frontListener?.close();
+    await front?.close();
+    await proxied?.close();
+    await upstreamListener?.close();
+    await upstream?.close();
+  });
+
+  it(`sends ${LIMIT} at a time; each waiting call is sent when a slot frees and answered with its own result`, async () => {
+    const calls = Array.from({ length: TOTAL }, (_, n) => client.callTool('up__held', { n }));
+    for (let sent = LIMIT; sent <= TOTAL; sent++) {
+      await until(() => arrivedNames.length === sent, () => `${sent} calls upstream (seen ${arrivedNames.length})`);
+      assert.equal(inFlight, LIMIT, 'the upstream holds exactly the limit while calls wait');
+      if (sent < TOTAL) releases.shift()!();
+    }
+    for (const release of releases.splice(0)) release();
+    const results = await Promise.all(calls);
+    assert.equal(peak, LIMIT);
+    assert.deepEqual([...arrivedNames].sort(), Array.from({ length: TOTAL }, (_, n) => n));
+    assert.deepEqual(results.map((r) => (r.content[0] as { text: string }).text), Array.from({ length: TOTAL }, (_, n) => `${n}`));
     assert.ok(results.every((r) => r.isError !== true));
   });
 });
