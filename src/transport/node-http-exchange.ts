@@ -146,9 +146,11 @@ export class HttpExchange implements InboundMessage {
       serveSessionRequest(sessions, req.method === 'GET' ? 'GET' : 'DELETE', this.header, this.#res);
       return;
     }
+    // on(), not once(): each fires once anyway (or, for 'error', is harmless again), and once()
+    // wraps every listener in a closure and a state object, on every request.
     req.on('data', this.#onData);
-    req.once('end', this.#onEnd);
-    req.once('error', this.#onError);
+    req.on('end', this.#onEnd);
+    req.on('error', this.#onError);
   }
 
   readonly #onData = (chunk: Buffer): void => {
@@ -171,7 +173,7 @@ export class HttpExchange implements InboundMessage {
     const chunks = this.#chunks;
     this.body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.#chunks = [];
-    this.#res.once('close', this.#onClose);
+    this.#res.on('close', this.#onClose);
     this.#dispatcher.handleMessage(this).then(this.#onReply, this.#onFailure);
   };
 
@@ -190,7 +192,8 @@ export class HttpExchange implements InboundMessage {
     const res = this.#res;
     if (this.#gone || res.writableEnded) return;
     // The id is echoed as the client wrote it, whichever era's code built the reply.
-    const reply = answer.body === undefined ? answer : { ...answer, body: echoExactId(this.body, answer.body) };
+    const body = answer.body === undefined ? undefined : echoExactId(this.body, answer.body);
+    const reply = body === answer.body ? answer : { ...answer, body };
     if (this.#streaming) {
       const events = reply.events ?? (reply.body === undefined ? [] : [reply.body]);
       for (const [i, json] of events.entries()) res.write(sseEvent(limitResponse(json, this.#policy.maxResponseBytes), reply.eventIds?.[i]));
