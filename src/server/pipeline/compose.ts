@@ -125,6 +125,11 @@ function runLayer(env: PipelineEnv, s: AnyState & ToolFound, index: number, chai
   return runMiddleware(env, s, (s.view ??= new CallView(s, env.store)), index, chain, 0, keepStop);
 }
 
+/** A middleware's name in stage events and logs; made only when one is written, not on every call. */
+function stageNameOf(middleware: Middleware): `middleware:${string}` {
+  return `middleware:${middleware.name}`;
+}
+
 function keepStop(stop: Stop): Stop {
   return stop;
 }
@@ -136,7 +141,6 @@ function keepStop(stop: Stop): Stop {
  */
 function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallView, index: number, chain: readonly Middleware[], k: number, after: (stop: Stop) => T): T | Promise<T> {
   const middleware = chain[k]!;
-  const name = `middleware:${middleware.name}` as const;
   let called = false;
   let innerStop: Stop | undefined;
   const toOutcome = (stop: Stop): CallOutcome => {
@@ -168,7 +172,7 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
     }
     if (env.onStageEvent !== undefined) {
       const reports = view.reports?.get(middleware.name);
-      emitStageEvent(env, s, name, stop === innerStop ? undefined : stop, performance.now() - started, reports === undefined ? undefined : reports.join('; '));
+      emitStageEvent(env, s, stageNameOf(middleware), stop === innerStop ? undefined : stop, performance.now() - started, reports === undefined ? undefined : reports.join('; '));
     }
     return after(stop);
   };
@@ -177,11 +181,11 @@ function runMiddleware<T>(env: PipelineEnv, s: AnyState & ToolFound, view: CallV
   try {
     handled = middleware.handle(view, next);
   } catch (error) {
-    return ended(crashed(env, s, name, error));
+    return ended(crashed(env, s, stageNameOf(middleware), error));
   }
   // A thenable that is not a native promise (another realm, a library's) is adopted like one.
   if (isThenable(handled)) {
-    return Promise.resolve(handled).then(ended, (error: unknown) => ended(crashed(env, s, name, error)));
+    return Promise.resolve(handled).then(ended, (error: unknown) => ended(crashed(env, s, stageNameOf(middleware), error)));
   }
   return ended(handled);
 }
