@@ -152,13 +152,16 @@ export function echoExactId(request: string | Uint8Array, json: string): string 
   // A string id (") or a short number is always exact; only a long number or an exponent can be rounded.
   if (first === 0x22) return json;
   let end = start;
+  let exponent = false;
   while (end < json.length && end - start < 400) {
     const c = json.charCodeAt(end);
     if (c === 0x2c || c === 0x7d) break;
+    if (c === 0x45 || c === 0x65) exponent = true;
     end++;
   }
+  // Read in place: the usual short id costs no string (this runs for every answer).
+  if (end - start < 16 && !exponent) return json;
   const token = json.slice(start, end);
-  if (token.length < 16 && !/[eE]/.test(token)) return json;
   const rounded = Number(token);
   if (!Number.isFinite(rounded) || Number.isSafeInteger(rounded)) return json;
   const text = typeof request === 'string' ? request : utf8Text.decode(request);
