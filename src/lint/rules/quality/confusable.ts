@@ -2,11 +2,11 @@ import { nameSegments, wordsOf } from '../../text-signals.js';
 import { optionsOfDefaults } from '../../rule-options.js';
 import type { LintRule, ToolView } from '../../types.js';
 
-/** Sorted distinct ids of the character bigrams of a text (ids shared through `ids`). */
-function bigrams(text: string, ids: Map<string, number>): Int32Array {
+/** Sorted distinct ids of the character bigrams of a text (ids shared through `ids`, keyed by the two UTF-16 units). */
+function bigrams(text: string, ids: Map<number, number>): Int32Array {
   const grams = new Set<number>();
   for (let i = 0; i < text.length - 1; i++) {
-    const gram = text.slice(i, i + 2);
+    const gram = text.charCodeAt(i) * 0x10000 + text.charCodeAt(i + 1);
     let id = ids.get(gram);
     if (id === undefined) ids.set(gram, (id = ids.size));
     grams.add(id);
@@ -51,6 +51,64 @@ function jaccard(a: Int32Array, b: Int32Array, threshold: number): number {
 
 interface Signature { tool: ToolView; compact: string; grams: Int32Array; words: Int32Array }
 
+interface Match { other: Signature; kind: 'name' | 'description'; score: number; same: boolean }
+
+/**
+ * For each tool, the earlier tool it is most confusable with: the best name match if any pair
+ * reaches nameThreshold (first on a tie), else the best description match. In its own function so
+ * V8 compiles the n² loop once, not again with the reporting code around it.
+ */
+function bestMatches(sigs: readonly Signature[], nameThreshold: number, descriptionThreshold: number): (Match | undefined)[] {
+  const best: (Match | undefined)[] = new Array(sigs.length).fill(undefined);
+  // Per-tool numbers in flat arrays, and names as ids, so the n² pair loop compares integers.
+  const interned = new Map<string, number>();
+  const intern = (text: string): number => {
+    let id = interned.get(text);
+    if (id === undefined) interned.set(text, (id = interned.size));
+    return id;
+  };
+  const nameIds = Int32Array.from(sigs, (s) => intern(`n\u0000${s.tool.name}`));
+  const compactIds = Int32Array.from(sigs, (s) => intern(`c\u0000${s.compact}`));
+  const gramCounts = Int32Array.from(sigs, (s) => s.grams.length);
+  const wordCounts = Int32Array.from(sigs, (s) => s.words.length);
+  for (let i = 0; i < sigs.length; i++) {
+    const a = sigs[i]!;
+    const aGrams = gramCounts[i]!;
+    const aWords = wordCounts[i]!;
+    for (let j = i + 1; j < sigs.length; j++) {
+      if (nameIds[i] === nameIds[j]) continue; // spec/name-unique reports exact duplicates
+      const bGrams = gramCounts[j]!;
+      const sizes = aGrams + bGrams;
+      const same = compactIds[i] === compactIds[j];
+      const previous = best[j];
+      // Dice is at most 2·min/sum: a pair that cannot beat tool j's name match changes nothing
+      // (nor can its description, which never replaces a name match).
+      const upper = (2 * Math.min(aGrams, bGrams)) / (sizes || 1);
+      if (!same && previous?.kind === 'name' && upper <= previous.score) continue;
+      let nameScore = 0;
+      if (same) {
+        nameScore = 1;
+      } else if (upper >= nameThreshold) {
+        // Dice can only reach the threshold when the smaller set is large enough; the rest were skipped cheaply.
+        // Once tool j has a name match, a pair that cannot score above it changes nothing (it ends
+        // below either way), so its merge may stop early: a third fewer steps on near-identical names.
+        nameScore = dice(a.grams, sigs[j]!.grams, nameThreshold, previous?.kind === 'name' ? previous.score : 0);
+      }
+      if (nameScore >= nameThreshold) {
+        if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best[j] = { other: a, kind: 'name', score: nameScore, same };
+        continue;
+      }
+      const bWords = wordCounts[j]!;
+      const small = Math.min(aWords, bWords);
+      // Jaccard cannot exceed small/large, so most pairs are dismissed without a merge.
+      if (previous?.kind === 'name' || small < 5 || small / Math.max(aWords, bWords) < descriptionThreshold) continue;
+      const descriptionScore = jaccard(a.words, sigs[j]!.words, descriptionThreshold);
+      if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best[j] = { other: a, kind: 'description', score: descriptionScore, same: false };
+    }
+  }
+  return best;
+}
+
 const CONFUSABLE_THRESHOLDS = { nameThreshold: 0.85, descriptionThreshold: 0.8 };
 
 /**
@@ -69,7 +127,7 @@ export const confusableTools: LintRule<typeof CONFUSABLE_THRESHOLDS> = {
   checkCatalog(catalog, ctx) {
     const { nameThreshold, descriptionThreshold } = ctx.prepared;
     const ids = new Map<string, number>();
-    const gramIds = new Map<string, number>();
+    const gramIds = new Map<number, number>();
     const sigs: Signature[] = catalog.tools.map((tool) => {
       const compact = nameSegments(tool.name).join('');
       const words = new Set<number>();
@@ -80,50 +138,7 @@ export const confusableTools: LintRule<typeof CONFUSABLE_THRESHOLDS> = {
       }
       return { tool, compact, grams: bigrams(compact, gramIds), words: Int32Array.from(words).sort() };
     });
-    // Each tool is reported once, against the earlier tool it is most confusable with.
-    const best: ({ other: Signature; kind: 'name' | 'description'; score: number; same: boolean } | undefined)[] = new Array(sigs.length).fill(undefined);
-    // Per-tool numbers in flat arrays, and names as ids, so the n² pair loop compares integers.
-    const interned = new Map<string, number>();
-    const intern = (text: string): number => {
-      let id = interned.get(text);
-      if (id === undefined) interned.set(text, (id = interned.size));
-      return id;
-    };
-    const nameIds = Int32Array.from(sigs, (s) => intern(`n\u0000${s.tool.name}`));
-    const compactIds = Int32Array.from(sigs, (s) => intern(`c\u0000${s.compact}`));
-    const gramCounts = Int32Array.from(sigs, (s) => s.grams.length);
-    const wordCounts = Int32Array.from(sigs, (s) => s.words.length);
-    for (let i = 0; i < sigs.length; i++) {
-      const a = sigs[i]!;
-      const aGrams = gramCounts[i]!;
-      const aWords = wordCounts[i]!;
-      for (let j = i + 1; j < sigs.length; j++) {
-        if (nameIds[i] === nameIds[j]) continue; // spec/name-unique reports exact duplicates
-        const bGrams = gramCounts[j]!;
-        const sizes = aGrams + bGrams;
-        const same = compactIds[i] === compactIds[j];
-        const previous = best[j];
-        let nameScore = 0;
-        if (same) {
-          nameScore = 1;
-        } else if ((2 * Math.min(aGrams, bGrams)) / (sizes || 1) >= nameThreshold) {
-          // Dice can only reach the threshold when the smaller set is large enough; the rest were skipped cheaply.
-          // Once tool j has a name match, a pair that cannot score above it changes nothing (it ends
-          // below either way), so its merge may stop early: a third fewer steps on near-identical names.
-          nameScore = dice(a.grams, sigs[j]!.grams, nameThreshold, previous?.kind === 'name' ? previous.score : 0);
-        }
-        if (nameScore >= nameThreshold) {
-          if (previous === undefined || previous.kind === 'description' || nameScore > previous.score) best[j] = { other: a, kind: 'name', score: nameScore, same };
-          continue;
-        }
-        const bWords = wordCounts[j]!;
-        const small = Math.min(aWords, bWords);
-        // Jaccard cannot exceed small/large, so most pairs are dismissed without a merge.
-        if (previous?.kind === 'name' || small < 5 || small / Math.max(aWords, bWords) < descriptionThreshold) continue;
-        const descriptionScore = jaccard(a.words, sigs[j]!.words, descriptionThreshold);
-        if (descriptionScore >= descriptionThreshold && (previous === undefined || descriptionScore > previous.score)) best[j] = { other: a, kind: 'description', score: descriptionScore, same: false };
-      }
-    }
+    const best = bestMatches(sigs, nameThreshold, descriptionThreshold);
     for (let index = 0; index < best.length; index++) {
       const hit = best[index];
       if (hit === undefined) continue;
