@@ -18,27 +18,50 @@ import type { CompiledSchema, CompileOptions, Dialect, SchemaError, ValidationRe
 
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) as unknown as SchemaError[] }) as ValidationResult;
 
-/**
- * An invalid result whose messages are built on first read of `errors`: a caller that only looks
- * at `valid` (or rejects on the first failure) pays nothing for formatting. A class, because an
- * object literal with a getter is ~100x slower to create in V8. JSON.stringify and util.inspect
- * show both fields; compare `result.errors` rather than the whole object in deep-equality tests.
- */
-class LazyInvalidResult implements ValidationResult {
-  readonly valid = false as const;
-  /** Ajv's records, or the specialised validator's first linked record. */
-  #raw: readonly ErrorObject[] | ErrorRecord | undefined;
-  #errors: SchemaError[] | undefined;
-  readonly #limit: number;
-  constructor(raw: readonly ErrorObject[] | ErrorRecord, limit: number) { this.#raw = raw; this.#limit = limit; }
-  get errors(): SchemaError[] {
-    if (this.#errors === undefined) {
-      const raw = this.#raw!;
-      this.#errors = capped(normaliseFastErrors(Array.isArray(raw) ? raw : recordsOf(raw as ErrorRecord), this.#limit), this.#limit);
-      this.#raw = undefined;
-    }
-    return this.#errors;
+/** The messages of the invalid results whose `errors` were read, kept beside them (see below). */
+const formatted = new WeakMap<object, SchemaError[]>();
+
+function messagesOf(result: object, records: () => readonly ErrorObject[], limit: number): SchemaError[] {
+  let errors = formatted.get(result);
+  if (errors === undefined) {
+    errors = capped(normaliseFastErrors(records(), limit), limit);
+    formatted.set(result, errors);
   }
+  return errors;
+}
+
+/*
+ * Invalid results whose messages are built on first read of `errors`: a caller that only looks at
+ * `valid` (or rejects on the first failure) pays nothing for formatting. Classes, because an object
+ * literal with a getter is ~100x slower to create in V8. JSON.stringify and util.inspect show both
+ * fields; compare `result.errors` rather than the whole object in deep-equality tests.
+ *
+ * A result never changes after it is made: its messages go to a WeakMap, and Ajv's records and the
+ * specialised validator's have a class each (no base class: a super call costs at every creation).
+ * A field that later took a value of another kind (undefined, then an array) made V8 throw away the
+ * optimised validators that create results (their code depends on the field's kind) at the first
+ * read of any result's messages, and a large validator then sometimes stayed unoptimised for the
+ * rest of the process (the trajectory bench fixture at 0.7x Ajv in about one run in three).
+ */
+
+/** Invalid by Ajv (the general path), with its error records. */
+class AjvInvalidResult implements ValidationResult {
+  readonly valid = false as const;
+  readonly #records: readonly ErrorObject[];
+  readonly #limit: number;
+  constructor(records: readonly ErrorObject[], limit: number) { this.#records = records; this.#limit = limit; }
+  get errors(): SchemaError[] { return messagesOf(this, () => this.#records, this.#limit); }
+  toJSON(): ValidationResult { return { valid: false, errors: this.errors }; }
+  [Symbol.for('nodejs.util.inspect.custom')](): ValidationResult { return this.toJSON(); }
+}
+
+/** Invalid by the specialised validator, with the first of its linked error records. */
+class SpecialisedInvalidResult implements ValidationResult {
+  readonly valid = false as const;
+  readonly #first: ErrorRecord;
+  readonly #limit: number;
+  constructor(first: ErrorRecord, limit: number) { this.#first = first; this.#limit = limit; }
+  get errors(): SchemaError[] { return messagesOf(this, () => recordsOf(this.#first), this.#limit); }
   toJSON(): ValidationResult { return { valid: false, errors: this.errors }; }
   [Symbol.for('nodejs.util.inspect.custom')](): ValidationResult { return this.toJSON(); }
 }
@@ -196,7 +219,7 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
       if (refused) return { valid: false, errors: [refused] };
       let raw: readonly ErrorObject[] | undefined;
       try { raw = fast(instance); } catch (error) { return unvalidatable(error); }
-      return raw === undefined ? VALID : new LazyInvalidResult(raw, limit);
+      return raw === undefined ? VALID : new AjvInvalidResult(raw, limit);
     };
     if (specialisedBlocker(schema, plan) !== undefined) return new Compiled(schema, dialect, 'fast', general);
     // The common MCP shape: our own generated code, budget folded in; the general path takes any
@@ -207,7 +230,7 @@ function build(schema: object | boolean, options: CompileOptions | undefined): C
     const compiled = new Compiled(schema, dialect, 'fast', (instance) => {
       if (special === undefined) {
         try {
-          special = compileSpecialised(schema as object, budget, { valid: VALID, invalid: (first: ErrorRecord) => new LazyInvalidResult(first, limit), general });
+          special = compileSpecialised(schema as object, budget, { valid: VALID, invalid: (first: ErrorRecord) => new SpecialisedInvalidResult(first, limit), general });
         } catch {
           special = general;
         }

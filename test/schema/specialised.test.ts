@@ -7,10 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { compileSchema } from '../../src/schema/index.js';
 import { planFastPath, specialisedBlocker } from '../../src/schema/route.js';
 import { specialisedSource } from '../../src/schema/engines/specialised.js';
 import type { CompileOptions } from '../../src/schema/types.js';
+import { repoPath } from '../support/repo-paths.js';
 
 const RUNS = Number(process.env.SPECIALISED_FUZZ_RUNS ?? 600);
 const names = fc.constantFrom('a', 'b', 'x y', 'a/b', 't~1', '%', 'é');
@@ -203,4 +205,82 @@ test('validate is replaced by the generated function at the first call; a valida
     assert.deepEqual([kept(instance).valid, kept(instance).errors], [compiled.validate(instance).valid, compiled.validate(instance).errors]);
   }
   assert.deepEqual(kept({ a: 9, b: 1 }).errors.map((e) => e.message), ['/: unexpected property "b"', '/a: expected number <= 3, got number 9']);
+});
+
+// Arrays of objects that hold objects and arrays (the trajectory tool's shape: waypoints of
+// position, orientation and joint_positions): generated schemas, and instances generated from
+// the schema, mostly of its shape, so that the checks deep inside are reached, with a value of
+// any kind anywhere now and then. The instance paths of the errors name items inside items.
+const leaf: fc.Arbitrary<object> = fc.oneof(
+  fc.record({ type: fc.constantFrom('number', 'integer'), minimum: fc.constantFrom(-6.3, 0, 5), maximum: fc.constantFrom(0.3, 6.3, 10), exclusiveMinimum: fc.constantFrom(-1, 0) }, { requiredKeys: ['type'] }),
+  fc.record({ type: fc.constant('string'), minLength: fc.nat(2), maxLength: fc.nat(4), pattern: fc.constantFrom('^[A-Za-z0-9_-]{1,4}$', '^a') }, { requiredKeys: ['type'] }),
+  fc.record({ type: fc.constant('string'), enum: fc.constant(['box', 'sphere', 'cylinder']) }, { requiredKeys: ['enum'] }),
+  fc.constantFrom({ type: 'boolean' }, { description: 'no rules' }, { type: ['string', 'null'] }),
+);
+const nested: fc.Arbitrary<object> = fc.letrec<{ value: object; object: object; array: object }>((tie) => ({
+  value: fc.oneof({ depthSize: 'small', maxDepth: 4 }, leaf, tie('object'), tie('array')),
+  object: fc.record({
+    type: fc.constant('object'),
+    properties: fc.dictionary(names, tie('value'), { minKeys: 1, maxKeys: 4, noNullPrototype: true }),
+    required: fc.uniqueArray(names, { maxLength: 3 }),
+    additionalProperties: fc.constantFrom(false, true, { type: 'number' }),
+  }, { requiredKeys: ['type', 'properties'] }),
+  array: fc.record({ type: fc.constant('array'), items: tie('value'), minItems: fc.nat(2), maxItems: fc.integer({ min: 1, max: 4 }), uniqueItems: fc.boolean() }, { requiredKeys: ['type', 'items'] }),
+})).object;
+
+const near: readonly unknown[] = [-7, -6.3, -1, 0, 0.01, 0.3, 0.5, 1.5, 3, 5, 6.3, 6.4, 10, 11, 'a', 'ab', 'a_1', 'abcde', 'box', 'moon', 'b c', '', true, null];
+/**
+ * Instances of a schema's shape, with `odd` in 1,000 choices off it (any value instead of the
+ * shape's; a leaf that may fail; an array of any length; an extra key): a leaf is one of `near`
+ * or of its enum, one the compliant engine accepts when on shape; an array fits minItems, maxItems and
+ * uniqueItems; an object has its required properties and others at random.
+ */
+function instanceOf(s: Record<string, unknown>, odd: number): fc.Arbitrary<unknown> {
+  const either = (shaped: fc.Arbitrary<unknown>, off: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> => fc.oneof({ weight: 1000 - odd, arbitrary: shaped }, { weight: odd, arbitrary: off });
+  let shaped: fc.Arbitrary<unknown>;
+  if (s.type === 'array') {
+    const item = instanceOf(s.items as Record<string, unknown>, odd);
+    const maxLength = Math.min(5, typeof s.maxItems === 'number' ? s.maxItems : 5);
+    const minLength = Math.min(maxLength, typeof s.minItems === 'number' ? s.minItems : 0);
+    const fitted = s.uniqueItems === true ? fc.uniqueArray(item, { minLength, maxLength, selector: (x) => JSON.stringify(x) }) : fc.array(item, { minLength, maxLength });
+    shaped = either(fitted, fc.array(item, { maxLength: 5 }));
+  } else if (s.type === 'object') {
+    const properties = s.properties as Record<string, Record<string, unknown>>;
+    const model = Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, instanceOf(sub, odd)]));
+    const required = (Array.isArray(s.required) ? (s.required as string[]) : []).filter((name) => name in model);
+    const extra = either(fc.constant(null), fc.tuple(names, json));
+    shaped = fc.tuple(fc.record(model, { requiredKeys: required }), extra).map(([object, more]) => (more === null ? object : { ...object, [(more as [string, unknown])[0]]: (more as [string, unknown])[1] }));
+  } else {
+    const leafSchema = compileSchema(s, { engine: 'compliant' });
+    const candidates = [...near, ...(Array.isArray(s.enum) ? (s.enum as unknown[]) : [])];
+    const passing = candidates.filter((value) => leafSchema.validate(value).valid);
+    shaped = passing.length === 0 ? fc.constantFrom(...candidates) : either(fc.constantFrom(...passing), fc.constantFrom(...candidates));
+  }
+  return either(shaped, json);
+}
+
+test('arrays of objects holding objects and arrays: the specialised validator gives the general path\'s verdict and errors, byte for byte', () => {
+  let deep = 0;
+  let valid = 0;
+  fc.assert(fc.property(nested.chain((schema) => fc.tuple(fc.constant(schema), fc.array(instanceOf(schema as Record<string, unknown>, 60), { minLength: 1, maxLength: 6 }))), ([schema, instances]) => {
+    assert.equal(takesSpecialisedPath(schema), true);
+    valid += instances.length - sameAnswers(schema, instances);
+    for (const instance of instances) {
+      if (compileSchema(schema).validate(instance).errors.some((e) => /^\/[^/]+\/\d+\/[^/]+/.test(e.instancePath))) deep++;
+    }
+  }), { numRuns: Math.ceil(RUNS / 2), seed: 3131 });
+  assert.ok(deep > RUNS / 20, `only ${deep} instances had an error inside an item's property`);
+  assert.ok(valid > RUNS / 8, `only ${valid} valid instances`);
+});
+
+test('the trajectory tool (bench fixture): specialised, and the general path\'s verdict and errors on instances of its shape', () => {
+  const trajectory = JSON.parse(readFileSync(repoPath('bench/fixtures/schemas', 'trajectory.json'), 'utf8')) as Record<string, unknown>;
+  assert.equal(takesSpecialisedPath(trajectory), true);
+  let invalid = 0;
+  let total = 0;
+  fc.assert(fc.property(fc.array(instanceOf(trajectory, 2), { minLength: 1, maxLength: 4 }), (instances) => {
+    invalid += sameAnswers(trajectory, instances);
+    total += instances.length;
+  }), { numRuns: Math.ceil(RUNS / 3), seed: 31031 });
+  assert.ok(invalid > total / 10 && invalid < total * 0.9, `${invalid} of ${total} instances invalid`);
 });
