@@ -17,6 +17,32 @@ import type { UpstreamTools } from '../../../src/compose/index.js';
 
 const CALLS = 24;
 
+/** An upstream server serving `tool`, a proxy front for it (tools prefixed `up__`), and a client of the front. */
+interface ProxyChain {
+  readonly client: McpClient;
+  close(): Promise<void>;
+}
+
+async function proxyChain(tool: ReturnType<typeof defineTool>, options: { maxConcurrent: number; maxQueued?: number }): Promise<ProxyChain> {
+  const upstream: McpServer = createServer({ name: 'upstream', version: '1.0.0', tools: [tool] });
+  const upstreamListener: HttpListener = await upstream.listen({ port: 0 });
+  const proxied: UpstreamTools = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', ...options });
+  const front: McpServer = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
+  const frontListener: HttpListener = await front.listen({ port: 0 });
+  const client = connect(frontListener.url, { onWarning: () => {} });
+  return {
+    client,
+    async close() {
+      await client.close();
+      await frontListener.close();
+      await front.close();
+      await proxied.close();
+      await upstreamListener.close();
+      await upstream.close();
+    },
+  };
+}
+
 describe('proxy in front of an HTTP upstream: concurrent calls', { timeout: 60_000 }, () => {
   let inFlight = 0;
   let peak = 0;
@@ -37,29 +63,14 @@ describe('proxy in front of an HTTP upstream: concurrent calls', { timeout: 60_0
       return `${n}`;
     },
   });
-  let upstream: McpServer;
-  let upstreamListener: HttpListener;
-  let proxied: UpstreamTools;
-  let front: McpServer;
-  let frontListener: HttpListener;
+  let chain: ProxyChain | undefined;
   let client: McpClient;
 
   before(async () => {
-    upstream = createServer({ name: 'upstream', version: '1.0.0', tools: [barrier] });
-    upstreamListener = await upstream.listen({ port: 0 });
-    proxied = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', maxConcurrent: CALLS });
-    front = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
-    frontListener = await front.listen({ port: 0 });
-    client = connect(frontListener.url, { onWarning: () => {} });
+    chain = await proxyChain(barrier, { maxConcurrent: CALLS });
+    client = chain.client;
   });
-  after(async () => {
-    await client?.close();
-    await frontListener?.close();
-    await front?.close();
-    await proxied?.close();
-    await upstreamListener?.close();
-    await upstream?.close();
-  });
+  after(() => chain?.close());
 
   it(`has all ${CALLS} proxied calls in flight upstream at once, each answered with its own result`, async () => {
     const results = await Promise.all(Array.from({ length: CALLS }, (_, n) => client.callTool('up__barrier', { n })));
@@ -89,29 +100,16 @@ describe('proxy in front of an HTTP upstream: calls past maxConcurrent wait for 
       return `${n}`;
     },
   });
-  let upstream: McpServer;
-  let upstreamListener: HttpListener;
-  let proxied: UpstreamTools;
-  let front: McpServer;
-  let frontListener: HttpListener;
+  let chain: ProxyChain | undefined;
   let client: McpClient;
 
   before(async () => {
-    upstream = createServer({ name: 'upstream', version: '1.0.0', tools: [held] });
-    upstreamListener = await upstream.listen({ port: 0 });
-    proxied = await toolsFromUpstream({ url: upstreamListener.url }, { prefix: 'up', maxConcurrent: LIMIT, maxQueued: TOTAL - LIMIT });
-    front = createServer({ name: 'front', version: '1.0.0', tools: proxied.tools });
-    frontListener = await front.listen({ port: 0 });
-    client = connect(frontListener.url, { onWarning: () => {} });
+    chain = await proxyChain(held, { maxConcurrent: LIMIT, maxQueued: TOTAL - LIMIT });
+    client = chain.client;
   });
   after(async () => {
     for (const release of releases.splice(0)) release();
-    await client?.close();
-    await frontListener?.close();
-    await front?.close();
-    await proxied?.close();
-    await upstreamListener?.close();
-    await upstream?.close();
+    await chain?.close();
   });
 
   it(`sends ${LIMIT} at a time; each waiting call is sent when a slot frees and answered with its own result`, async () => {
