@@ -16,6 +16,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { intOption } from './lib/int-option.js';
+import { AUDIT_FLUSH_WITHIN_MS } from './servers/toolwright-app.js';
+import { catalogOf, sumText } from './shared/catalog.js';
+import { callSumRequest, httpHeadersFor, SUM_ARGS } from './shared/mcp.js';
 
 const calls = intOption('--calls', 5000);
 const write = !process.argv.includes('--no-write');
@@ -45,15 +48,14 @@ interface ToolwrightModule {
 const toolwright = (await import(pathToFileURL(distEntry).href)) as ToolwrightModule;
 
 const TOKEN = 'alloc-bench-token-0123456789abcdefghijklmnop';
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'alloc-bench', version: '1.0.0' } };
-const MODERN_HEADERS: Record<string, string> = {
-  host: '127.0.0.1:3000', 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'calculate_sum', authorization: `Bearer ${TOKEN}`,
-};
+// The same request bytes and headers as the HTTP rows of `npm run bench` (bench/shared/mcp.ts).
+const MODERN_REQUEST = callSumRequest(10);
+const MODERN_HEADERS: Record<string, string> = { host: '127.0.0.1:3000', ...httpHeadersFor(MODERN_REQUEST), authorization: `Bearer ${TOKEN}` };
+
 // One body per shape, made once: what a transport hands over is bytes it already has, so the
 // figures leave out the building of requests. Calls run one after another, so one id serves.
-const MODERN_CALL = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'calculate_sum', arguments: { a: 20, b: 22 }, _meta: META } }));
-const LEGACY_CALL = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'calculate_sum', arguments: { a: 20, b: 22 } } }));
+const MODERN_CALL = Buffer.from(JSON.stringify(MODERN_REQUEST));
+const LEGACY_CALL = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'calculate_sum', arguments: SUM_ARGS } }));
 
 function message(body: string | Buffer, headers: Record<string, string>): InboundLike {
   let controller: AbortController | undefined;
@@ -72,12 +74,16 @@ function message(body: string | Buffer, headers: Record<string, string>): Inboun
 const dirs: string[] = [];
 const opened: MiddlewareLike[] = [];
 function serverWith(variant: string): ServerLike {
-  const tools = [toolwright.defineTool({
-    name: 'calculate_sum',
-    description: 'Adds two numbers a and b and returns their sum.',
-    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
-    run: (args) => ({ content: [{ type: 'text', text: `sum ${args['a']! + args['b']!}` }], structuredContent: { sum: args['a']! + args['b']! } }),
-  })];
+  // The bench catalog's calculate_sum, answering as the HTTP rows' servers do (toolwright-app.ts).
+  const tools = catalogOf(1).map((tool) => toolwright.defineTool({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    run: (args) => {
+      const sum = args['a']! + args['b']!;
+      return { content: [{ type: 'text', text: sumText(sum) }], structuredContent: { sum } };
+    },
+  }));
   const use: MiddlewareLike[] = [];
   if (variant === 'noop') use.push({ name: 'noop', handle: (_call: unknown, next: () => Promise<unknown>) => next() } as MiddlewareLike);
   if (variant === 'chain') {
@@ -86,7 +92,7 @@ function serverWith(variant: string): ServerLike {
     dirs.push(dir, keyDir);
     use.push(
       toolwright.rateLimit({ capacity: 1e9, refillPerSecond: 1e9 }),
-      toolwright.auditLog({ path: join(dir, 'calls.jsonl'), fsync: 'never', flushWithinMs: 10, key: join(keyDir, 'audit.key'), head: join(keyDir, 'calls.head') }),
+      toolwright.auditLog({ path: join(dir, 'calls.jsonl'), fsync: 'never', flushWithinMs: AUDIT_FLUSH_WITHIN_MS, key: join(keyDir, 'audit.key'), head: join(keyDir, 'calls.head') }),
       toolwright.resultBudget({ maxTokens: 4096 }),
     );
   }
@@ -151,7 +157,7 @@ const VARIANTS: readonly [string, string][] = [
   ['none', 'tools/call, 2026-07-28, no middleware'],
   ['bearer', 'same, with a static bearer token (staticTokenAuthorizer)'],
   ['noop', 'same, one middleware that only calls next()'],
-  ['chain', 'same, rate limit + audit (keyed chain, flushWithinMs 10) + result budget'],
+  ['chain', `same, rate limit + audit (keyed chain, flushWithinMs ${AUDIT_FLUSH_WITHIN_MS}) + result budget`],
   ['legacy', 'tools/call in a 2025-11-25 HTTP session'],
 ];
 
