@@ -43,6 +43,16 @@ export function searchTerm(term: string): string | null {
   return CANONICAL.get(word) ?? word;
 }
 
+/**
+ * What separates words: minisearch's default (spaces and punctuation) and symbols too. API prose
+ * writes names in backticks and media types with `+` ("`repo`", "application/vnd.github+json"),
+ * and the backtick is a symbol, not punctuation: with the default, "`repo`" indexed as "repo`",
+ * which a search for "repo" met only as a prefix, at a third of the weight, and one more term to
+ * expand. Measured on GitHub's catalog (bench/search.bench.ts): top-5 91.9% -> 93.3%, mean search
+ * 0.66 -> 0.59 ms.
+ */
+const WORD_SEPARATORS = /[\n\r\p{Z}\p{P}\p{S}]+/u;
+
 /** What is indexed of one tool. */
 interface ToolDocument {
   readonly id: number;
@@ -96,6 +106,7 @@ export class ToolSearchIndex {
     this.#index = new MiniSearch<ToolDocument>({
       fields: ['name', 'title', 'summary', 'details', 'parameters'],
       processTerm: searchTerm,
+      tokenize: (text) => text.split(WORD_SEPARATORS),
       searchOptions: { boost: { name: 3, title: 2, summary: 2, details: 0.5, parameters: 0.5 }, prefix: (term) => term.length >= 4, fuzzy: false },
     });
     this.#index.addAll(tools.map(documentOf));
