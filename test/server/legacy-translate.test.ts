@@ -1,8 +1,10 @@
-/** toLegacyResult: a 2026-07-28 result as each 2025 revision reads it (the 2025 wire's answers). */
+/** toLegacyResult: a 2026-07-28 result as each 2025 revision reads it (the 2025 wire's answers); withMeta: the params a 2025 request is forwarded with. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { META } from '../../src/protocol/constants.js';
 import { toLegacyResult } from '../../src/server/legacy/translate.js';
+import { withMeta } from '../../src/server/legacy/session.js';
 
 const call = () => ({
   resultType: 'complete',
@@ -41,5 +43,29 @@ describe('toLegacyResult', () => {
     const tool = { name: 't', title: 'T', description: 'd', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, annotations: {}, execution: { taskSupport: 'optional' } };
     assert.deepEqual(toLegacyResult('tools/list', { resultType: 'complete', tools: [tool] }, '2025-03-26'), { tools: [{ name: 't', description: 'd', inputSchema: { type: 'object' }, annotations: {} }] });
     assert.deepEqual(Object.keys((toLegacyResult('tools/list', { resultType: 'complete', tools: [tool] }, '2025-11-25').tools as object[])[0]!), Object.keys(tool));
+  });
+});
+
+describe('withMeta (a 2025 request\'s params with the translated _meta)', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+  /** What the spread gives: the same own keys and values, prototype and all. */
+  const sameAsSpread = (params: Record<string, unknown>) => {
+    const built = withMeta(params, meta);
+    const spread = { ...params, _meta: meta };
+    assert.deepEqual(Object.keys(built).sort(), Object.keys(spread).sort());
+    for (const key of Object.keys(spread)) assert.equal(built[key], spread[key as keyof typeof spread], key);
+    assert.equal(Object.getPrototypeOf(built), Object.prototype);
+  };
+
+  it('equals { ...params, _meta } for the usual calls and for anything else', () => {
+    for (const text of ['{"name":"sum","arguments":{"a":1}}', '{"name":"sum"}', '{"name":"sum","arguments":{},"_meta":{"progressToken":1}}', '{}', '{"arguments":{}}', '{"uri":"file:///a"}', '{"name":"p","arguments":{},"task":{}}', '{"name":"x","__proto__":{"polluted":true}}', '{"__proto__":null,"name":"x","arguments":{}}']) {
+      sameAsSpread(JSON.parse(text) as Record<string, unknown>);
+    }
+  });
+
+  it('equals { ...params, _meta } for any JSON object (property)', () => {
+    fc.assert(fc.property(fc.dictionary(fc.constantFrom('name', 'arguments', '_meta', 'uri', '__proto__', 'task', 'cursor'), fc.jsonValue()), (params) => {
+      sameAsSpread(JSON.parse(JSON.stringify(params)) as Record<string, unknown>);
+    }));
   });
 });
