@@ -54,7 +54,11 @@ function outputValidator(tool: KnownTool): CompiledSchema | McpClientError | und
 function checkCallResult(result: JsonObject, tool: KnownTool | undefined, name: string, validateOutput: boolean): CallToolResult {
   if (!Array.isArray(result.content)) throw new McpClientError('protocol', `tools/call ${name}: result has no "content" array`, { method: 'tools/call', data: result });
   if (result.isError !== undefined && typeof result.isError !== 'boolean') throw new McpClientError('protocol', `tools/call ${name}: isError must be a boolean`, { method: 'tools/call', data: result });
-  const call = { ...result, resultType: 'complete' } as unknown as CallToolResult;
+  // A 2026-07-28 result already says so and is used as parsed. A 2025 result gains the member in a
+  // copy that starts with it: V8 gives `{ ...parsed, resultType }` (a JSON.parse'd object spread,
+  // then a member it lacks) a hidden class of its own on every call, so each later read of the
+  // result is a megamorphic lookup; `{ resultType, ...parsed }` shares one.
+  const call = (result.resultType === 'complete' ? result : result.resultType === undefined ? { resultType: 'complete', ...result } : { ...result, resultType: 'complete' }) as unknown as CallToolResult;
   // An error result explains a failure; it is not bound by the output contract (A-17).
   if (!validateOutput || tool === undefined || call.isError === true) return call;
   const validator = outputValidator(tool);
