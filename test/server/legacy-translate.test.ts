@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { META } from '../../src/protocol/constants.js';
 import { toLegacyResult } from '../../src/server/legacy/translate.js';
-import { withMeta } from '../../src/server/legacy/session.js';
+import { mergeMeta, withMeta } from '../../src/server/legacy/session.js';
 
 const call = () => ({
   resultType: 'complete',
@@ -66,6 +66,37 @@ describe('withMeta (a 2025 request\'s params with the translated _meta)', () => 
   it('equals { ...params, _meta } for any JSON object (property)', () => {
     fc.assert(fc.property(fc.dictionary(fc.constantFrom('name', 'arguments', '_meta', 'uri', '__proto__', 'task', 'cursor'), fc.jsonValue()), (params) => {
       sameAsSpread(JSON.parse(JSON.stringify(params)) as Record<string, unknown>);
+    }));
+  });
+});
+
+describe('mergeMeta (the client\'s _meta under the translated keys)', () => {
+  const translated = (clientInfo: boolean): Record<string, unknown> => ({
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    'io.modelcontextprotocol/logLevel': 'info',
+    ...(clientInfo ? { 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' } } : {}),
+  });
+  const sameAsSpread = (clientMeta: Record<string, unknown>, withClientInfo: boolean) => {
+    const t = translated(withClientInfo);
+    const built = mergeMeta(clientMeta, t);
+    const spread = { ...clientMeta, ...t };
+    assert.deepEqual(Object.keys(built).sort(), Object.keys(spread).sort());
+    for (const key of Object.keys(spread)) assert.equal(built[key], spread[key], key);
+    assert.equal(Object.getPrototypeOf(built), Object.prototype);
+  };
+
+  it('equals { ...clientMeta, ...translated }: the translated keys win, the client\'s others stay', () => {
+    for (const text of ['{"progressToken":7}', '{}', '{"io.modelcontextprotocol/logLevel":"error","progressToken":"p"}', '{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}', '{"__proto__":{"polluted":true},"progressToken":1}', '{"example.com/trace":"t","io.modelcontextprotocol/clientInfo":{"name":"forged"}}']) {
+      sameAsSpread(JSON.parse(text) as Record<string, unknown>, true);
+      sameAsSpread(JSON.parse(text) as Record<string, unknown>, false);
+    }
+  });
+
+  it('equals { ...clientMeta, ...translated } for any client _meta (property)', () => {
+    const keys = fc.constantFrom('progressToken', '__proto__', 'example.com/x', 'io.modelcontextprotocol/logLevel', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/protocolVersion');
+    fc.assert(fc.property(fc.dictionary(keys, fc.jsonValue()), fc.boolean(), (clientMeta, withClientInfo) => {
+      sameAsSpread(JSON.parse(JSON.stringify(clientMeta)) as Record<string, unknown>, withClientInfo);
     }));
   });
 });

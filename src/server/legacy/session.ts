@@ -87,6 +87,23 @@ export function withMeta(params: JsonObject, meta: JsonObject): JsonObject {
   return Object.hasOwn(params, 'arguments') ? { name: params.name, arguments: params.arguments, _meta: meta } : { name: params.name, _meta: meta };
 }
 
+/**
+ * `{ ...clientMeta, ...translated }` (the client's `_meta`, e.g. a progressToken, under the
+ * translated keys), with one hidden class per shape of the client's `_meta`: that spread gave every
+ * call's copy a class of its own (a 2025 call with a progressToken cost ~12 µs in process instead of
+ * ~8.5). The translated keys are written first, as literals, and set again after the client's keys.
+ */
+export function mergeMeta(clientMeta: JsonObject, translated: JsonObject): JsonObject {
+  const merged: JsonObject = {
+    'io.modelcontextprotocol/protocolVersion': undefined,
+    'io.modelcontextprotocol/clientCapabilities': undefined,
+    'io.modelcontextprotocol/logLevel': undefined,
+    ...clientMeta,
+  };
+  for (const key in translated) merged[key] = translated[key];
+  return merged;
+}
+
 function resultReply(id: JsonRpcId, result: JsonObject, headers?: Record<string, string>): Reply {
   return { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result }), headers };
 }
@@ -325,7 +342,7 @@ export class LegacySessionWire {
     const clientInfo = session.record.clientInfo;
     if (clientInfo !== undefined) translated['io.modelcontextprotocol/clientInfo'] = { name: clientInfo.name, version: clientInfo.version };
     const meta = isJsonObject(params._meta) ? params._meta : undefined;
-    let current = withMeta(params, meta === undefined ? translated : { ...meta, ...translated });
+    let current = withMeta(params, meta === undefined ? translated : mergeMeta(meta, translated));
     // Progress and logs go on the request's stream; a POST that accepts no stream gets them on the GET stream.
     const notify = canStream(message) ? (n: JsonRpcNotification): void => message.notify(n) : (n: JsonRpcNotification): void => void session.send(JSON.stringify(n));
     const forwarded = new ForwardedMessage(message, this.#headers(message, method, params), notify);
