@@ -90,8 +90,9 @@ export function withMeta(params: JsonObject, meta: JsonObject): JsonObject {
 /**
  * `{ ...clientMeta, ...translated }` (the client's `_meta`, e.g. a progressToken, under the
  * translated keys), with one hidden class per shape of the client's `_meta`: that spread gave every
- * call's copy a class of its own (a 2025 call with a progressToken cost ~12 µs in process instead of
- * ~8.5). The translated keys are written first, as literals, and set again after the client's keys.
+ * call's copy a class of its own (a 2025 call with a progressToken cost ~12.4 µs in process instead
+ * of ~8.9). The three keys `translated` always holds are written first, as literals (a computed key
+ * would make a dictionary), and every translated key is set again after the client's keys.
  */
 export function mergeMeta(clientMeta: JsonObject, translated: JsonObject): JsonObject {
   const merged: JsonObject = {
