@@ -50,5 +50,5 @@ export function runMiddlewareCostBench(timeoutMs: number, quick = false): Promis
 
 /** Proxy overhead (bench/proxy.bench.ts): a proxied tools/call vs the upstream called directly, c=32. */
 export function runProxyBench(timeoutMs: number, quick = false): Promise<ScriptBenchResult> {
-  return runScript('proxy.bench.ts', quick ? ['--seconds', '1'] : [], timeoutMs);
+  return runScript('proxy.bench.ts', quick ? ['--seconds', '1', '--rounds', '1'] : [], timeoutMs);
 }
