@@ -20,7 +20,7 @@ import type { OutcomeName } from '../../src/server/outcomes.js';
 import { RequestStateSigner } from '../../src/server/approvals/request-state-seal.js';
 import { resolveEnv } from '../../src/server/stages/pipeline-env.js';
 import type { PipelineConfig, PipelineEnv } from '../../src/server/stages/pipeline-env.js';
-import { extend, receive } from '../../src/server/stages/stage.js';
+import { receive } from '../../src/server/stages/stage.js';
 import type { AnyState, Decoded, Enveloped, Received, Redeemed, Shaped, Stop, ToolFound, Versioned } from '../../src/server/stages/stage.js';
 
 /** A state at one stage that also reads every later field (undefined until a stage sets it): what a test inspects after `run`. */
@@ -34,6 +34,11 @@ export const VERSION = SUPPORTED_PROTOCOL_VERSIONS[0]!;
 export const STATE_SECRET = 'stage-fixture-secret-0123456789';
 
 /** Everything a test may record from an env: what the server logged. */
+/** Sets fields on a state and returns it with the wider type: how these fixtures build a state stage by stage. */
+export function extend<S extends object, A extends object>(state: S, added: A): S & A {
+  return Object.assign(state, added);
+}
+
 export interface TestEnv extends PipelineEnv {
   readonly logged: { message: string; detail: Record<string, unknown> | undefined }[];
 }

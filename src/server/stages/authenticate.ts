@@ -2,7 +2,7 @@ import { rpcError } from '../outcomes.js';
 import type { AuthInfo } from '../contract/tool-types.js';
 import { BearerTokenError, unauthorizedChallenge } from '../auth/bearer-challenge.js';
 import { vouchedAuth } from '../auth/vouched.js';
-import { errorMessage, extend, fail, isThenable } from './stage.js';
+import { errorMessage, fail, isThenable } from './stage.js';
 import type { Received, Stage, Stop } from './stage.js';
 import type { PipelineEnv } from './pipeline-env.js';
 
@@ -25,7 +25,10 @@ export const authenticate: Stage<'authenticate', Received> = {
     if (authorizer === undefined) return s;
     // A 2025 session's request, authenticated by the era router before the legacy wire (auth/vouched.ts).
     const known = vouchedAuth(s.message);
-    if (known !== undefined) return extend(s, { auth: known });
+    if (known !== undefined) {
+      s.auth = known;
+      return s;
+    }
     const header = s.message.header ?? NO_HEADER;
     const authorization = header('authorization');
     const scheme = authorization === undefined ? null : BEARER_SCHEME.exec(authorization);
@@ -44,7 +47,9 @@ export const authenticate: Stage<'authenticate', Received> = {
 };
 
 function decided(s: Received, env: PipelineEnv, bearer: string | undefined, auth: AuthInfo | null): Received | Stop {
-  return auth === null ? refuse(s, env, bearer) : extend(s, { auth });
+  if (auth === null) return refuse(s, env, bearer);
+  s.auth = auth;
+  return s;
 }
 
 function threw(s: Received, env: PipelineEnv, bearer: string | undefined, error: unknown): Stop {

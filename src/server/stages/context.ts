@@ -1,5 +1,5 @@
 import { CallContext } from './call-context.js';
-import { extend } from './stage.js';
+import { grown } from './stage.js';
 import type { Redeemed, Shaped, Stage } from './stage.js';
 
 /**
@@ -10,6 +10,8 @@ import type { Redeemed, Shaped, Stage } from './stage.js';
 export const context: Stage<'context', Redeemed, Shaped> = {
   name: 'context',
   run(s, env) {
-    return extend(s, { ctx: new CallContext(s, env) });
+    const out: Shaped = grown(s);
+    out.ctx = new CallContext(s, env);
+    return out;
   },
 };

@@ -1,5 +1,5 @@
 import { rpcError } from '../outcomes.js';
-import { errorMessage, extend, fail } from './stage.js';
+import { errorMessage, fail, grown } from './stage.js';
 import type { Decoded, Received, Stage } from './stage.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -9,7 +9,11 @@ export const decode: Stage<'decode', Received, Decoded> = {
   name: 'decode',
   run(s) {
     const message = s.message;
-    if (message.parsed !== undefined) return extend(s, { parsed: message.parsed });
+    const out: Decoded = grown(s);
+    if (message.parsed !== undefined) {
+      out.parsed = message.parsed;
+      return out;
+    }
     const body = message.body;
     let text: string;
     if (typeof body === 'string') text = body;
@@ -26,7 +30,8 @@ export const decode: Stage<'decode', Received, Decoded> = {
       }
     }
     try {
-      return extend(s, { parsed: JSON.parse(text) as unknown });
+      out.parsed = JSON.parse(text) as unknown;
+      return out;
     } catch (error) {
       return fail(rpcError('parseError', `Parse error: ${text.trim() === '' ? 'empty message' : errorMessage(error)}`));
     }

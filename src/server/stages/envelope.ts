@@ -1,7 +1,7 @@
 import { isJsonObject, isJsonRpcId } from '../../protocol/json-rpc.js';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import { rpcError } from '../outcomes.js';
-import { describeType, extend, fail } from './stage.js';
+import { describeType, fail, grown } from './stage.js';
 import type { Decoded, Enveloped, Stage } from './stage.js';
 
 const NO_PARAMS: JsonObject = Object.freeze({}) as JsonObject;
@@ -16,7 +16,8 @@ export const envelope: Stage<'envelope', Decoded, Enveloped> = {
     const id = m.id;
     if ('id' in m && !isJsonRpcId(id)) return fail(rpcError('invalidRequest', `Invalid request: id must be a string or an integer, got ${describeType(id)}`));
     // The error replies below can name the id once it is known to be one.
-    if (isJsonRpcId(id)) extend(s, { id });
+    const out: Enveloped = grown(s);
+    if (isJsonRpcId(id)) out.id = id;
     if (m.jsonrpc !== '2.0') return fail(rpcError('invalidRequest', 'Invalid request: jsonrpc must be "2.0"'));
     if (typeof m.method !== 'string') {
       const isResponse = 'result' in m || 'error' in m;
@@ -28,6 +29,8 @@ export const envelope: Stage<'envelope', Decoded, Enveloped> = {
       params = m.params;
     }
     if (!isJsonRpcId(id)) return { kind: 'accepted' };
-    return extend(s, { id, method: m.method, params });
+    out.method = m.method;
+    out.params = params;
+    return out;
   },
 };

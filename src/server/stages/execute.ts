@@ -7,7 +7,7 @@ import { rpcError, toolError } from '../outcomes.js';
 import type { RegisteredTool } from '../tools/tool-registry.js';
 import type { ToolResultInit } from '../contract/tool-types.js';
 import type { PipelineEnv } from './pipeline-env.js';
-import { CANCELLED, describeType, errorMessage, extend, fail, isThenable, respond, toolStop } from './stage.js';
+import { CANCELLED, describeType, errorMessage, fail, grown, isThenable, respond, toolStop } from './stage.js';
 import type { Executed, Shaped, Stage, Stop } from './stage.js';
 
 function invalidRunResult(env: PipelineEnv, tool: RegisteredTool, what: string): Stop {
@@ -71,7 +71,9 @@ function runReturned(s: Shaped, env: PipelineEnv, value: unknown): Executed | St
   if (init.structuredContent !== undefined) result.structuredContent = init.structuredContent as JsonValue;
   if (init.isError === true) result.isError = true;
   if (isJsonObject(init._meta)) result._meta = { ...init._meta, ...env.resultMeta };
-  return extend(s, { result });
+  const out: Executed = grown(s);
+  out.result = result;
+  return out;
 }
 
 /** Runs the tool. A synchronous `run` keeps the whole call synchronous; only a returned promise is awaited. */

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../protocol/json-rpc.js';
 import { echoText } from '../../schema/describe-value.js';
 import { rpcError } from '../outcomes.js';
-import { describeType, extend, fail } from './stage.js';
+import { describeType, fail, grown } from './stage.js';
 import type { SearchRouting } from './pipeline-env.js';
 import type { Stage, Stop, ToolFound, Versioned } from './stage.js';
 
@@ -60,6 +60,11 @@ export const findTool: Stage<'find-tool', Versioned, ToolFound> = {
     if (requestState !== undefined && typeof requestState !== 'string') {
       return fail(rpcError('invalidCallParams', `Invalid params: requestState must be a string, got ${describeType(requestState)}`));
     }
-    return extend(s, { tool, args, inputResponses, requestState });
+    const out: ToolFound = grown(s);
+    out.tool = tool;
+    out.args = args;
+    out.inputResponses = inputResponses;
+    out.requestState = requestState;
+    return out;
   },
 };

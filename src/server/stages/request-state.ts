@@ -1,5 +1,5 @@
 import { verifyApprovalState } from '../approvals/approvals.js';
-import { extend, fail } from './stage.js';
+import { fail, grown } from './stage.js';
 import type { Redeemed, Stage, Stop, ToolFound } from './stage.js';
 
 /**
@@ -11,9 +11,16 @@ import type { Redeemed, Stage, Stop, ToolFound } from './stage.js';
 export const requestState: Stage<'request-state', ToolFound, Redeemed> = {
   name: 'request-state',
   run(s, env): Redeemed | Stop {
-    if (s.requestState === undefined) return extend(s, { approvalState: undefined, redeemed: undefined });
+    if (s.requestState === undefined) return redeemable(s, undefined);
     const state = verifyApprovalState(env.signer, { call: `tools/call ${s.tool.name}`, args: s.args, sub: s.auth?.subject ?? '', client: s.auth?.clientId ?? '' }, s.requestState);
     if (state.kind === 'refused') return fail(state.error);
-    return extend(s, { approvalState: state.kind === 'approval' ? state.claims : undefined, redeemed: undefined });
+    return redeemable(s, state.kind === 'approval' ? state.claims : undefined);
   },
 };
+
+function redeemable(s: ToolFound, approvalState: Redeemed['approvalState']): Redeemed {
+  const out: Redeemed = grown(s);
+  out.approvalState = approvalState;
+  out.redeemed = undefined;
+  return out;
+}

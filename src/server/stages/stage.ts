@@ -106,9 +106,15 @@ export interface Stage<N extends string, In, Out extends In = In> {
   run: (state: In, env: PipelineEnv) => Out | Stop | Promise<Out | Stop>;
 }
 
-/** Records what a stage established on the state and returns it with the wider type. */
-export function extend<S extends object, A extends object>(state: S, added: A): S & A {
-  return Object.assign(state, added);
+/**
+ * The state as the next stage's wider type, for a stage to set what it established in place:
+ * `const out: Decoded = grown(s); out.parsed = value; return out;`. Every field exists from
+ * {@link receive} on, so plain stores keep the object's one shape; an `Object.assign` of a fresh
+ * literal per stage (this function's former body) cost ~0.4 µs a call in process, and showed as
+ * `SetDataProperties` at ~1.2 µs a request under HTTP load (perf).
+ */
+export function grown<S extends object, T extends S>(state: S): T {
+  return state as T;
 }
 
 /** A fresh state; every field exists from the start so the object keeps one shape. */

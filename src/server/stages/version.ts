@@ -6,7 +6,7 @@ import type { ClientCapabilities } from '../../protocol/wire-types.js';
 import { LOG_LEVELS } from '../features/log-levels.js';
 import { rpcError } from '../outcomes.js';
 import type { LogLevel } from '../contract/tool-types.js';
-import { extend, fail } from './stage.js';
+import { fail, grown } from './stage.js';
 import type { Enveloped, Stage, Versioned } from './stage.js';
 
 const SUPPORTED = new Set(SUPPORTED_PROTOCOL_VERSIONS);
@@ -47,6 +47,11 @@ export const version: Stage<'version', Enveloped, Versioned> = {
       logLevel = LOG_LEVELS.indexOf(level as LogLevel);
       if (logLevel < 0) return fail(rpcError('invalidLogLevel', `Invalid params: unknown ${META.logLevel} ${renderJson(level)}; use one of ${LOG_LEVELS.join(', ')}`));
     }
-    return extend(s, { meta, version: requested, capabilities: capabilities as ClientCapabilities, logLevel });
+    const out: Versioned = grown(s);
+    out.meta = meta;
+    out.version = requested;
+    out.capabilities = capabilities as ClientCapabilities;
+    out.logLevel = logLevel;
+    return out;
   },
 };

@@ -11,10 +11,9 @@ import { CallContext } from '../../../src/server/stages/call-context.js';
 import { approval } from '../../../src/server/stages/approval.js';
 import { requestState } from '../../../src/server/stages/request-state.js';
 import type { PipelineEnv } from '../../../src/server/stages/pipeline-env.js';
-import { extend } from '../../../src/server/stages/stage.js';
 import type { Redeemed, Shaped } from '../../../src/server/stages/stage.js';
 import type { CallInit } from '../../support/stage-fixture.js';
-import { asStop, assertPassed, assertRefused, assertToolError, settle, shaped, stageEnv, toolFound } from '../../support/stage-fixture.js';
+import { asStop, assertPassed, assertRefused, assertToolError, extend, settle, shaped, stageEnv, toolFound } from '../../support/stage-fixture.js';
 import { sampleTool } from '../../support/sample-tool.js';
 
 const ARGS = { speed: 2 };

@@ -9,10 +9,9 @@ import { digestArguments } from '../../../src/server/approvals/request-state-sea
 import type { SealedClaims } from '../../../src/server/approvals/request-state-seal.js';
 import { claim } from '../../../src/server/stages/claim.js';
 import type { PipelineEnv } from '../../../src/server/stages/pipeline-env.js';
-import { extend } from '../../../src/server/stages/stage.js';
 import type { Shaped } from '../../../src/server/stages/stage.js';
 import { StoreFullError } from '../../../src/server/store/store.js';
-import { assertPassed, assertRefused, settle, shaped, stageEnv } from '../../support/stage-fixture.js';
+import { assertPassed, assertRefused, extend, settle, shaped, stageEnv } from '../../support/stage-fixture.js';
 import type { CallInit } from '../../support/stage-fixture.js';
 
 const ARGS = { text: 'hi' };

@@ -4,9 +4,8 @@ import { describe, it } from 'node:test';
 import { defineTool } from '../../../src/index.js';
 import type { CallToolResult } from '../../../src/protocol/wire-types.js';
 import { output } from '../../../src/server/stages/output.js';
-import { extend } from '../../../src/server/stages/stage.js';
 import type { PipelineEnv } from '../../../src/server/stages/pipeline-env.js';
-import { assertRefused, shaped, stageEnv } from '../../support/stage-fixture.js';
+import { assertRefused, extend, shaped, stageEnv } from '../../support/stage-fixture.js';
 import { sampleTool } from '../../support/sample-tool.js';
 
 const typed = defineTool({
