@@ -33,6 +33,10 @@ export function parseHostHeader(value: string): string | undefined {
 /** How many Host headers a raw header list (name, value, name, value, ...) carries. */
 export function countHostHeaders(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') count++;
+  // Only a four-letter name can be "host": the others are not lower-cased at all.
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) count++;
+  }
   return count;
 }

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { createServer, defineTool } from '../../src/index.js';
 import { rpc } from '../fixtures/servers/raw-http.js';
 import { limitResponse } from '../../src/transport/response-limit.js';
-import { parseHostHeader } from '../../src/transport/host-header.js';
+import { countHostHeaders, parseHostHeader } from '../../src/transport/host-header.js';
 
 const big = defineTool({ name: 'big', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } as const, run: ({ n }) => 'x'.repeat(n ?? 0) });
 
@@ -37,6 +37,7 @@ describe('HTTP transport bounds', () => {
     try {
       for (const [host, message] of [
         ['Host: 127.0.0.1\r\nHost: evil.example\r\n', 'Bad request: more than one Host header'],
+        ['HOST: 127.0.0.1\r\nhOsT: evil.example\r\n', 'Bad request: more than one Host header'],
         ['Host: localhost@evil.example\r\n', 'Bad request: malformed Host header "localhost@evil.example"'],
         ['Host: localhost:80:81\r\n', 'Bad request: malformed Host header "localhost:80:81"'],
         ['Host: localhost:99999\r\n', 'Bad request: malformed Host header "localhost:99999"'],
@@ -49,6 +50,8 @@ describe('HTTP transport bounds', () => {
         assert.ok(answer.length < 1000);
       }
       assert.match(await raw(listener.port, request('Host: 127.0.0.1:1234\r\n')), /^HTTP\/1\.1 200 /);
+      // Header names in any case; names that only start or end like "host" are not Host headers.
+      assert.equal(countHostHeaders(['Host', 'a', 'HOST', 'b', 'hOsT', 'c', 'Hostx', 'd', 'hos', 'e', 'X-Host', 'f']), 3);
       assert.equal(parseHostHeader('[::1]:3000'), '[::1]');
       assert.equal(parseHostHeader('Example.COM'), 'example.com');
       assert.equal(parseHostHeader('a b'), undefined);

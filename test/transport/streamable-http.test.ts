@@ -295,4 +295,30 @@ describe('HTTP policy resolution', () => {
     assert.equal(policy.preflight('POST', '/mcp', header({ ...json, host: 'robot.local' }))?.status, 404);
     assert.equal(resolveHttpPolicy({}, '127.0.0.1').preflight('POST', '/mcp', header(json))?.status, 403);
   });
+
+  it('judges every request on its own values: one that passed lets no later refused Host or Content-Type through', () => {
+    // The policy remembers the last Host and Content-Type that passed (a client sends the same ones
+    // every time); a value that was refused, or one after a passing one, is checked in full.
+    const policy = resolveHttpPolicy({ allowedHosts: ['robot.local'] }, '127.0.0.1');
+    const good = { ...json, host: 'robot.local:8080' };
+    const verdicts = [
+      json,
+      { host: 'robot.local:8080' },
+      good,
+      { ...good, host: 'evil.example' },
+      good,
+      { ...good, host: 'robot.local:99999' },
+      { ...good, host: 'robot.local, evil.example' },
+      { host: 'robot.local:8080' },
+      { ...good, 'content-type': 'text/plain' },
+      good,
+      { ...good, 'content-type': 'application/json; charset=utf-8' },
+      { host: 'robot.local:8080' },
+      { ...good, 'content-type': 'application/jsonx' },
+      good,
+    ].map((values) => policy.preflight('POST', '/mcp', header(values))?.status ?? 200);
+    assert.deepEqual(verdicts, [403, 415, 200, 403, 200, 400, 400, 415, 415, 200, 200, 415, 415, 200]);
+    // A Host header missing after a passing one is still refused (loopback requires one).
+    assert.equal(policy.preflight('POST', '/mcp', header(json))?.status, 403);
+  });
 });
