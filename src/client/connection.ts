@@ -21,6 +21,12 @@ export interface SendOptions {
    * stdio those that arrive while it is the only request in flight that has a handler.
    */
   onRequest?: ServerRequestHandler;
+  /**
+   * Aborts `signal`, when `signal` belongs to a controller made for this request alone: an HTTP
+   * connection that closes under the request then aborts it through this, instead of making a
+   * controller of its own that follows `signal` (a controller and a listener fewer per request).
+   */
+  abort?: (reason: unknown) => void;
 }
 
 /** A JSON-RPC response and, on HTTP, the status and session id it came with. */

@@ -9,6 +9,8 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** Did the deadline (not the caller) abort the signal? */
   readonly timedOut: boolean;
+  /** Aborts the signal now with `reason` (e.g. the connection closed under the request). */
+  readonly abort: (reason: unknown) => void;
   /** Clears the timer and stops following the caller's signal; call it once the request is done. */
   dispose(): void;
 }
@@ -28,6 +30,7 @@ export function createDeadline(ms: number, caller?: AbortSignal): Deadline {
   else caller?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
+    abort: (reason) => controller.abort(reason),
     get timedOut() {
       return timedOut;
     },

@@ -248,6 +248,7 @@ export class Exchange {
       received = await this.#connection.send(request, {
         headers,
         signal,
+        abort: deadline.abort,
         onNotification: options.onNotification ?? (() => {}),
         ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
       });

@@ -37,6 +37,12 @@ const DEFAULT_RETRY_MS = 1000;
 /** The longest `retry` honoured, so a hostile server cannot park a call. */
 const MAX_RETRY_MS = 30_000;
 
+/** An open request: its options, and how close() aborts it. */
+interface InFlight {
+  readonly options: SendOptions;
+  readonly abort: (reason: unknown) => void;
+}
+
 function isServerRequest(value: unknown): value is JsonRpcRequest {
   return isJsonObject(value) && value.jsonrpc === '2.0' && typeof value.method === 'string' && 'id' in value && isJsonRpcId(value.id);
 }
@@ -78,7 +84,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
   const authContext = target.oauth !== undefined ? `oauth:${target.oauth.id}` : authorization === '' ? 'anonymous' : createHash('sha256').update(authorization).digest('hex');
   let closed = false;
   /** Open requests, with the handler for server requests that belong to them. */
-  const inFlight = new Map<AbortController, SendOptions>();
+  const inFlight = new Set<InFlight>();
   let handlers: ConnectionHandlers = {};
   let session: LegacySession | undefined;
   let listening: AbortController | undefined;
@@ -123,11 +129,17 @@ export function createHttpConnection(target: HttpTarget): Connection {
 
   async function send(request: JsonRpcRequest, options: SendOptions): Promise<ReceivedResponse> {
     if (closed) throw new McpClientError('closed', 'the client is closed', { method: request.method });
-    const controller = new AbortController();
-    inFlight.set(controller, options);
-    const onAbort = (): void => controller.abort(options.signal.reason);
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener('abort', onAbort, { once: true });
+    // The caller's own controller when it gave one (the client's per-request deadline does), else
+    // one of ours that follows the caller's signal: either way close() can abort the request.
+    const own = options.abort === undefined ? new AbortController() : undefined;
+    const signal = own === undefined ? options.signal : own.signal;
+    const entry: InFlight = { options, abort: own === undefined ? options.abort! : (reason) => own.abort(reason) };
+    inFlight.add(entry);
+    const onAbort = (): void => own?.abort(options.signal.reason);
+    if (own !== undefined) {
+      if (options.signal.aborted) onAbort();
+      else options.signal.addEventListener('abort', onAbort, { once: true });
+    }
     const aborted = (): never => {
       if (closed) throw new McpClientError('closed', 'the client was closed while the request ran', { method: request.method });
       throw options.signal.reason;
@@ -139,10 +151,10 @@ export function createHttpConnection(target: HttpTarget): Connection {
           method: 'POST',
           headers: { ...fixedHeaders, ...options.headers, ...sessionHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body: JSON.stringify(request),
-          signal: controller.signal,
+          signal,
         });
       } catch (error) {
-        if (controller.signal.aborted) aborted();
+        if (signal.aborted) aborted();
         // The OAuth flow's own failures (kind `auth`) are reported as they are.
         if (error instanceof McpClientError) throw new McpClientError(error.kind, `${request.method}: ${error.message}`, { method: request.method, httpStatus: error.httpStatus, data: error.data, cause: error });
         throw new McpClientError('transport', `cannot reach ${url.href}: ${networkReason(error)}`, { method: request.method, cause: error });
@@ -152,13 +164,13 @@ export function createHttpConnection(target: HttpTarget): Connection {
       const withSession = (received: ReceivedResponse): ReceivedResponse => (sessionId === undefined ? received : { ...received, sessionId });
       const type = (response.header('content-type') ?? '').toLowerCase();
       const stream = type.startsWith('text/event-stream') ? response.stream() : null;
-      if (stream !== null) return withSession(await readStream(stream, request, options, status, controller.signal, aborted));
+      if (stream !== null) return withSession(await readStream(stream, request, options, status, signal, aborted));
       let text: string;
       try {
         text = await readBounded(response, request.method, status);
       } catch (error) {
         if (error instanceof McpClientError) throw error;
-        if (controller.signal.aborted) aborted();
+        if (signal.aborted) aborted();
         throw new McpClientError('transport', `${request.method}: the response body broke off: ${networkReason(error)}`, { method: request.method, httpStatus: status, cause: error });
       }
       let parsed: unknown;
@@ -175,8 +187,8 @@ export function createHttpConnection(target: HttpTarget): Connection {
       }
       throw new McpClientError('protocol', `${request.method}: HTTP ${status} answered with ${type === '' ? 'no content type' : type} and no JSON-RPC response${text.trim() === '' ? '' : `: ${excerpt(text)}`}`, { method: request.method, httpStatus: status });
     } finally {
-      options.signal.removeEventListener('abort', onAbort);
-      inFlight.delete(controller);
+      if (own !== undefined) options.signal.removeEventListener('abort', onAbort);
+      inFlight.delete(entry);
     }
   }
 
@@ -316,7 +328,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
           else if (isServerRequest(message)) {
             // Servers that send a call's input request on the GET stream (no related request id) leave only
             // one guess: the single open request that takes input, else the client-level handler.
-            const owners = [...inFlight.values()].filter((entry) => entry.onRequest !== undefined);
+            const owners = [...inFlight].map((entry) => entry.options).filter((options) => options.onRequest !== undefined);
             const owner = owners.length === 1 ? owners[0] : undefined;
             answer(message, owner?.onRequest ?? handlers.onRequest, owner?.signal ?? controller.signal);
           }
@@ -358,7 +370,7 @@ export function createHttpConnection(target: HttpTarget): Connection {
       if (closed) return;
       closed = true;
       listening?.abort();
-      for (const controller of inFlight.keys()) controller.abort(new McpClientError('closed', 'the client was closed'));
+      for (const entry of inFlight) entry.abort(new McpClientError('closed', 'the client was closed'));
       // A legacy session is ended explicitly so the server can free it (2025-06-18 HTTP, "Session Management").
       if (session?.sessionId !== undefined) {
         await doFetch(url, { method: 'DELETE', headers: { ...fixedHeaders, ...sessionHeaders() }, signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })

@@ -264,9 +264,17 @@ export function createNodeFetch(): NodeFetch {
         let answered = false;
         let failed = false;
         let bytesReadBefore: number | undefined;
+        let response: IncomingMessage | undefined;
+        // One listener for the whole request: before the answer, aborting destroys the request and
+        // rejects; after, it destroys the answer, which breaks its body off (how a request is
+        // cancelled over HTTP).
         const onAbort = (): void => {
-          req.destroy();
-          reject(signal?.reason);
+          if (response === undefined) {
+            req.destroy();
+            reject(signal?.reason);
+          } else {
+            response.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+          }
         };
         const done = (): void => signal?.removeEventListener('abort', onAbort);
         // `agent: false` gives the resend a new socket that is closed after it, outside the pool.
@@ -279,12 +287,9 @@ export function createNodeFetch(): NodeFetch {
             resolve(viaFetch());
             return;
           }
-          // Aborting later destroys the socket, which breaks the body off (how a request is cancelled over HTTP).
           if (signal !== undefined) {
-            signal.removeEventListener('abort', onAbort);
-            const cut = (): void => void res.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-            signal.addEventListener('abort', cut, { once: true });
-            res.once('close', () => signal.removeEventListener('abort', cut));
+            response = res;
+            res.once('close', done);
           }
           resolve(build(res, method));
         });

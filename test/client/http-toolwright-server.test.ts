@@ -89,6 +89,19 @@ describe('client over HTTP against the Toolwright server', () => {
     assert.equal(cancellationLog.aborted, before + 1);
   });
 
+  it('closing the client under a running call rejects the call as closed and cancels it on the server', async () => {
+    const before = cancellationLog.aborted;
+    const c = client();
+    let closing: Promise<void> | undefined;
+    // The first progress says the handler runs: the client is closed then, with the call in flight.
+    const call = c.callTool('cancellable_wait', {}, { onProgress: () => void (closing ??= c.close()) });
+    await rejectsWith(call, { kind: 'closed', method: 'tools/call', message: 'the client was closed while the request ran' });
+    await closing;
+    // No event tells the test that the abort reached the handler; the bound only ends a broken run.
+    for (let i = 0; i < 1000 && cancellationLog.aborted === before; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(cancellationLog.aborted, before + 1);
+  });
+
   it('times out a call and cancels it', async () => {
     const before = cancellationLog.aborted;
     // Discovery and the listing first, without a tight bound: only the call itself is timed out.
