@@ -21,7 +21,7 @@ import { loadProblems, runLoad, type LoadResult } from './lib/http-load.js';
 import { cpuTimeMs, killAllTracked, spawnTracked, startHttpServer, stopProcess } from './lib/processes.js';
 import { COMPILED_DIR, LOAD_WORKER, REPO_ROOT } from './lib/servers.js';
 import { median } from './lib/stats.js';
-import { callSumRequest, httpHeadersFor } from './shared/mcp.js';
+import { callSumRequest, httpHeadersFor, type JsonRpcRequest } from './shared/mcp.js';
 
 const arg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);
@@ -79,8 +79,14 @@ interface Row {
 }
 
 /** The row's answer, checked (the sum is right, two identical requests give identical bodies): every answer under load must equal it. */
+/** The bench's calculate_sum call, addressed to `tool` (its name upstream, or prefixed at a front). */
+function callOf(tool: string): JsonRpcRequest {
+  const base = callSumRequest(1);
+  return { ...base, params: { ...base.params, name: tool } };
+}
+
 async function verify(row: Row): Promise<void> {
-  const message = { ...callSumRequest(1), params: { ...callSumRequest(1).params, name: row.tool } };
+  const message = callOf(row.tool);
   const first = await postRpc(row.port, message, 30_000, false);
   if (first.status !== 200) throw new Error(`${row.id}: HTTP ${first.status}: ${first.body.slice(0, 300)}`);
   checkSumAnswer(parseRpcBody(first.contentType, first.body), 1);
@@ -90,7 +96,7 @@ async function verify(row: Row): Promise<void> {
 }
 
 async function measure(row: Row, seconds: number): Promise<LoadResult & { cpuUsPerCall: Record<string, number> }> {
-  const message = { ...callSumRequest(1), params: { ...callSumRequest(1).params, name: row.tool } };
+  const message = callOf(row.tool);
   const before = Object.fromEntries(Object.entries(row.processes).map(([name, pid]) => [name, cpuTimeMs(pid)]));
   const result = await runLoad(LOAD_WORKER, {
     url: `http://127.0.0.1:${row.port}/mcp`, connections: CONCURRENCY, durationSec: seconds,

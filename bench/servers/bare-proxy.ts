@@ -5,23 +5,23 @@
 // alone cost on this machine, so the proxy row can say how much of its gap is the hops.
 //   node bare-proxy.js --upstream <port> [--prefix up] [--port 0] [--host 127.0.0.1]
 import { Agent, createServer, request } from 'node:http';
-import { announceReady, exitOnSignal } from '../shared/server-args.js';
+import { announceReady, exitOnSignal, parseServerArgs } from '../shared/server-args.js';
 
-interface Options { upstream: number; prefix: string; port: number; host: string }
-
-function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { upstream: 0, prefix: 'up', port: 0, host: '127.0.0.1' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const flag = argv[i];
-    const value = argv[i + 1];
-    if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (flag === '--upstream' || flag === '--port') options[flag === '--upstream' ? 'upstream' : 'port'] = Number(value);
-    else if (flag === '--prefix') options.prefix = value;
-    else if (flag === '--host') options.host = value;
-    else throw new Error(`unknown argument: ${flag}`);
+/** `--upstream <port>` and `--prefix <name>` are this program's own; the rest are every bench server's (`--port`, `--host`). */
+function parseOptions(argv: readonly string[]): { upstream: number; prefix: string; port: number; host: string } {
+  let upstream = 0;
+  let prefix = 'up';
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag !== '--upstream' && flag !== '--prefix') rest.push(flag);
+    else if (argv[i + 1] === undefined) throw new Error(`${flag} needs a value`);
+    else if (flag === '--upstream') upstream = Number(argv[++i]);
+    else prefix = argv[++i]!;
   }
-  if (!Number.isInteger(options.upstream) || options.upstream < 1 || options.upstream > 65535) throw new Error(`--upstream must be a port (1..65535), got ${options.upstream}`);
-  return options;
+  if (!Number.isInteger(upstream) || upstream < 1 || upstream > 65535) throw new Error(`--upstream must be a port (1..65535), got ${upstream}`);
+  const { port, host } = parseServerArgs(rest);
+  return { upstream, prefix, port, host };
 }
 
 const options = parseOptions(process.argv.slice(2));
