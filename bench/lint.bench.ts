@@ -1,9 +1,11 @@
 // Lint speed (issue 31 item 2) on a deterministic catalog of 1,000 tools (bench/lib/lint-catalog.ts).
 // The current source is compiled first into a temporary directory (`tsc -p tsconfig.build.json
-// --outDir`; `--cli <dist/cli/main.js>` measures a given build instead), and everything timed in a
+// --outDir`, then bundled by scripts/bundle-node.mjs as `npm run build` does; `--cli
+// <dist/cli/main.js>` measures a given build instead), and everything timed in a
 // fresh process runs that compiled JavaScript in plain node, as a user's process does (no tsx: its
 // loader hooks cost ~100 ms of a cold run, most of it while gpt-tokenizer loads):
-//   1. lintTools() in a fresh process, cold first run, default rules and `--provider all`: CPU
+//   1. lintTools() in a fresh process (imported from 'toolwright/lint' as built, bundled), cold first
+//      run, default rules and `--provider all`: CPU
 //      (target < 500 ms with the default rules). 3 processes each, median.
 //   2. the token counter alone (gpt-tokenizer's o200k_base: load + first count) in a fresh
 //      process, measured separately because the budget rules need it and its load is fixed.
@@ -43,7 +45,7 @@ writeFileSync(emptyFile, JSON.stringify({ tools: [] }));
 
 /**
  * The fresh-process measurements, as plain JavaScript run on the compiled build (`dist`, given as
- * its first argument): `cold <catalog> [all]` imports the lint engine and times one lintTools();
+ * its first argument): `cold <catalog> [all]` imports 'toolwright/lint' and times one lintTools();
  * `tokenizer` loads gpt-tokenizer's o200k_base and counts once. Each prints one JSON line.
  */
 const COLD_CHILD = `import { readFileSync } from 'node:fs';
@@ -58,10 +60,7 @@ if (mode === 'tokenizer') {
   createRequire(join(dist, 'lint', 'engine.js'))('gpt-tokenizer/encoding/o200k_base').countTokens('Grip force in newtons.');
   process.stdout.write(JSON.stringify({ wallMs: performance.now() - t0, cpuMs: cpuMs(process.cpuUsage(c0)) }));
 } else {
-  const load = (path) => import(pathToFileURL(join(dist, path)).href);
-  const { lintTools } = await load('lint/engine.js');
-  const { parseLintConfig } = await load('lint/config.js');
-  const { BUILTIN_RULES } = await load('lint/rules/index.js');
+  const { lintTools, parseLintConfig, BUILTIN_RULES } = await import(pathToFileURL(join(dist, 'lint', 'index.js')).href);
   const tools = JSON.parse(readFileSync(file, 'utf8')).tools;
   const options = providers === 'all' ? { config: parseLintConfig({ rules: Object.fromEntries(BUILTIN_RULES.filter((r) => r.family === 'provider').map((r) => [r.id, { options: { providers: ['all'] } }])) }, BUILTIN_RULES) } : {};
   const c1 = process.cpuUsage();
@@ -100,6 +99,9 @@ function buildCli(): string {
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, encoding: 'utf8' });
   const main = join(out, 'dist/cli/main.js');
   try { readFileSync(main); } catch { throw new Error(`tsc did not produce the CLI (${tsc.status}): ${tsc.stdout}${tsc.stderr}`); }
+  // Bundled as `npm run build` bundles it: what an installed package runs.
+  const bundle = spawnSync(process.execPath, [join(root, 'scripts/bundle-node.mjs'), join(out, 'dist')], { cwd: root, encoding: 'utf8' });
+  if (bundle.status !== 0) throw new Error(`bundling the build failed (${bundle.status}): ${bundle.stdout}${bundle.stderr}`);
   return main;
 }
 const summarise = (rs: ProcessRun[]) => ({ runs: rs.length, wallMedian: median(rs.map((r) => r.wallMs)), cpuMedian: median(rs.map((r) => r.cpuMs)), wallBest: Math.min(...rs.map((r) => r.wallMs)), exit: rs[0]!.status });

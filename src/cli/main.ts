@@ -13,7 +13,9 @@ export interface CliCommand {
   summary?: string;
 }
 
-const COMMANDS_DIR = new URL('./commands/', import.meta.url);
+// `../cli/commands/` rather than `./commands/`: this file runs from src/cli/, from tsc's dist/cli/ or
+// bundled from dist/bundle/ (scripts/bundle-node.mjs), and the commands are found in the first two.
+const COMMANDS_DIR = new URL('../cli/commands/', import.meta.url);
 const COMMAND_NAME = /^[a-z][a-z0-9-]*$/;
 
 async function availableCommands(): Promise<string[]> {

@@ -70,7 +70,8 @@ export function createWorkbenchConsole(server: McpServer, options: WorkbenchCons
     mount = createConsoleMount({
       ...(options.token !== undefined ? { token: options.token } : {}),
       title: `${server.name}: Toolwright console`,
-      pages: [workbench.page, { id: 'approvals', title: 'Approvals', entry: new URL('./web/approvals-page', import.meta.url) }],
+      // `../console/web/`: this file also runs bundled from dist/bundle/, one folder below dist/ as here.
+      pages: [workbench.page, { id: 'approvals', title: 'Approvals', entry: new URL('../console/web/approvals-page', import.meta.url) }],
       routes: [...workbench.routes, ...approvals.routes],
       channel,
       snapshot: () => [...workbench.snapshot(), ...approvals.snapshot()],

@@ -171,7 +171,8 @@ export function createWorkbench(options: WorkbenchOptions): Workbench {
   }
 
   return {
-    page: { id: 'workbench', title: 'Workbench', entry: new URL('./web/workbench-page', import.meta.url) },
+    // `../console/web/`: this file also runs bundled from dist/bundle/, one folder below dist/ as here.
+    page: { id: 'workbench', title: 'Workbench', entry: new URL('../console/web/workbench-page', import.meta.url) },
     routes: [
       { method: 'GET', path: '/api/catalog', handle: () => ({ status: 200, json: getCatalog() }) },
       { method: 'GET', path: '/api/history', handle: () => ({ status: 200, json: history }) },

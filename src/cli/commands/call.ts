@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cliEntry } from '../cli-entry.js';
 import { parseCommandArgs, PROCESS_IO } from '../command-args.js';
 import { connect, McpClientError } from '../../client/index.js';
 import type { ClientRoot, ConnectTarget, McpClient, OAuthClient } from '../../client/index.js';
@@ -63,8 +64,7 @@ function targetOf(target: string | undefined, stdio: string | undefined, headers
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) throw new UsageError(`unsupported URL scheme in ${given} (use http:// or https://, or --stdio "<command>")`);
   if (!/\.(m|c)?(j|t)s$/.test(given)) throw new UsageError(`${given}: expected an http(s) URL, a server module (.js/.ts) or --stdio "<command>"`);
   // A module is served over stdio by this same CLI, so it runs exactly as `toolwright serve` would run it.
-  const self = fileURLToPath(import.meta.url);
-  const main = resolve(self, '..', '..', `main${extname(self)}`);
+  const { main } = cliEntry();
   return { command: process.execPath, args: [...process.execArgv, main, 'serve', resolve(given), '--stdio'], stderr: 'inherit' };
 }
 
