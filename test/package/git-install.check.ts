@@ -1,6 +1,6 @@
 // The README's git install, for real: `npm install git+file://<clone>` in an empty project. npm
 // clones the repository, installs its dependencies and devDependencies in that clone, runs
-// `prepare` there (`npm run build`: tsc and the console bundles), packs the result and installs it.
+// `prepare` there (`npm run build`: tsc, the console bundles and the Node bundles), packs the result and installs it.
 // Then the installed bin answers `--help` and lints the README's TypeScript tool file with nothing
 // else installed.
 //
