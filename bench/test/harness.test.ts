@@ -97,6 +97,17 @@ test('HTTP suite on the bare reference: verified, measured per concurrency, peak
   assert.ok(outcome.peakRssKb !== undefined && outcome.peakRssKb > 10 * 1024 && outcome.peakRssKb < 4 * 1024 * 1024, `peak RSS ${outcome.peakRssKb} KiB`);
 });
 
+test('HTTP suite: each round runs in a fresh process per server, none is left running', async () => {
+  const lines: string[] = [];
+  const result = await runHttpSuite([bare], suiteOptions({ rounds: 3, log: (line) => lines.push(line) }));
+  assert.equal(result.servers[0]!.error, undefined);
+  assert.equal(result.servers[0]!.byConcurrency['2']?.rounds.length, 3);
+  const pids = lines.map((line) => /^ {2}test: round \d\/3 c=2 bare \(pid (\d+)\):/.exec(line)?.[1]).filter((pid) => pid !== undefined).map(Number);
+  assert.equal(pids.length, 3, lines.join('\n'));
+  assert.equal(new Set(pids).size, 3, `three rounds, three processes: ${pids.join(', ')}`);
+  for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} still running`);
+});
+
 test('tools/list suite walks every page and records bytes', async () => {
   const result = await runHttpSuite([bare], suiteOptions({ workload: 'tools/list', catalogSize: 20, concurrencies: [1], listWalks: 2 }));
   const outcome = result.servers[0]!;

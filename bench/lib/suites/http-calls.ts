@@ -1,6 +1,7 @@
-// HTTP load suite: the same request against every server, warm-up first, then interleaved rounds
-// (every round visits every concurrency and every server, in a rotating order) so that drift in
-// machine load hits all servers alike.
+// HTTP load suite: the same request against every server in interleaved rounds (every round visits
+// every concurrency and every server, in a rotating order) so that drift in machine load hits all
+// servers alike. Each round starts every server afresh (verified, then warmed up): a process is one
+// draw of its program's speed, and the median over rounds is a median over processes.
 import { Agent } from 'node:http';
 import { checkListPage, checkSumAnswer, checkWholeList, parseRpcBody, rejectionOf } from '../answers.js';
 import { postRpc } from '../http-client.js';
@@ -66,7 +67,7 @@ export interface HttpServerOutcome {
   answerBytes?: number;
   /** How the server answered schema-violating arguments (validating servers only). */
   rejections?: Record<string, string>;
-  /** Peak RSS (VmHWM) after all rounds, KiB. */
+  /** Peak RSS (VmHWM), KiB: the highest of the server's processes (one per round). */
   peakRssKb?: number;
   /** tools/list only: fetching the whole catalog page by page. */
   fullList?: FullListWalk;
@@ -162,22 +163,39 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
   const payload = JSON.stringify(message);
   const headers = httpHeadersFor(message);
 
-  try {
+  const peakKb = new Map<ServerId, number>();
+  /** Starts and verifies every server still measurable, each in a fresh process. */
+  const startAll = async (round: number): Promise<void> => {
     for (const [index, server] of servers.entries()) {
       const outcome = outcomes[index]!;
+      if (outcome.error !== undefined) continue;
       let started: RunningHttpServer | undefined;
       try {
         started = await startHttpServer(server.httpScript, [...(server.httpArgs ?? []), '--port', '0', '--tools', String(options.catalogSize)], [...(server.nodeFlags ?? []), ...(options.nodeFlags ?? [])]);
         const body = await verify(server, started, options, outcome);
         running.set(server.id, { server, process: started, body, outcome });
-        options.log(`  ${options.name}: ${server.id} verified (${outcome.answerBytes} B answer)`);
+        if (round === 0) options.log(`  ${options.name}: ${server.id} verified (${outcome.answerBytes} B answer)`);
       } catch (error) {
         outcome.error = error instanceof Error ? error.message : String(error);
         options.log(`  ${options.name}: ${server.id} NOT MEASURED: ${outcome.error}`);
         if (started !== undefined) await stopProcess(started.child);
       }
     }
+  };
+  /** Stops every running server, keeping the highest peak RSS each server's processes reached. */
+  const stopAll = async (): Promise<void> => {
+    for (const entry of running.values()) {
+      try {
+        peakKb.set(entry.server.id, Math.max(peakKb.get(entry.server.id) ?? 0, peakRssKb(entry.process.pid)));
+      } catch (error) {
+        entry.outcome.error ??= `peak RSS unreadable: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    await Promise.all([...running.values()].map((entry) => stopProcess(entry.process.child)));
+    running.clear();
+  };
 
+  try {
     const jobFor = (entry: { server: ServerUnderTest; process: RunningHttpServer; body: string }, connections: number, durationSec: number) => ({
       url: `http://127.0.0.1:${entry.process.port}${MCP_PATH}`,
       connections, durationSec, body: payload, headers: { ...headers, ...options.extraHeaders?.(entry.server) }, expectBody: entry.body, timeoutSec: 10,
@@ -200,12 +218,16 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       }
     };
 
-    const entries = [...running.values()];
     const warmupConnections = Math.max(...options.concurrencies);
-    for (const entry of entries) await measure(entry, warmupConnections, options.warmupSec);
-
     const samples = new Map<string, RoundSample[]>();
     for (let round = 0; round < options.rounds; round++) {
+      // Every round runs in fresh processes: two processes of the same program differ by up to
+      // 2x in CPU per request for their whole life (bench/README.md, "One process is one draw"),
+      // so one process per server would let a single draw decide a whole row.
+      if (round > 0) await stopAll();
+      await startAll(round);
+      const entries = [...running.values()];
+      for (const entry of entries) await measure(entry, warmupConnections, options.warmupSec);
       for (const connections of options.concurrencies) {
         const order = entries.map((_, i) => entries[(i + round) % entries.length]!);
         for (const entry of order) {
@@ -213,13 +235,13 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
           if (result === null) continue;
           const key = `${entry.server.id}@${connections}`;
           samples.set(key, [...(samples.get(key) ?? []), result]);
-          options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
+          options.log(`  ${options.name}: round ${round + 1}/${options.rounds} c=${connections} ${entry.server.id} (pid ${entry.process.pid}): ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
         }
       }
     }
 
     if (options.workload === 'tools/list' && options.listWalks !== undefined) {
-      for (const entry of entries) {
+      for (const entry of running.values()) {
         if (entry.outcome.error !== undefined) continue;
         try {
           entry.outcome.fullList = await timeListWalks(entry.process.port, options.listWalks, options.extraHeaders?.(entry.server) ?? {});
@@ -230,9 +252,11 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       }
     }
 
-    for (const entry of entries) {
+    const lastEntries = [...running.values()];
+    await stopAll();
+    for (const entry of lastEntries) {
       if (entry.outcome.error !== undefined) continue;
-      entry.outcome.peakRssKb = peakRssKb(entry.process.pid);
+      entry.outcome.peakRssKb = peakKb.get(entry.server.id);
       for (const connections of options.concurrencies) {
         const rounds = samples.get(`${entry.server.id}@${connections}`) ?? [];
         entry.outcome.byConcurrency[String(connections)] = {
@@ -245,7 +269,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
       }
     }
   } finally {
-    await Promise.all([...running.values()].map((entry) => stopProcess(entry.process.child)));
+    await stopAll();
   }
 
   return {
