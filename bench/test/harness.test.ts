@@ -106,6 +106,10 @@ test('HTTP suite: each round runs in a fresh process per server, none is left ru
   assert.equal(pids.length, 3, lines.join('\n'));
   assert.equal(new Set(pids).size, 3, `three rounds, three processes: ${pids.join(', ')}`);
   for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} still running`);
+  // Each process's peak RSS, and the highest of them as the server's.
+  const peaks = result.servers[0]!.peakRssKbByProcess ?? [];
+  assert.equal(peaks.length, 3);
+  assert.equal(result.servers[0]!.peakRssKb, Math.max(...peaks));
 });
 
 test('tools/list suite walks every page and records bytes', async () => {

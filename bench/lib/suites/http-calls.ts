@@ -69,6 +69,8 @@ export interface HttpServerOutcome {
   rejections?: Record<string, string>;
   /** Peak RSS (VmHWM), KiB: the highest of the server's processes (one per round). */
   peakRssKb?: number;
+  /** Each process's peak RSS, KiB, in round order. */
+  peakRssKbByProcess?: number[];
   /** tools/list only: fetching the whole catalog page by page. */
   fullList?: FullListWalk;
   readonly byConcurrency: Record<string, HttpCell>;
@@ -163,7 +165,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
   const payload = JSON.stringify(message);
   const headers = httpHeadersFor(message);
 
-  const peakKb = new Map<ServerId, number>();
+  const peakKb = new Map<ServerId, number[]>();
   /** Starts and verifies every server still measurable, each in a fresh process. */
   const startAll = async (round: number): Promise<void> => {
     for (const [index, server] of servers.entries()) {
@@ -186,7 +188,7 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
   const stopAll = async (): Promise<void> => {
     for (const entry of running.values()) {
       try {
-        peakKb.set(entry.server.id, Math.max(peakKb.get(entry.server.id) ?? 0, peakRssKb(entry.process.pid)));
+        peakKb.set(entry.server.id, [...(peakKb.get(entry.server.id) ?? []), peakRssKb(entry.process.pid)]);
       } catch (error) {
         entry.outcome.error ??= `peak RSS unreadable: ${error instanceof Error ? error.message : String(error)}`;
       }
@@ -256,7 +258,11 @@ export async function runHttpSuite(servers: readonly ServerUnderTest[], options:
     await stopAll();
     for (const entry of lastEntries) {
       if (entry.outcome.error !== undefined) continue;
-      entry.outcome.peakRssKb = peakKb.get(entry.server.id);
+      const peaks = peakKb.get(entry.server.id) ?? [];
+      if (peaks.length > 0) {
+        entry.outcome.peakRssKb = Math.max(...peaks);
+        entry.outcome.peakRssKbByProcess = peaks;
+      }
       for (const connections of options.concurrencies) {
         const rounds = samples.get(`${entry.server.id}@${connections}`) ?? [];
         entry.outcome.byConcurrency[String(connections)] = {
