@@ -31,6 +31,17 @@ test('each exports entry of package.json is a stub over dist/bundle/ with exactl
   }
 });
 
+test('every function and class the entries export keeps its own name in the bundle (esbuild renames only colliding internals)', async () => {
+  const renamed: string[] = [];
+  for (const [subpath, target] of nodeEntries) {
+    const loaded = (await import(pathToFileURL(repoPath(target.default)).href)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(loaded)) {
+      if (typeof value === 'function' && value.name !== name) renamed.push(`${subpath} ${name} is named ${JSON.stringify(value.name)}`);
+    }
+  }
+  assert.deepEqual(renamed, []);
+});
+
 test('each CLI command runs from its bundle and exports what its source exports; the CLI entry starts the bundled CLI', async () => {
   for (const name of commands) {
     const file = repoPath('dist/cli/commands', `${name}.js`);
