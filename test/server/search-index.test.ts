@@ -9,7 +9,8 @@ import { defineTool } from '../../src/index.js';
 import { ToolSearchIndex } from '../../src/server/search/search-index.js';
 import { registerTools } from '../../src/server/tools/tool-registry.js';
 
-const tool = (name: string, description: string) => defineTool({ name, description, inputSchema: { type: 'object' }, run: () => 'ok' });
+const tool = (name: string, description: string, properties: Record<string, { type: 'string'; description: string }> = {}) =>
+  defineTool({ name, description, inputSchema: { type: 'object', properties }, run: () => 'ok' });
 
 function indexOf(...tools: ReturnType<typeof tool>[]): ToolSearchIndex {
   return new ToolSearchIndex(registerTools(tools, { canAuthorize: false }));
@@ -34,5 +35,33 @@ describe('search index words', () => {
   it('a query written with symbols is split the same way', () => {
     const index = indexOf(tool('get_repo', 'Get one repository by owner and name.'), tool('other', 'Something else entirely.'));
     assert.deepEqual(names(index, '`owner`+`name`'), ['get_repo']);
+  });
+});
+
+describe('words common in the parameters', () => {
+  // `repo` is a parameter of every tool but one, as in GitHub's catalog: the search leaves those
+  // parameters out for `repo` and still ranks by the names and summaries that say it.
+  const repoParameter = { repo: { type: 'string' as const, description: 'The repository name.' } };
+  const fillers = Array.from({ length: 12 }, (_, i) => tool(`issues_action_${i}`, `Issue action number ${i}.`, repoParameter));
+
+  it('a tool that says the word in its name or summary ranks above those that only take it as a parameter', () => {
+    const index = indexOf(...fillers, tool('repos_get', 'Get a repository.', repoParameter), tool('orgs_get', 'Get an organization.'));
+    assert.deepEqual(index.search('repo', () => true, 1).map((found) => found.name), ['repos_get']);
+    const found = names(index, 'repo organization');
+    assert.deepEqual(found.slice(0, 2).sort(), ['orgs_get', 'repos_get'], 'each word\'s own tool first, the parameter matches after');
+    assert.equal(found.length, 10);
+  });
+
+  it('when the narrowed search finds fewer tools than asked for, the parameters count again: nothing is lost', () => {
+    const index = indexOf(...fillers, tool('orgs_get', 'Get an organization.'));
+    // Only parameters say "repo": all 12 tools that take it are found, as without the narrowing.
+    assert.deepEqual(new Set(index.search('repo', () => true, 20).map((found) => found.name)), new Set(fillers.map((filler) => filler.name)));
+    assert.equal(index.search('repo', () => true, 5).length, 5);
+  });
+
+  it('a tool the caller may not see is never returned, on either search', () => {
+    const index = indexOf(...fillers, tool('orgs_get', 'Get an organization.'));
+    const hidden = 'issues_action_3';
+    assert.ok(!index.search('repo', (found) => found.name !== hidden, 20).some((found) => found.name === hidden));
   });
 });
