@@ -60,8 +60,9 @@ describe('words common in the parameters', () => {
   });
 
   it('a tool the caller may not see is never returned, on either search', () => {
-    const index = indexOf(...fillers, tool('orgs_get', 'Get an organization.'));
-    const hidden = 'issues_action_3';
-    assert.ok(!index.search('repo', (found) => found.name !== hidden, 20).some((found) => found.name === hidden));
+    const index = indexOf(...fillers, tool('repos_get', 'Get a repository.', repoParameter));
+    // The narrowed search would find repos_get alone; hidden, it finds nothing and the whole query runs.
+    const found = index.search('repo', (tool) => tool.name !== 'repos_get' && tool.name !== 'issues_action_3', 20).map((tool) => tool.name);
+    assert.deepEqual(new Set(found), new Set(fillers.map((filler) => filler.name).filter((name) => name !== 'issues_action_3')));
   });
 });

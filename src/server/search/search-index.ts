@@ -96,9 +96,14 @@ function documentOf(tool: RegisteredTool, id: number): ToolDocument {
   };
 }
 
-const FIELDS = ['name', 'title', 'summary', 'details', 'parameters'] as const;
-type LowField = 'details' | 'parameters';
-const LOW_FIELDS: readonly LowField[] = ['details', 'parameters'];
+/** Each indexed field and its weight; the fields weighing under 1 are the low-weight ones. */
+const BOOST = { name: 3, title: 2, summary: 2, details: 0.5, parameters: 0.5 } as const;
+type Field = keyof typeof BOOST;
+const FIELDS = Object.keys(BOOST) as Field[];
+const LOW_FIELDS = FIELDS.filter((field) => BOOST[field] < 1);
+
+/** Splits text into words, for the index and for a query alike. */
+const words = (text: string): string[] => text.split(WORD_SEPARATORS);
 
 /**
  * A word found in the details or parameters of more than this share of the tools is searched
@@ -113,13 +118,13 @@ const LOW_FIELDS: readonly LowField[] = ['details', 'parameters'];
 const COMMON_SHARE = 0.1;
 
 /** The low-weight fields in which each term occurs in more than `limit` documents. */
-function commonTerms(documents: readonly ToolDocument[], limit: number): Map<string, LowField[]> {
-  const common = new Map<string, LowField[]>();
+function commonTerms(documents: readonly ToolDocument[], limit: number): Map<string, Field[]> {
+  const common = new Map<string, Field[]>();
   for (const field of LOW_FIELDS) {
     const counts = new Map<string, number>();
     for (const document of documents) {
       const seen = new Set<string>();
-      for (const word of document[field].split(WORD_SEPARATORS)) {
+      for (const word of words(document[field])) {
         const term = searchTerm(word);
         if (term !== null) seen.add(term);
       }
@@ -135,16 +140,16 @@ export class ToolSearchIndex {
   readonly #tools: readonly RegisteredTool[];
   readonly #index: MiniSearchClass<ToolDocument>;
   /** Terms found in the low-weight fields of more than COMMON_SHARE of the tools, per field. */
-  readonly #common: ReadonlyMap<string, readonly LowField[]>;
+  readonly #common: ReadonlyMap<string, readonly Field[]>;
 
   constructor(tools: readonly RegisteredTool[]) {
     this.#tools = tools;
     const MiniSearch = loadMiniSearch();
     this.#index = new MiniSearch<ToolDocument>({
-      fields: ['name', 'title', 'summary', 'details', 'parameters'],
+      fields: FIELDS,
       processTerm: searchTerm,
-      tokenize: (text) => text.split(WORD_SEPARATORS),
-      searchOptions: { boost: { name: 3, title: 2, summary: 2, details: 0.5, parameters: 0.5 }, prefix: (term) => term.length >= 4, fuzzy: false },
+      tokenize: words,
+      searchOptions: { boost: BOOST, prefix: (term) => term.length >= 4, fuzzy: false },
     });
     const documents = tools.map(documentOf);
     this.#index.addAll(documents);
@@ -163,13 +168,12 @@ export class ToolSearchIndex {
   #plan(query: string): Query {
     if (this.#common.size === 0) return query;
     let narrowed = false;
-    const words = query.split(WORD_SEPARATORS).filter((word) => word !== '');
-    const queries: Query[] = words.map((word) => {
+    const queries: Query[] = words(query).filter((word) => word !== '').map((word) => {
       const term = searchTerm(word);
       const skip = term === null ? undefined : this.#common.get(term);
       if (skip === undefined) return word;
       narrowed = true;
-      return { queries: [word], fields: FIELDS.filter((field) => !(skip as readonly string[]).includes(field)) };
+      return { queries: [word], fields: FIELDS.filter((field) => !skip.includes(field)) };
     });
     return narrowed ? { combineWith: 'OR', queries } : query;
   }
