@@ -15,7 +15,7 @@ export interface ErrorCodes {
   /** Shared state refused an operation at run time; the operation did not happen (fail closed). */
   readonly store: 'store-unavailable' | 'store-epoch' | 'store-full' | 'task-write-conflict' | 'log-locked';
   /** A peer or the wire failed: a JSON-RPC error, a client-side failure, a bearer token, OAuth metadata. */
-  readonly wire: 'protocol' | 'client' | 'bearer-token' | 'oauth-metadata';
+  readonly wire: 'protocol' | 'client' | 'bearer-token' | 'oauth-metadata' | 'message-too-deep';
   /** An input handed to a command or a library call cannot be used (a command line, a target, a lockfile, a case file, a provider). */
   readonly input: 'usage' | 'module-import' | 'tool-target' | 'diff-target' | 'pin-lock' | 'eval' | 'host' | 'openapi-import';
 }

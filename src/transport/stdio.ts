@@ -4,6 +4,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { echoExactId, isJsonObject, isJsonRpcId } from '../protocol/json-rpc.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import { parseMessageJson } from '../protocol/message-json.js';
 import type { InboundMessage, MessageDispatcher } from './message-dispatcher.js';
 
 /** Options of `server.stdio()`. */
@@ -134,11 +135,12 @@ export function serveStdio(dispatcher: MessageDispatcher, options: StdioOptions 
     if (text.length === 0 || (text.charCodeAt(0) !== 0x7b && text.trim() === '')) return;
     const request = new StdioRequest(line, write);
     // Parsed once here (to route cancellations) and handed to the pipeline, whose decode stage then
-    // skips JSON.parse. Lines that fail here go through raw so the pipeline reports the parse error.
+    // skips JSON.parse. Lines that fail here (not JSON, or nested too deep) go through raw so the
+    // pipeline reports why.
     if (!text.includes('\uFFFD')) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseMessageJson(text);
         request.parsed = parsed;
       } catch {
         // reported by the pipeline

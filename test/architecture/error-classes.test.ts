@@ -18,6 +18,7 @@ import { McpClientError } from '../../src/client/index.js';
 import { HostError } from '../../src/host/index.js';
 import { LintConfigError, PinLockError } from '../../src/lint/index.js';
 import { OAuthMetadataError } from '../../src/protocol/oauth-metadata.js';
+import { MessageTooDeepError } from '../../src/protocol/message-json.js';
 import { TaskWriteConflictError } from '../../src/server/tasks/task-store.js';
 import { GatewayConfigError } from '../../src/cli/gateway/nginx-config.js';
 import { UsageError } from '../../src/cli/usage-error.js';
@@ -53,6 +54,7 @@ const ROWS: readonly Row[] = [
   [new ProtocolError(-32600, 'bad'), ProtocolError, WireError, 'protocol', 'ProtocolError', 'bad'],
   [new McpClientError('rpc', 'refused'), McpClientError, WireError, 'client', 'McpClientError', 'refused'],
   [new BearerTokenError('invalid_token', 'expired'), BearerTokenError, WireError, 'bearer-token', 'BearerTokenError', 'expired'],
+  [new MessageTooDeepError(3), MessageTooDeepError, WireError, 'message-too-deep', 'MessageTooDeepError', 'the message nests objects and arrays deeper than 1100 levels; nothing of it was read or run'],
   [new OAuthMetadataError('invalid', 'not JSON'), OAuthMetadataError, WireError, 'oauth-metadata', 'OAuthMetadataError', 'not JSON'],
   [new UsageError('--x needs a value'), UsageError, InputError, 'usage', 'Error', '--x needs a value'],
   [new ModuleImportError('cannot load', 'load'), ModuleImportError, InputError, 'module-import', 'ModuleImportError', 'cannot load'],

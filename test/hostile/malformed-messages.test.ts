@@ -44,7 +44,8 @@ async function expect(body: string | Uint8Array, status: number, answer: unknown
   assert.deepEqual(JSON.parse(got.text), answer);
 }
 
-const invalid = (message: string, id?: number): unknown => (id === undefined ? { jsonrpc: '2.0', error: { code: -32600, message } } : { jsonrpc: '2.0', id, error: { code: -32600, message } });
+const TOO_DEEP = 'Invalid request: the message nests objects and arrays deeper than 1100 levels; nothing of it was read or run';
+const invalid = (message: string, id?: number | string): unknown => (id === undefined ? { jsonrpc: '2.0', error: { code: -32600, message } } : { jsonrpc: '2.0', id, error: { code: -32600, message } });
 
 describe('malformed JSON-RPC envelopes', () => {
   it('missing or wrong jsonrpc, ids of the wrong type, params not an object: -32600 naming the problem; nothing runs', { timeout: 60_000 }, async () => {
@@ -64,8 +65,8 @@ describe('malformed JSON-RPC envelopes', () => {
     await expect('null', 400, invalid('Invalid request: expected a JSON-RPC object, got null'));
     await expect('"tools/list"', 400, invalid('Invalid request: expected a JSON-RPC object, got string'));
     await expect('[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]', 400, invalid('Invalid request: batch arrays are not supported; send one message at a time'));
-    // 100,000 nested arrays: refused as a batch, not a stack overflow.
-    await expect(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 400, invalid('Invalid request: batch arrays are not supported; send one message at a time'));
+    // 100,000 nested arrays: refused by the nesting bound before JSON.parse reads them.
+    await expect(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 400, invalid(TOO_DEEP));
     const before = seen.length;
     await expect(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":[{"name":"echo"}]}`, 400, invalid('Invalid request: params must be an object, got array', 4), { method: 'tools/call' });
     assert.equal(seen.length, before, 'the tool never ran');
@@ -84,6 +85,29 @@ describe('malformed JSON-RPC envelopes', () => {
       assert.equal('id' in answer, false);
       assert.ok(got.text.length < 300);
     }
+  });
+});
+
+describe('the message nesting bound (1,100 levels)', () => {
+  /** `levels` nested objects `{"a":...}` around 1: as arguments, the message then nests levels + 2. */
+  const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  it('arguments of 1,000 levels run; 1,098 (a message of 1,100) meet the validation budget; one more level is refused unread with the id; nothing runs', { timeout: 60_000 }, async () => {
+    const before = seen.length;
+    const ok = await send(call(nested(1_000), 10), 'tools/call', 'echo');
+    assert.equal(ok.status, 200, ok.text.slice(0, 300));
+    assert.equal(seen.length, before + 1, 'the 1,000-level call ran');
+    const budget = await send(call(nested(1_098), 11), 'tools/call', 'echo');
+    assert.equal(budget.status, 200);
+    const refused = JSON.parse(budget.text) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } };
+    assert.equal(refused.id, 11);
+    assert.equal(refused.result.isError, true);
+    assert.equal(refused.result.content[0]?.text, 'Invalid arguments for tool echo:\n/: value is nested deeper than 1000 levels: too deep to validate within the budget');
+    await expect(call(nested(1_099), 12), 400, invalid(TOO_DEEP, 12), { method: 'tools/call', name: 'echo' });
+    await expect(call(nested(174_000), 13), 400, invalid(TOO_DEEP, 13), { method: 'tools/call', name: 'echo' });
+    // The id is found wherever the message puts it.
+    await expect(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":${nested(5_000)}},"id":"late"}`, 400, invalid(TOO_DEEP, 'late'), { method: 'tools/call', name: 'echo' });
+    assert.equal(seen.length, before + 1, 'no refused call ran');
   });
 });
 

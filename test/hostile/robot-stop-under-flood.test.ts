@@ -36,7 +36,7 @@ describe('stop_arm under hostile load', () => {
     }
   });
 
-  it('a 174,000-level-deep arguments object gets invalid arguments (-32602) with a clear message, not -32603', { timeout: 60_000 }, async () => {
+  it('a 174,000-level-deep arguments object is refused unread (-32600 naming the nesting bound, with its id), not -32603', { timeout: 60_000 }, async () => {
     const h = await startHarness({ approval: 'off' });
     try {
       const reply = await h.rpc('tools/call', { name: 'get_device_status', arguments: {} }, {
@@ -45,8 +45,9 @@ describe('stop_arm under hostile load', () => {
       });
       const text = JSON.stringify(reply.body);
       assert.ok(text.length < 4_000, `answer of ${text.length} bytes`);
-      assert.match(text, /too deep to validate within the budget/);
-      assert.equal(reply.body.error?.code ?? (reply.body.result?.isError === true ? -32602 : undefined), -32602, text);
+      assert.equal(reply.body.error?.code, -32600, text);
+      assert.equal(reply.body.error?.message, 'Invalid request: the message nests objects and arrays deeper than 1100 levels; nothing of it was read or run');
+      assert.equal(typeof (reply.body as { id?: unknown }).id, 'number', 'the answer names the request id');
     } finally {
       await h.close();
     }

@@ -62,4 +62,13 @@ describe('hostile stdio input (real child)', () => {
     assert.match(lines[1] ?? '', /^\{"jsonrpc":"2\.0","id":8,"result":.*"text":"7"/);
     assert.equal(lines.length, 2);
   });
+
+  it('a line nesting deeper than 1,100 levels is refused unread (-32600 with its id), and the next line is answered', { timeout: 60_000 }, async () => {
+    const deep = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"calculate_sum","arguments":${'{"a":'.repeat(174_000)}1${'}'.repeat(174_000)},"_meta":${JSON.stringify(META)}}}`;
+    const { lines, code } = await run(Buffer.from(`${deep}\n${sum(10, 5, 6)}\n`));
+    assert.equal(code, 0);
+    assert.equal(lines[0], '{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"Invalid request: the message nests objects and arrays deeper than 1100 levels; nothing of it was read or run"}}');
+    assert.match(lines[1] ?? '', /^\{"jsonrpc":"2\.0","id":10,"result":.*"text":"11"/);
+    assert.equal(lines.length, 2);
+  });
 });

@@ -5,15 +5,16 @@
  */
 import { META } from '../../protocol/constants.js';
 import { isJsonObject } from '../../protocol/json-rpc.js';
+import { parseMessageJson } from '../../protocol/message-json.js';
 import type { JsonObject } from '../../protocol/json-rpc.js';
 import type { InboundMessage } from '../../transport/message-dispatcher.js';
 
 const decoder = new TextDecoder();
 
-/** The message body as JSON, or undefined when it is not JSON (the pipeline then answers -32700). */
+/** The message body as JSON, or undefined when it is not JSON or nests too deep (the pipeline then answers -32700 or -32600). */
 export function parseBody(message: InboundMessage): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(typeof message.body === 'string' ? message.body : decoder.decode(message.body)) };
+    return { value: parseMessageJson(typeof message.body === 'string' ? message.body : decoder.decode(message.body)) };
   } catch {
     return undefined;
   }

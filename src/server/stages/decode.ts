@@ -1,6 +1,7 @@
+import { MessageTooDeepError, parseMessageJson } from '../../protocol/message-json.js';
 import { rpcError } from '../outcomes.js';
 import { errorMessage, fail, grown } from './stage.js';
-import type { Decoded, Received, Stage } from './stage.js';
+import type { Decoded, Enveloped, Received, Stage } from './stage.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -30,9 +31,14 @@ export const decode: Stage<'decode', Received, Decoded> = {
       }
     }
     try {
-      out.parsed = JSON.parse(text) as unknown;
+      out.parsed = parseMessageJson(text);
       return out;
     } catch (error) {
+      if (error instanceof MessageTooDeepError) {
+        // The answer names the id, as the envelope stage's refusals do.
+        if (error.id !== undefined) grown<Decoded, Enveloped>(out).id = error.id;
+        return fail(rpcError('invalidRequest', `Invalid request: ${error.message}`));
+      }
       return fail(rpcError('parseError', `Parse error: ${text.trim() === '' ? 'empty message' : errorMessage(error)}`));
     }
   },
