@@ -31,12 +31,6 @@ export class MessageTooDeepError extends WireError {
 /**
  * JSON.parse for one message. Throws JSON.parse's SyntaxError for text that is not JSON, and
  * {@link MessageTooDeepError} for JSON nesting deeper than {@link MAX_MESSAGE_DEPTH}.
- *
- * @example
- * ```ts
- * import { parseMessageJson } from './message-json.js';
- * const message = parseMessageJson('{"jsonrpc":"2.0","id":1,"method":"ping"}');
- * ```
  */
 export function parseMessageJson(text: string): unknown {
   // n characters cannot open more than n containers, nor can fewer than n openings nest n deep.
