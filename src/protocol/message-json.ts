@@ -35,8 +35,8 @@ export class MessageTooDeepError extends WireError {
 export function parseMessageJson(text: string): unknown {
   // n characters cannot open more than n containers, nor can fewer than n openings nest n deep.
   if (text.length > MAX_MESSAGE_DEPTH && opensMoreThanBound(text)) {
-    const at = tooDeepAt(text);
-    if (at !== -1) throw new MessageTooDeepError(idBefore(text, at) ?? shallowId(text));
+    const deep = firstTooDeep(text);
+    if (deep !== undefined) throw new MessageTooDeepError(idBefore(text, deep) ?? shallowId(text));
   }
   return JSON.parse(text) as unknown;
 }
@@ -57,21 +57,18 @@ const CLOSE_OBJECT = 0x7d;
 const CLOSE_ARRAY = 0x5d;
 
 /**
- * Where the first container opening past MAX_MESSAGE_DEPTH levels begins; -1 when none does (or
- * the text ends inside a string: JSON.parse then reports it). On a prefix JSON.parse accepts, this
- * depth is the parser's, so text that is not JSON cannot take JSON.parse deeper than the bound.
+ * The one scanning step every reader below takes: the index of the next `{`, `[`, `}` or `]` at or
+ * after `from` that is not inside a string, or -1 when there is none (or a string never closes:
+ * JSON.parse then reports it).
  */
-function tooDeepAt(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
+function nextBracket(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       i = stringEnd(text, i);
       if (i === -1) return -1;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > MAX_MESSAGE_DEPTH) return i;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      depth--;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY || c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      return i;
     }
   }
   return -1;
@@ -87,19 +84,38 @@ function stringEnd(text: string, start: number): number {
   return -1;
 }
 
+const opens = (c: number): boolean => c === OPEN_OBJECT || c === OPEN_ARRAY;
+
+/** The first container opening past the bound, and the closers of the containers open around it (innermost last). */
+interface TooDeep {
+  readonly at: number;
+  readonly closers: string[];
+}
+
+/**
+ * The first container opening past MAX_MESSAGE_DEPTH levels, or undefined when none does. On a
+ * prefix JSON.parse accepts, this depth is the parser's, so text that is not JSON cannot take
+ * JSON.parse deeper than the bound.
+ */
+function firstTooDeep(text: string): TooDeep | undefined {
+  const closers: string[] = [];
+  for (let i = nextBracket(text, 0); i !== -1; i = nextBracket(text, i + 1)) {
+    const c = text.charCodeAt(i);
+    // A close with nothing open is where JSON.parse stops with its SyntaxError.
+    if (!opens(c)) {
+      if (closers.pop() === undefined) return undefined;
+    } else if (closers.length === MAX_MESSAGE_DEPTH) return { at: i, closers };
+    else closers.push(c === OPEN_OBJECT ? '}' : ']');
+  }
+  return undefined;
+}
+
 /** Past the container opening at `open`: the index after its matching close (or the text's end). */
 function containerEnd(text: string, open: number): number {
   let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i = stringEnd(text, i);
-      if (i === -1) return text.length;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth++;
-    } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) {
-      return i + 1;
-    }
+  for (let i = nextBracket(text, open); i !== -1; i = nextBracket(text, i + 1)) {
+    if (opens(text.charCodeAt(i))) depth++;
+    else if (--depth === 0) return i + 1;
   }
   return text.length;
 }
@@ -107,18 +123,10 @@ function containerEnd(text: string, open: number): number {
 /**
  * The id of a too-deep message when it comes before the too-deep part (clients write `id` before
  * `params`): the text up to that part, the part as `null`, the containers still open closed. This
- * reads only the text before `at`, so a deep body costs about what its first 1,100 levels do.
+ * reads only the text before the part, so a deep body costs about what its first 1,100 levels do.
  */
-function idBefore(text: string, at: number): JsonRpcId | undefined {
-  const closers: string[] = [];
-  for (let i = 0; i < at; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) i = stringEnd(text, i);
-    else if (c === OPEN_OBJECT) closers.push('}');
-    else if (c === OPEN_ARRAY) closers.push(']');
-    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) closers.pop();
-  }
-  return idOf(`${text.slice(0, at)}null${closers.reverse().join('')}`);
+function idBefore(text: string, deep: TooDeep): JsonRpcId | undefined {
+  return idOf(`${text.slice(0, deep.at)}null${[...deep.closers].reverse().join('')}`);
 }
 
 /** The id of a message's JSON text, or undefined when it is not JSON or names no valid id. */
@@ -141,21 +149,13 @@ function shallowId(text: string): JsonRpcId | undefined {
   const parts: string[] = [];
   let kept = 0;
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i = stringEnd(text, i);
-      if (i === -1) return undefined;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (depth === MAX_MESSAGE_DEPTH) {
-        parts.push(text.slice(kept, i), 'null');
-        kept = containerEnd(text, i);
-        i = kept - 1;
-      } else {
-        depth++;
-      }
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      depth--;
+  for (let i = nextBracket(text, 0); i !== -1; i = nextBracket(text, i + 1)) {
+    if (!opens(text.charCodeAt(i))) depth--;
+    else if (depth < MAX_MESSAGE_DEPTH) depth++;
+    else {
+      parts.push(text.slice(kept, i), 'null');
+      kept = containerEnd(text, i);
+      i = kept - 1;
     }
   }
   parts.push(text.slice(kept));
