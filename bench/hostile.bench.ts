@@ -58,7 +58,8 @@ const json = args.includes('--json');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 if (only !== undefined && only !== 'stop' && only !== 'soak') throw new Error(`--only takes stop or soak, got ${only}`);
-const rounds = quick ? 5 : 20;
+// 40: with 20, the p95 was the slowest round itself (one stall decided the row); the max is reported too.
+const rounds = quick ? 5 : 40;
 const soakSeconds = quick ? 10 : 60;
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const FAR = { target_position: { x_mm: -400, y_mm: -300, z_mm: 150 }, speed: 0.1 };

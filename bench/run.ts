@@ -181,11 +181,11 @@ async function main(): Promise<void> {
   if (options.only.has('legacy')) {
     const sessions = quick ? 2 : 8;
     log(`legacy 2025 clients: initialize + 1,000 tools/call per session; HTTP ${sessions} sessions side by side, stdio one session per process:`);
-    report.legacy = await runLegacySuite(servers, { sessions, callsPerSession: 1000, rounds: quick ? 1 : 3, log });
+    report.legacy = await runLegacySuite(servers, { sessions, callsPerSession: 1000, rounds: quick ? 1 : 5, log });
   }
   if (options.only.has('first')) {
     log('first 1,000 calls of a fresh process (after one server/discover), stdio and HTTP:');
-    report.firstCalls = await runFirstCallsSuite(servers, { calls: 1000, rounds: quick ? 1 : 3, log });
+    report.firstCalls = await runFirstCallsSuite(servers, { calls: 1000, rounds: quick ? 1 : 7, log });
   }
   if (options.only.has('cold')) {
     log('cold start:');
