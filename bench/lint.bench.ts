@@ -123,7 +123,7 @@ try {
     const profileDir = join(dir, 'profile');
     child<Cold>(dist, ['cold', file], ['--cpu-prof', '--cpu-prof-dir', profileDir]);
     const profile = join(profileDir, readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!);
-    writeFileSync(join(root, 'bench/results/profile-lint.md'), `# CPU profile: one fresh process importing the lint engine and running lintTools() once on 1,000 tools (default rules)\n\nWritten by \`npm run bench:lint -- --profile\`; the whole process (start-up included), running the compiled build in plain node. Load average ${loadavg()[0]!.toFixed(2)}.\n\n${profileMarkdown('Self time', summariseProfile(profile, root, 25))}`);
+    writeFileSync(join(root, 'bench/results/profile-lint.md'), `# CPU profile: one fresh process importing the lint engine and running lintTools() once on 1,000 tools (default rules)\n\nWritten by \`npm run bench:lint -- --profile\`; the whole process (start-up included), running the compiled build in plain node. Load average ${loadavg()[0]!.toFixed(2)}.\n\n${profileMarkdown('Self time', summariseProfile(profile, [dirname(dist), root], 25))}`);
   }
   const { lintTools } = await import('../src/lint/engine.js');
   lintTools(tools);

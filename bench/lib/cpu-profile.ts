@@ -34,15 +34,24 @@ export interface ProfileSummary {
   readonly projectInclusive: HotSpot[];
 }
 
-function fileOf(url: string, root: string): string {
+/** A file relative to the first root that holds it (absolute when none does). */
+function fileOf(url: string, roots: readonly string[]): string {
   if (url === '') return '(native)';
   if (url.startsWith('node:')) return url;
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
-  const rel = relative(root, path);
-  return rel.startsWith('..') ? path : rel;
+  for (const root of roots) {
+    const rel = relative(root, path);
+    if (!rel.startsWith('..')) return rel;
+  }
+  return path;
 }
 
-export function summariseProfile(path: string, root: string, top = 25): ProfileSummary {
+/**
+ * `root`: where paths are read from (`dist/...`, `src/...`, `node_modules/...`); several when the
+ * profiled build lives apart from the checkout (the lint bench's temporary build), first match wins.
+ */
+export function summariseProfile(path: string, root: string | readonly string[], top = 25): ProfileSummary {
+  const roots = typeof root === 'string' ? [root] : root;
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   for (const node of profile.nodes) byId.set(node.id, node);
@@ -57,7 +66,7 @@ export function summariseProfile(path: string, root: string, top = 25): ProfileS
     const frame = node.callFrame;
     if (frame.functionName === '(idle)') { idleUs += delta; continue; }
     busyUs += delta;
-    const file = fileOf(frame.url, root);
+    const file = fileOf(frame.url, roots);
     const where = `${file}:${frame.functionName === '' ? '(anonymous)' : frame.functionName}:${frame.lineNumber + 1}`;
     selfByFunction.set(where, (selfByFunction.get(where) ?? 0) + delta);
     selfByFile.set(file, (selfByFile.get(file) ?? 0) + delta);
@@ -83,7 +92,7 @@ export function summariseProfile(path: string, root: string, top = 25): ProfileS
   const visit = (id: number, onStack: ReadonlySet<string>): void => {
     const node = byId.get(id);
     if (node === undefined) return;
-    const file = fileOf(node.callFrame.url, root);
+    const file = fileOf(node.callFrame.url, roots);
     const where = `${file}:${node.callFrame.functionName === '' ? '(anonymous)' : node.callFrame.functionName}:${node.callFrame.lineNumber + 1}`;
     let stack = onStack;
     if ((file.startsWith('dist/') || file.startsWith('src/')) && !onStack.has(where)) {

@@ -40,3 +40,27 @@ test('self time is attributed per function and per file, idle excluded from the 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a build outside the checkout: paths are read from the first root that holds them (project code counted)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tw-bench-prof-'));
+  try {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 3] },
+        { id: 2, callFrame: { functionName: 'lintTools', url: 'file:///tmp/lint-build/dist/bundle/chunk.js', lineNumber: 9 } },
+        { id: 3, callFrame: { functionName: 'countTokens', url: 'file:///repo/node_modules/gpt-tokenizer/cjs/x.js', lineNumber: 0 } },
+      ],
+      samples: [2, 3],
+      timeDeltas: [3000, 1000],
+    };
+    const path = join(dir, 'x.cpuprofile');
+    writeFileSync(path, JSON.stringify(profile));
+    const summary = summariseProfile(path, ['/tmp/lint-build', '/repo']);
+    assert.deepEqual(summary.files.map((s) => s.where), ['dist/bundle/chunk.js', 'node_modules/gpt-tokenizer/cjs/x.js']);
+    assert.deepEqual(summary.projectInclusive.map((s) => [s.where, s.ms]), [['dist/bundle/chunk.js:lintTools:10', 3]]);
+    // With the checkout alone, the temporary build is no project code: the table the lint bench printed empty.
+    assert.deepEqual(summariseProfile(path, '/repo').projectInclusive, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
